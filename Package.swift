@@ -1,0 +1,65 @@
+// swift-tools-version:6.1
+// Frugal: a performance and energy profiling harness. The layout follows ../shared/DESIGN.md:
+// a pure model (FrugalCore), counters (FrugalProbe), the app runtime (FrugalKit), orchestration
+// (FrugalHarness), renderers (FrugalReport), sample apps (FrugalWorkloads) and the CLI.
+import PackageDescription
+
+let package = Package(
+    name: "Frugal",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "frugal", targets: ["frugal"]),
+        .executable(name: "frugal-workload-host", targets: ["frugal-workload-host"]),
+        .library(name: "FrugalCore", targets: ["FrugalCore"]),
+        .library(name: "FrugalKit", targets: ["FrugalKit"]),
+        .library(name: "FrugalHarness", targets: ["FrugalHarness"]),
+        .library(name: "FrugalReport", targets: ["FrugalReport"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    ],
+    targets: [
+        // Debian's libpapi-dev ships papi.pc; the shim header exposes macros Swift cannot import.
+        .systemLibrary(
+            name: "CPAPI",
+            pkgConfig: "papi",
+            providers: [.apt(["libpapi-dev"])]
+        ),
+        // Linux headers Swift's Glibc module does not export (epoll, eventfd, gettid).
+        .target(name: "CFrugalSystem"),
+        .target(name: "FrugalCore"),
+        .target(name: "FrugalProbe", dependencies: ["CPAPI", "CFrugalSystem", "FrugalCore"]),
+        .target(name: "FrugalKit", dependencies: ["FrugalProbe", "FrugalCore", "CFrugalSystem"]),
+        .target(
+            name: "FrugalHarness",
+            dependencies: [
+                "FrugalCore", "FrugalProbe", "CFrugalSystem",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .target(name: "FrugalReport", dependencies: ["FrugalCore"]),
+        .target(name: "FrugalWorkloads", dependencies: ["FrugalKit", "FrugalCore"]),
+        // The process every built-in workload runs in: it links only the app runtime and the
+        // sample apps, so a workload's footprint is not inflated by the harness (SwiftNIO).
+        .executableTarget(name: "frugal-workload-host", dependencies: ["FrugalWorkloads", "FrugalKit"]),
+        .executableTarget(
+            name: "frugal",
+            dependencies: [
+                "FrugalCore", "FrugalProbe", "FrugalHarness", "FrugalReport", "FrugalWorkloads",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "FrugalCoreTests", dependencies: ["FrugalCore"]),
+        .testTarget(name: "FrugalProbeTests", dependencies: ["FrugalProbe", "FrugalCore"]),
+        .testTarget(name: "FrugalKitTests", dependencies: ["FrugalKit", "FrugalCore", "FrugalProbe"]),
+        .testTarget(
+            name: "FrugalHarnessTests",
+            dependencies: ["FrugalHarness", "FrugalCore", "FrugalWorkloads", "frugal-workload-host"]
+        ),
+        .testTarget(name: "FrugalReportTests", dependencies: ["FrugalReport", "FrugalCore", "FrugalHarness", "frugal-workload-host"]),
+        .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,96 @@
+/// Turns a run's raw facts into named metrics, each with its source. What could not be
+/// measured is reported as unavailable with the reason, never as zero.
+public enum MetricExtraction {
+    /// Source names, so that reports and tests agree on them.
+    public enum Source {
+        public static let wait4CPU = "rusage:wait4.ru_utime+ru_stime"
+        public static let wait4Voluntary = "rusage:wait4.ru_nvcsw"
+        public static let wait4MaxRSS = "rusage:wait4.ru_maxrss"
+        public static let wait4MajorFaults = "rusage:wait4.ru_majflt"
+        public static let procVoluntary = "proc:task/*/status.voluntary_ctxt_switches"
+        public static let procMainVoluntary = "proc:task/<pid>/status.voluntary_ctxt_switches"
+        public static let procWriteBytes = "proc:io.write_bytes"
+        public static let kitHandlers = "kit:handlers"
+        public static let kitAck = "kit:ack-first-event"
+        public static let harnessClock = "harness:monotonic-clock"
+    }
+
+    /// Every metric this version derives from a run.
+    public static func metrics(of analysis: RunAnalysis) -> [String: MetricValue] {
+        var metrics: [String: MetricValue] = [:]
+        let record = analysis.record
+        let wall = analysis.wallSeconds
+        metrics[MetricName.runWallSeconds] = MetricValue(wall, unit: "s", source: Source.harnessClock)
+
+        if let usage = record.resourceUsage {
+            metrics[MetricName.cpuTimeSeconds] = MetricValue(usage.userSeconds + usage.systemSeconds, unit: "s", source: Source.wait4CPU)
+            metrics[MetricName.cpuWakeups] = MetricValue(Double(usage.voluntaryContextSwitches), unit: "count", source: Source.wait4Voluntary)
+            metrics[MetricName.cpuWakeupsPerSecond] = wall > 0
+                ? MetricValue(Double(usage.voluntaryContextSwitches) / wall, unit: "1/s", source: Source.wait4Voluntary)
+                : .unavailable(unit: "1/s", source: Source.wait4Voluntary, reason: "the run had no duration")
+            metrics[MetricName.memoryPeakResidentBytes] = MetricValue(Double(usage.maxResidentBytes), unit: "bytes", source: Source.wait4MaxRSS)
+            metrics[MetricName.memoryMajorFaults] = MetricValue(Double(usage.majorFaults), unit: "count", source: Source.wait4MajorFaults)
+        } else {
+            let reason = "the process was not reaped by the harness, so wait4 gave no totals"
+            for (name, unit, source) in [(MetricName.cpuTimeSeconds, "s", Source.wait4CPU),
+                                         (MetricName.cpuWakeups, "count", Source.wait4Voluntary),
+                                         (MetricName.cpuWakeupsPerSecond, "1/s", Source.wait4Voluntary),
+                                         (MetricName.memoryPeakResidentBytes, "bytes", Source.wait4MaxRSS),
+                                         (MetricName.memoryMajorFaults, "count", Source.wait4MajorFaults)] {
+                metrics[name] = .unavailable(unit: unit, source: source, reason: reason)
+            }
+        }
+
+        metrics[MetricName.cpuIdleWakeupsPerSecond] = idleWakeupsPerSecond(analysis)
+
+        // The main thread's voluntary switches from the last /proc sample (tid == pid).
+        if let pid = record.pid, let last = record.samples.last(where: { $0.threads.contains { $0.tid == pid } }),
+           let main = last.threads.first(where: { $0.tid == pid }) {
+            metrics[MetricName.mainThreadWakeups] = MetricValue(Double(main.voluntaryContextSwitches), unit: "count", source: Source.procMainVoluntary)
+        } else {
+            metrics[MetricName.mainThreadWakeups] = .unavailable(unit: "count", source: Source.procMainVoluntary,
+                                                                 reason: "no /proc sample of the main thread was taken")
+        }
+        if let write = record.samples.last(where: { $0.physicalBytesWritten != nil })?.physicalBytesWritten {
+            metrics[MetricName.diskPhysicalBytesWritten] = MetricValue(Double(write), unit: "bytes", source: Source.procWriteBytes)
+        }
+
+        if record.blackBox {
+            return metrics
+        }
+        if analysis.handlers.isEmpty {
+            let reason = "the workload reported no handler (it never reached its run loop)"
+            metrics[MetricName.mainThreadLongestBlockMs] = .unavailable(unit: "ms", source: Source.kitHandlers, reason: reason)
+            metrics[MetricName.mainThreadHangs] = .unavailable(unit: "count", source: Source.kitHandlers, reason: reason)
+            metrics[MetricName.mainThreadBlockedSeconds] = .unavailable(unit: "s", source: Source.kitHandlers, reason: reason)
+            metrics[MetricName.mainThreadBlockingMsPerMinute] = .unavailable(unit: "ms/min", source: Source.kitHandlers, reason: reason)
+        } else {
+            let longest = analysis.handlers.map(\.duration).max() ?? 0
+            metrics[MetricName.mainThreadLongestBlockMs] = MetricValue(Double(longest) / 1e6, unit: "ms", source: Source.kitHandlers)
+            metrics[MetricName.mainThreadHangs] = MetricValue(Double(analysis.handlers(atLeast: Thresholds.hangMilliseconds).count),
+                                                              unit: "count", source: Source.kitHandlers)
+            let blocked = Double(analysis.blockingNanoseconds) / 1e9
+            metrics[MetricName.mainThreadBlockedSeconds] = MetricValue(blocked, unit: "s", source: Source.kitHandlers)
+            metrics[MetricName.mainThreadBlockingMsPerMinute] = wall > 0
+                ? MetricValue(blocked * 1000 / (wall / 60), unit: "ms/min", source: Source.kitHandlers)
+                : .unavailable(unit: "ms/min", source: Source.kitHandlers, reason: "the run had no duration")
+        }
+        if let launch = analysis.launchNanoseconds {
+            metrics[MetricName.lifecycleLaunchMs] = MetricValue(Double(launch) / 1e6, unit: "ms", source: Source.kitAck)
+        } else {
+            metrics[MetricName.lifecycleLaunchMs] = .unavailable(unit: "ms", source: Source.kitAck,
+                reason: "the app never handled its first event (\(record.outcome.rawValue)\(record.outcomeDetail.map { ": " + $0 } ?? ""))")
+        }
+        return metrics
+    }
+
+    /// Wakeups per second over all idle phases together.
+    static func idleWakeupsPerSecond(_ analysis: RunAnalysis) -> MetricValue {
+        let seconds = analysis.idlePhases.reduce(0) { $0 + $1.seconds }
+        guard seconds > 0 else {
+            return .unavailable(unit: "1/s", source: Source.procVoluntary, reason: "the scenario has no idle phase (no completed wait step)")
+        }
+        let wakeups = analysis.idlePhases.reduce(0) { $0 + $1.wakeups }
+        return MetricValue(Double(wakeups) / seconds, unit: "1/s", source: Source.procVoluntary)
+    }
+}

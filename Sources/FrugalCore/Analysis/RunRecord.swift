@@ -1,0 +1,73 @@
+/// Everything the harness collected about one run, before analysis: the raw facts.
+public struct RunRecord: Codable, Sendable {
+    public var workload: String
+    public var scenario: String
+    public var repetition: Int
+    /// Monotonic ns when the process was spawned (exec): the run's time zero.
+    public var startTime: UInt64
+    /// Monotonic ns when the run ended (the process was reaped).
+    public var endTime: UInt64
+    public var pid: Int32?
+    /// The steps as they were carried out.
+    public var steps: [StepRecord]
+    /// The workload's own event stream.
+    public var events: [WorkloadEvent]
+    /// Periodic samples of `/proc/<pid>/task/*`, taken by the harness.
+    public var samples: [ProcessSample]
+    public var outcome: RunOutcome
+    /// Why the run ended as it did, in words (which watchdog, which signal).
+    public var outcomeDetail: String?
+    public var exitStatus: ExitStatus?
+    /// `wait4`'s totals for the process, when it was reaped.
+    public var resourceUsage: ResourceUsage?
+    /// Whether the workload is a FrugalKit app (events) or a black-box command (process only).
+    public var blackBox: Bool
+
+    public init(workload: String, scenario: String, repetition: Int, startTime: UInt64, endTime: UInt64,
+                pid: Int32?, steps: [StepRecord], events: [WorkloadEvent], samples: [ProcessSample],
+                outcome: RunOutcome, outcomeDetail: String?, exitStatus: ExitStatus?,
+                resourceUsage: ResourceUsage?, blackBox: Bool = false) {
+        self.workload = workload
+        self.scenario = scenario
+        self.repetition = repetition
+        self.startTime = startTime
+        self.endTime = endTime
+        self.pid = pid
+        self.steps = steps
+        self.events = events
+        self.samples = samples
+        self.outcome = outcome
+        self.outcomeDetail = outcomeDetail
+        self.exitStatus = exitStatus
+        self.resourceUsage = resourceUsage
+        self.blackBox = blackBox
+    }
+}
+
+/// One scenario step as carried out, with samples of the process at its boundaries.
+public struct StepRecord: Codable, Sendable {
+    public var index: Int
+    public var step: ScenarioStep
+    /// Monotonic ns at the step's start and end.
+    public var start: UInt64
+    public var end: UInt64
+    /// For `wait`: when the idle phase began, once the app's threads had gone quiet.
+    public var phaseStart: UInt64?
+    /// `/proc` samples at the step's start and end, when the process was there to sample.
+    public var sampleAtStart: ProcessSample?
+    public var sampleAtEnd: ProcessSample?
+    /// What went wrong carrying it out, if anything (a timeout waiting for an ack, say).
+    public var problem: String?
+
+    public init(index: Int, step: ScenarioStep, start: UInt64, end: UInt64, phaseStart: UInt64? = nil,
+                sampleAtStart: ProcessSample? = nil, sampleAtEnd: ProcessSample? = nil, problem: String? = nil) {
+        self.index = index
+        self.step = step
+        self.start = start
+        self.end = end
+        self.phaseStart = phaseStart
+        self.sampleAtStart = sampleAtStart
+        self.sampleAtEnd = sampleAtEnd
+        self.problem = problem
+    }
+}

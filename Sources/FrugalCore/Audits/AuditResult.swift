@@ -1,0 +1,56 @@
+/// An audit's verdict on one run (or, aggregated, on several repetitions).
+public struct AuditResult: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    /// In [0, 1]; nil when the audit did not apply or could not be measured.
+    public var score: Double?
+    public var scoreDisplayMode: ScoreDisplayMode
+    public var numericValue: Double?
+    public var numericUnit: String
+    /// The value as a person reads it (`3.1 wakeups/s while idle`).
+    public var displayValue: String
+    /// What the number is made of: timestamps, handlers, files, transfers.
+    public var evidence: [Evidence]
+    /// Why there is no score, for `notApplicable` and `unavailable`.
+    public var explanation: String?
+
+    public init(id: String, title: String, score: Double?, scoreDisplayMode: ScoreDisplayMode, numericValue: Double?,
+                numericUnit: String, displayValue: String, evidence: [Evidence] = [], explanation: String? = nil) {
+        self.id = id
+        self.title = title
+        self.score = score
+        self.scoreDisplayMode = scoreDisplayMode
+        self.numericValue = numericValue
+        self.numericUnit = numericUnit
+        self.displayValue = displayValue
+        self.evidence = evidence
+        self.explanation = explanation
+    }
+}
+
+/// How a score is shown, after Lighthouse's `scoreDisplayMode`.
+public enum ScoreDisplayMode: String, Codable, Sendable {
+    /// A score on the log-normal curve.
+    case numeric
+    /// Pass (1) or fail (0).
+    case binary
+    /// The run had nothing for the audit to judge (no idle phase, say).
+    case notApplicable
+    /// The number could not be measured here; `explanation` says why.
+    case unavailable
+}
+
+/// One piece of evidence behind an audit's number.
+public struct Evidence: Codable, Sendable, Equatable {
+    /// Seconds since exec, when the evidence has a time.
+    public var time: Double?
+    /// How long it lasted, ms, when it has a duration.
+    public var durationMs: Double?
+    public var description: String
+
+    public init(time: Double? = nil, durationMs: Double? = nil, description: String) {
+        self.time = time
+        self.durationMs = durationMs
+        self.description = description
+    }
+}

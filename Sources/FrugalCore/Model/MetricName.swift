@@ -1,0 +1,31 @@
+/// The metric vocabulary (DESIGN.md, "Metric names"). Users and CI rely on these strings.
+public enum MetricName {
+    /// CPU seconds (user + system) of the workload process, all threads.
+    public static let cpuTimeSeconds = "cpu.timeSeconds"
+    /// Voluntary context switches of all threads: each is a thread that slept and was woken.
+    public static let cpuWakeups = "cpu.wakeups"
+    /// `cpu.wakeups` divided by the run's wall time.
+    public static let cpuWakeupsPerSecond = "cpu.wakeupsPerSecond"
+    /// Wakeups per second during idle phases (no event pending from the harness).
+    public static let cpuIdleWakeupsPerSecond = "cpu.idleWakeupsPerSecond"
+    /// Voluntary context switches of the main thread.
+    public static let mainThreadWakeups = "mainThread.wakeups"
+    /// The longest single handler on the main run loop.
+    public static let mainThreadLongestBlockMs = "mainThread.longestBlockMs"
+    /// Handlers of 250 ms or more.
+    public static let mainThreadHangs = "mainThread.hangs"
+    /// Σ max(0, handler − 50 ms) over the run.
+    public static let mainThreadBlockedSeconds = "mainThread.blockedSeconds"
+    /// Σ max(0, handler − 50 ms) per minute of run time.
+    public static let mainThreadBlockingMsPerMinute = "mainThread.blockingMsPerMinute"
+    /// ms from exec to the first event handled.
+    public static let lifecycleLaunchMs = "lifecycle.launchMs"
+    /// The run's wall time.
+    public static let runWallSeconds = "run.wallSeconds"
+    /// Peak resident set size.
+    public static let memoryPeakResidentBytes = "memory.peakResidentBytes"
+    /// Major page faults of the process.
+    public static let memoryMajorFaults = "memory.majorFaults"
+    /// Bytes the process caused to be written to storage (`/proc/<pid>/io` write_bytes).
+    public static let diskPhysicalBytesWritten = "disk.physicalBytesWritten"
+}

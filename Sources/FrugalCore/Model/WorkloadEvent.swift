@@ -1,0 +1,145 @@
+/// What a workload tells the harness, one JSON object per line on its event pipe.
+///
+/// Times are monotonic nanoseconds (`CLOCK_MONOTONIC`), the same clock in every process,
+/// so the harness can line them up with its own steps and samples.
+public struct WorkloadEvent: Codable, Sendable, Equatable {
+    /// Monotonic nanoseconds when the event happened.
+    public var time: UInt64
+    public var body: Body
+
+    public init(time: UInt64, body: Body) {
+        self.time = time
+        self.body = body
+    }
+
+    /// The kinds of event. Adding one: a case here, its payload type, and a line in each
+    /// `switch` of the Codable conformance below.
+    public enum Body: Sendable, Equatable {
+        /// The runtime is up: the process, its main thread, and what it can count.
+        case hello(Hello)
+        /// The application moved between states.
+        case stateChanged(StateChange)
+        /// A handler ran on the main run loop.
+        case handler(HandlerRecord)
+        /// A control message was handled (its sequence number).
+        case ack(Ack)
+        /// A workload-specific fact worth keeping as evidence.
+        case mark(Mark)
+    }
+
+    private enum CodingKeys: String, CodingKey { case t, type, hello, state, handler, ack, mark }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        time = try container.decode(UInt64.self, forKey: .t)
+        let type = try container.decode(String.self, forKey: .type)
+        switch type {
+        case "hello": body = .hello(try container.decode(Hello.self, forKey: .hello))
+        case "state": body = .stateChanged(try container.decode(StateChange.self, forKey: .state))
+        case "handler": body = .handler(try container.decode(HandlerRecord.self, forKey: .handler))
+        case "ack": body = .ack(try container.decode(Ack.self, forKey: .ack))
+        case "mark": body = .mark(try container.decode(Mark.self, forKey: .mark))
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown event type '\(type)'")
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(time, forKey: .t)
+        switch body {
+        case .hello(let payload): try container.encode("hello", forKey: .type); try container.encode(payload, forKey: .hello)
+        case .stateChanged(let payload): try container.encode("state", forKey: .type); try container.encode(payload, forKey: .state)
+        case .handler(let payload): try container.encode("handler", forKey: .type); try container.encode(payload, forKey: .handler)
+        case .ack(let payload): try container.encode("ack", forKey: .type); try container.encode(payload, forKey: .ack)
+        case .mark(let payload): try container.encode("mark", forKey: .type); try container.encode(payload, forKey: .mark)
+        }
+    }
+}
+
+/// The first event of every workload.
+public struct Hello: Codable, Sendable, Equatable {
+    public var pid: Int32
+    /// The main thread's id (equal to `pid` on Linux).
+    public var mainThreadID: Int32
+    public var workload: String
+    /// The counters the runtime reads at handler boundaries, and whether each works here.
+    public var counters: [CounterAvailability]
+    public init(pid: Int32, mainThreadID: Int32, workload: String, counters: [CounterAvailability]) {
+        self.pid = pid
+        self.mainThreadID = mainThreadID
+        self.workload = workload
+        self.counters = counters
+    }
+}
+
+/// Whether a counter can be read here, and if not, why.
+public struct CounterAvailability: Codable, Sendable, Equatable {
+    /// The counter's name as its source spells it (`perf::CONTEXT-SWITCHES`, `PAPI_TOT_INS`).
+    public var name: String
+    /// The source family: `papi`, `proc`, `rusage`, `perf_event_open`.
+    public var source: String
+    public var available: Bool
+    /// The failure (e.g. PAPI's `PAPI_strerror` text and code, or errno) when unavailable.
+    public var reason: String?
+    public init(name: String, source: String, available: Bool, reason: String? = nil) {
+        self.name = name
+        self.source = source
+        self.available = available
+        self.reason = reason
+    }
+}
+
+/// A state transition of the application.
+public struct StateChange: Codable, Sendable, Equatable {
+    public var from: AppState
+    public var to: AppState
+    public init(from: AppState, to: AppState) {
+        self.from = from
+        self.to = to
+    }
+}
+
+/// One handler run on the main run loop, with the main thread's counters around it.
+public struct HandlerRecord: Codable, Sendable, Equatable {
+    /// What ran: `didFinishLaunching`, `timer:poll`, `input:refresh`, `posted:feed-loaded`.
+    public var name: String
+    /// Monotonic ns at the handler's start and end.
+    public var start: UInt64
+    public var end: UInt64
+    /// On-CPU time of the main thread during the handler, ns (nil when no counter works).
+    public var cpuNanoseconds: UInt64?
+    /// Context switches of the main thread during the handler (off-CPU waits inside it).
+    public var contextSwitches: Int?
+    /// Where the counters came from: `papi:perf::TASK-CLOCK+perf::CONTEXT-SWITCHES` or `rusage:thread`.
+    public var counterSource: String?
+
+    public init(name: String, start: UInt64, end: UInt64, cpuNanoseconds: UInt64? = nil,
+                contextSwitches: Int? = nil, counterSource: String? = nil) {
+        self.name = name
+        self.start = start
+        self.end = end
+        self.cpuNanoseconds = cpuNanoseconds
+        self.contextSwitches = contextSwitches
+        self.counterSource = counterSource
+    }
+
+    /// Wall time of the handler, ns.
+    public var duration: UInt64 { end >= start ? end - start : 0 }
+}
+
+/// Acknowledges a control message once its handler has returned.
+public struct Ack: Codable, Sendable, Equatable {
+    public var sequence: Int
+    public init(sequence: Int) { self.sequence = sequence }
+}
+
+/// A workload-specific fact (`name`, free `detail`), kept as evidence in the report.
+public struct Mark: Codable, Sendable, Equatable {
+    public var name: String
+    public var detail: String?
+    public init(name: String, detail: String? = nil) {
+        self.name = name
+        self.detail = detail
+    }
+}

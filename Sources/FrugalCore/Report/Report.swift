@@ -1,0 +1,165 @@
+/// The report (`report.json`, schema version 1; `schema/report.schema.json` documents it).
+public struct Report: Codable, Sendable {
+    /// Bumped on any incompatible change of this structure.
+    public static let currentSchemaVersion = 1
+
+    public var schemaVersion: Int
+    public var tool: ToolInfo
+    /// ISO 8601 time the report was made.
+    public var generatedAt: String
+    public var environment: EnvironmentInfo
+    /// Every run, each repetition on its own.
+    public var runs: [RunReport]
+    /// Per workload and scenario: audits and categories aggregated over the repetitions.
+    public var results: [WorkloadResult]
+
+    public init(tool: ToolInfo, generatedAt: String, environment: EnvironmentInfo, runs: [RunReport], results: [WorkloadResult]) {
+        self.schemaVersion = Report.currentSchemaVersion
+        self.tool = tool
+        self.generatedAt = generatedAt
+        self.environment = environment
+        self.runs = runs
+        self.results = results
+    }
+}
+
+/// The tool that made the report.
+public struct ToolInfo: Codable, Sendable {
+    public var name: String
+    public var version: String
+    public init(name: String = "frugal", version: String) {
+        self.name = name
+        self.version = version
+    }
+}
+
+/// The machine and what could be measured on it.
+public struct EnvironmentInfo: Codable, Sendable {
+    public var hostname: String
+    /// `uname -r`.
+    public var kernel: String
+    public var cores: Int
+    public var memoryBytes: Int
+    /// Whether the machine is a VM (no hardware PMU is likely).
+    public var virtualMachine: Bool?
+    public var papiVersion: String?
+    public var counters: [CounterAvailability]
+    /// Facts a reader needs to trust the numbers (privileges, paranoia level, cgroups...).
+    public var notes: [String]
+
+    public init(hostname: String, kernel: String, cores: Int, memoryBytes: Int, virtualMachine: Bool?,
+                papiVersion: String?, counters: [CounterAvailability], notes: [String]) {
+        self.hostname = hostname
+        self.kernel = kernel
+        self.cores = cores
+        self.memoryBytes = memoryBytes
+        self.virtualMachine = virtualMachine
+        self.papiVersion = papiVersion
+        self.counters = counters
+        self.notes = notes
+    }
+}
+
+/// One run of one workload under one scenario.
+public struct RunReport: Codable, Sendable {
+    public var workload: String
+    public var scenario: String
+    public var repetition: Int
+    public var outcome: RunOutcome
+    public var outcomeDetail: String?
+    public var exitStatus: ExitStatus?
+    public var durationSeconds: Double
+    public var metrics: [String: MetricValue]
+    public var timeline: Timeline
+    public var audits: [String: AuditResult]
+    public var categories: [String: CategoryScore]
+    /// The overall score: the weighted mean of the categories that have a score.
+    public var score: Double?
+
+    public init(workload: String, scenario: String, repetition: Int, outcome: RunOutcome, outcomeDetail: String?,
+                exitStatus: ExitStatus?, durationSeconds: Double, metrics: [String: MetricValue], timeline: Timeline,
+                audits: [String: AuditResult], categories: [String: CategoryScore], score: Double?) {
+        self.workload = workload
+        self.scenario = scenario
+        self.repetition = repetition
+        self.outcome = outcome
+        self.outcomeDetail = outcomeDetail
+        self.exitStatus = exitStatus
+        self.durationSeconds = durationSeconds
+        self.metrics = metrics
+        self.timeline = timeline
+        self.audits = audits
+        self.categories = categories
+        self.score = score
+    }
+}
+
+/// A category's score: the weighted mean of its scored audits.
+public struct CategoryScore: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    /// nil when none of its audits has a score.
+    public var score: Double?
+    /// The audits that went into it.
+    public var auditIDs: [String]
+    public init(id: String, title: String, score: Double?, auditIDs: [String]) {
+        self.id = id
+        self.title = title
+        self.score = score
+        self.auditIDs = auditIDs
+    }
+}
+
+/// A workload under a scenario, over its repetitions.
+public struct WorkloadResult: Codable, Sendable {
+    public var workload: String
+    public var scenario: String
+    public var repetitions: Int
+    /// How many runs ended each way.
+    public var outcomes: [String: Int]
+    /// Audits aggregated by median over the repetitions that scored.
+    public var audits: [String: AggregatedAudit]
+    public var categories: [String: CategoryScore]
+    public var score: Double?
+    public init(workload: String, scenario: String, repetitions: Int, outcomes: [String: Int],
+                audits: [String: AggregatedAudit], categories: [String: CategoryScore], score: Double?) {
+        self.workload = workload
+        self.scenario = scenario
+        self.repetitions = repetitions
+        self.outcomes = outcomes
+        self.audits = audits
+        self.categories = categories
+        self.score = score
+    }
+}
+
+/// An audit over repetitions: the median score and value, and their spread.
+public struct AggregatedAudit: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var score: Double?
+    public var scoreDisplayMode: ScoreDisplayMode
+    public var numericValue: Double?
+    public var numericUnit: String
+    public var displayValue: String
+    /// Every repetition's value, in run order (nil where it had none).
+    public var values: [Double?]
+    public var minValue: Double?
+    public var maxValue: Double?
+    public var explanation: String?
+    public init(id: String, title: String, score: Double?, scoreDisplayMode: ScoreDisplayMode, numericValue: Double?,
+                numericUnit: String, displayValue: String, values: [Double?], minValue: Double?, maxValue: Double?,
+                explanation: String?) {
+        self.id = id
+        self.title = title
+        self.score = score
+        self.scoreDisplayMode = scoreDisplayMode
+        self.numericValue = numericValue
+        self.numericUnit = numericUnit
+        self.displayValue = displayValue
+        self.values = values
+        self.minValue = minValue
+        self.maxValue = maxValue
+        self.explanation = explanation
+    }
+}

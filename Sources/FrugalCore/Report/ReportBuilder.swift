@@ -1,0 +1,121 @@
+/// Builds the report from raw run records: metrics, audits, categories, aggregation. Pure.
+public enum ReportBuilder {
+    /// The report of `records`.
+    public static func build(records: [RunRecord], tool: ToolInfo, generatedAt: String, environment: EnvironmentInfo) -> Report {
+        let runs = records.map(runReport)
+        return Report(tool: tool, generatedAt: generatedAt, environment: environment, runs: runs, results: aggregate(runs))
+    }
+
+    /// Analyses one run.
+    public static func runReport(_ record: RunRecord) -> RunReport {
+        let analysis = RunAnalysis(record)
+        let metrics = MetricExtraction.metrics(of: analysis)
+        let audits = record.blackBox ? blackBoxAudits(analysis, metrics: metrics) : Audits.evaluate(analysis, metrics: metrics)
+        let categories = categoryScores(audits.mapValues { $0.score })
+        return RunReport(workload: record.workload, scenario: record.scenario, repetition: record.repetition,
+                         outcome: record.outcome, outcomeDetail: record.outcomeDetail, exitStatus: record.exitStatus,
+                         durationSeconds: analysis.wallSeconds, metrics: metrics, timeline: Timeline(analysis),
+                         audits: audits, categories: categories, score: overallScore(categories))
+    }
+
+    /// A black-box command has no handlers or states: only audits that need the process alone apply.
+    static func blackBoxAudits(_ analysis: RunAnalysis, metrics: [String: MetricValue]) -> [String: AuditResult] {
+        var results = Audits.evaluate(analysis, metrics: metrics)
+        for (id, result) in results where id != "power.avoid-polling" {
+            var result = result
+            result.score = nil
+            result.scoreDisplayMode = .notApplicable
+            result.numericValue = nil
+            result.displayValue = "not applicable"
+            result.evidence = []
+            result.explanation = "a black-box command reports no handlers or app states"
+            results[id] = result
+        }
+        return results
+    }
+
+    /// Category scores: the weighted mean of the scored audits of each category.
+    public static func categoryScores(_ scores: [String: Double?]) -> [String: CategoryScore] {
+        var categories: [String: CategoryScore] = [:]
+        for category in RuleCategory.allCases {
+            let rules = RuleCatalogue.all.filter { $0.category == category && scores[$0.id] != nil }
+            guard !rules.isEmpty else { continue }
+            var total = 0.0, weights = 0.0
+            for rule in rules {
+                if let score = scores[rule.id] ?? nil {
+                    total += score * rule.weight
+                    weights += rule.weight
+                }
+            }
+            categories[category.rawValue] = CategoryScore(id: category.rawValue, title: category.title,
+                                                          score: weights > 0 ? total / weights : nil,
+                                                          auditIDs: rules.map(\.id))
+        }
+        return categories
+    }
+
+    /// The weighted mean of the categories that have a score.
+    public static func overallScore(_ categories: [String: CategoryScore]) -> Double? {
+        var total = 0.0, weights = 0.0
+        for category in RuleCategory.allCases {
+            if let score = categories[category.rawValue]?.score {
+                total += score * category.weight
+                weights += category.weight
+            }
+        }
+        return weights > 0 ? total / weights : nil
+    }
+
+    /// Groups runs by workload and scenario (in first-seen order) and takes medians.
+    public static func aggregate(_ runs: [RunReport]) -> [WorkloadResult] {
+        var order: [String] = []
+        var groups: [String: [RunReport]] = [:]
+        for run in runs {
+            let key = run.workload + "\u{0}" + run.scenario
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(run)
+        }
+        return order.compactMap { key in
+            guard let group = groups[key], let first = group.first else { return nil }
+            var outcomes: [String: Int] = [:]
+            for run in group { outcomes[run.outcome.rawValue, default: 0] += 1 }
+            var audits: [String: AggregatedAudit] = [:]
+            let ids = Set(group.flatMap { $0.audits.keys })
+            for id in ids {
+                let results = group.compactMap { $0.audits[id] }
+                guard let template = results.first else { continue }
+                let values = group.map { $0.audits[id]?.numericValue }
+                let present = values.compactMap { $0 }
+                let scores = results.compactMap(\.score)
+                let medianValue = median(present)
+                let medianScore = median(scores)
+                let mode = results.first(where: { $0.score != nil })?.scoreDisplayMode ?? template.scoreDisplayMode
+                let display: String
+                if let medianValue {
+                    display = group.count > 1
+                        ? "median \(DisplayFormat.number(medianValue)) \(template.numericUnit) over \(present.count) runs"
+                        : template.displayValue
+                } else {
+                    display = template.displayValue
+                }
+                audits[id] = AggregatedAudit(id: id, title: template.title, score: medianScore, scoreDisplayMode: mode,
+                                             numericValue: medianValue, numericUnit: template.numericUnit,
+                                             displayValue: display, values: values, minValue: present.min(),
+                                             maxValue: present.max(),
+                                             explanation: medianScore == nil ? template.explanation : nil)
+            }
+            let categories = categoryScores(audits.mapValues { $0.score })
+            return WorkloadResult(workload: first.workload, scenario: first.scenario, repetitions: group.count,
+                                  outcomes: outcomes, audits: audits, categories: categories,
+                                  score: overallScore(categories))
+        }
+    }
+
+    /// The median; the mean of the two middle values for an even count; nil for none.
+    public static func median(_ values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+}

@@ -1,0 +1,50 @@
+extension RuleCatalogue {
+    static let launchSection = "App States and Multitasking › What to Do at Launch Time"
+    static let backgroundSection = "App States and Multitasking › What to Do When Moving to the Background"
+    static let responsibleSection = "App States and Multitasking › Being a Responsible Background App"
+
+    /// Lifecycle.
+    public static let lifecycle: [Rule] = [
+        Rule(id: "lifecycle.launch-time", category: .lifecycle, title: "Launch fast",
+             guideSection: launchSection,
+             guideQuote: "Apps are expected to launch and initialize themselves and start handling events in less than 5 seconds.",
+             measures: "ms from exec to the first event handled; at 5 s the watchdog kills the app",
+             unit: "ms", scoring: .logNormal(good: 400, poor: 2000),
+             calibration: "\(rulesProposal); the 5 s watchdog is the guide's", measured: true),
+        Rule(id: "lifecycle.background-transition", category: .lifecycle, title: "Return fast from entering the background",
+             guideSection: backgroundSection,
+             guideQuote: "Your app delegate's applicationDidEnterBackground: method has approximately 5 seconds to finish any tasks and return.",
+             measures: "ms in applicationDidEnterBackground; at 5 s the watchdog kills the app", unit: "ms",
+             scoring: .logNormal(good: 100, poor: 1000), calibration: "\(rulesProposal); the 5 s watchdog is the guide's", measured: false),
+        Rule(id: "lifecycle.save-state", category: .lifecycle, title: "Save state when entering the background",
+             guideSection: backgroundSection,
+             guideQuote: "All unsaved changes should be written to disk when entering the background.",
+             measures: "changes lost when the suspended app is killed and relaunched", unit: "count",
+             scoring: .binary(maxPassing: 0), calibration: rulesProposal, measured: false),
+        Rule(id: "lifecycle.quiesce-when-inactive", category: .lifecycle, title: "Quiesce when inactive",
+             guideSection: "App States and Multitasking › What to Do When an Interruption Occurs",
+             guideQuote: "Stop timers and other periodic tasks.",
+             measures: "wakeups per second while inactive", unit: "1/s",
+             scoring: .logNormal(good: 0.5, poor: 5), calibration: rulesProposal, measured: false),
+        Rule(id: "lifecycle.minimal-background-work", category: .lifecycle, title: "Do minimal work in the background",
+             guideSection: responsibleSection,
+             guideQuote: "Do minimal work while running in the background.",
+             measures: "CPU seconds per minute in background outside granted background tasks", unit: "s/min",
+             scoring: .logNormal(good: 0.1, poor: 1), calibration: rulesProposal, measured: false),
+        Rule(id: "lifecycle.end-background-tasks", category: .lifecycle, title: "End background tasks",
+             guideSection: "App States and Multitasking › Executing a Finite-Length Task in the Background",
+             guideQuote: "Every call to this method must be balanced by a corresponding call to the endBackgroundTask: method.",
+             measures: "background tasks that reached their expiration unended", unit: "count",
+             scoring: .binary(maxPassing: 0), calibration: rulesProposal, measured: false),
+        Rule(id: "lifecycle.close-listeners", category: .lifecycle, title: "Close listeners before suspension",
+             guideSection: responsibleSection,
+             guideQuote: "When your app moves to the background, and before it is suspended, it should unregister from Bonjour and close listening sockets associated with any network services.",
+             measures: "listening sockets open while suspended", unit: "count",
+             scoring: .binary(maxPassing: 0), calibration: rulesProposal, measured: false),
+        Rule(id: "lifecycle.resume-fast", category: .lifecycle, title: "Resume fast",
+             guideSection: "App States and Multitasking › Processing Queued Notifications at Wakeup Time",
+             guideQuote: "However, if your app appears sluggish when it returns from the background state, use Instruments to determine whether your notification handler code is causing the delay.",
+             measures: "ms to handle queued notifications on return to the foreground", unit: "ms",
+             scoring: .logNormal(good: 100, poor: 500), calibration: rulesProposal, measured: false),
+    ]
+}

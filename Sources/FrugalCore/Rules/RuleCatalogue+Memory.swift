@@ -1,0 +1,44 @@
+extension RuleCatalogue {
+    static let lowMemorySection = "Performance Tuning › Use Memory Efficiently › Observe Low-Memory Warnings"
+    static let footprintSection = "Performance Tuning › Use Memory Efficiently › Reduce Your App's Memory Footprint"
+    static let backgroundMemorySection = "App States and Multitasking › Memory Usage for Background Apps"
+
+    /// Memory.
+    public static let memory: [Rule] = [
+        Rule(id: "memory.respond-to-warnings", category: .memory, title: "Free memory on a warning",
+             guideSection: lowMemorySection,
+             guideQuote: "If your app receives this warning, it must free up as much memory as possible.",
+             measures: "fraction of reclaimable memory still resident 1 s after a warning", unit: "fraction",
+             scoring: .logNormal(good: 0.1, poor: 0.5), calibration: rulesProposal, measured: false),
+        Rule(id: "memory.respond-immediately", category: .memory, title: "Respond to warnings at once",
+             guideSection: lowMemorySection,
+             guideQuote: "When the system dispatches a low-memory warning to your app, respond immediately.",
+             measures: "ms from delivery to the handler's return", unit: "ms",
+             scoring: .logNormal(good: 50, poor: 250), calibration: rulesProposal, measured: false),
+        Rule(id: "memory.free-on-background", category: .memory, title: "Free memory in the background",
+             guideSection: backgroundMemorySection,
+             guideQuote: "Every app should free up as much memory as is practical upon entering the background.",
+             measures: "resident bytes in background ÷ in foreground", unit: "ratio",
+             scoring: .logNormal(good: 0.3, poor: 0.8), calibration: rulesProposal, measured: false),
+        Rule(id: "memory.lazy-resources", category: .memory, title: "Load resources lazily",
+             guideSection: footprintSection,
+             guideQuote: "You should never load a resource file until it is actually needed.",
+             measures: "bytes loaded at launch and not used during the scenario", unit: "bytes",
+             scoring: .logNormal(good: 262_144, poor: 4_194_304), calibration: rulesProposal, measured: false),
+        Rule(id: "memory.map-large-resources", category: .memory, title: "Map large resources",
+             guideSection: "Performance Tuning › Use Memory Efficiently › Allocate Memory Wisely",
+             guideQuote: "rather than load the entire file into memory, use the mmap and munmap functions to map portions of the file into and out of memory.",
+             measures: "peak anonymous bytes holding copies of resource files over 1 MiB", unit: "bytes",
+             scoring: .logNormal(good: 1_048_576, poor: 16_777_216), calibration: rulesProposal, measured: false),
+        Rule(id: "memory.no-leaks", category: .memory, title: "No leaks",
+             guideSection: footprintSection,
+             guideQuote: "Because memory is a critical resource in iOS, your app should have no memory leaks.",
+             measures: "resident growth per identical foreground/background cycle", unit: "bytes",
+             scoring: .logNormal(good: 65_536, poor: 1_048_576), calibration: rulesProposal, measured: false),
+        Rule(id: "memory.survive-pressure", category: .memory, title: "Survive memory pressure",
+             guideSection: backgroundMemorySection,
+             guideQuote: "Apps that consume large amounts of memory while in the background are the first apps to be terminated.",
+             measures: "killed under real pressure (cgroup limit): 1 if killed, 0 if not", unit: "count",
+             scoring: .binary(maxPassing: 0), calibration: rulesProposal, measured: false),
+    ]
+}

@@ -1,0 +1,29 @@
+extension RuleCatalogue {
+    static let reducePowerSection = "Performance Tuning › Reduce Power Consumption"
+
+    /// Power (CPU).
+    public static let power: [Rule] = [
+        Rule(id: "power.avoid-polling", category: .power, title: "Avoid polling when idle",
+             guideSection: reducePowerSection,
+             guideQuote: "Avoid doing work that requires polling. Polling prevents the CPU from going to sleep. Instead of polling, use the NSRunLoop or NSTimer classes to schedule work as needed.",
+             measures: "wakeups per second of all the workload's threads while no event is pending (idle phases), read from /proc outside the workload",
+             unit: "1/s", scoring: .logNormal(good: 0.1, poor: 1),
+             calibration: "Recalibrated from RULES.md's 0.5 / 5: that curve scored a 1 Hz polling timer, the very pattern the guide rules out, as 'average' (0.81). Here 0.5 sits at one wakeup per second and 0.9 at one per 10 s, the cycle below which ARO stops calling transfers periodic. Frugal's assumption; Apple publishes only the 150/s kill limit.",
+             measured: true),
+        Rule(id: "power.coalesce-work", category: .power, title: "Coalesce work",
+             guideSection: reducePowerSection,
+             guideQuote: "Coalesce work whenever possible to maximize idle time.",
+             measures: "wakeups per CPU-second during active phases", unit: "1/CPU-s",
+             scoring: .logNormal(good: 20, poor: 200), calibration: rulesProposal, measured: false),
+        Rule(id: "power.cpu-budget", category: .power, title: "Stay within a CPU budget",
+             guideSection: reducePowerSection,
+             guideQuote: "The goal of your optimizations should be to do the most work you can in the most efficient way possible.",
+             measures: "peak CPU utilisation over any 60 s window", unit: "%",
+             scoring: .logNormal(good: 20, poor: 50), calibration: "\(rulesProposal); Apple's limit is 80% over 60 s (\(appleLimits))", measured: false),
+        Rule(id: "power.frame-rate", category: .power, title: "Do not draw faster than needed",
+             guideSection: reducePowerSection,
+             guideQuote: "Do not draw to the screen faster than is needed.",
+             measures: "frames drawn per second with no content change", unit: "1/s",
+             scoring: .logNormal(good: 1, poor: 15), calibration: rulesProposal, measured: false),
+    ]
+}

@@ -1,0 +1,48 @@
+/// A named timeline of steps that drives a workload through its life.
+public struct Scenario: Codable, Sendable, Equatable {
+    public var name: String
+    public var summary: String
+    public var steps: [ScenarioStep]
+
+    public init(name: String, summary: String, steps: [ScenarioStep]) {
+        self.name = name
+        self.summary = summary
+        self.steps = steps
+    }
+
+    /// Seconds of `wait` in the scenario: a lower bound on how long a run takes.
+    public var waitSeconds: Double {
+        steps.reduce(0) { total, step in
+            if case .wait(let seconds) = step { return total + seconds }
+            return total
+        }
+    }
+}
+
+/// The built-in scenarios.
+public enum ScenarioCatalogue {
+    /// Launch, a short active phase of inputs, a long idle phase, terminate: shows launch cost,
+    /// main-thread blocking while active, and what the app does when nothing is asked of it.
+    public static let standard = Scenario(
+        name: "standard",
+        summary: "launch, 2 s of input (4 events), 8 s idle, terminate",
+        steps: [.launch] + Array(repeating: [ScenarioStep.input(kind: "tap"), .wait(seconds: 0.5)], count: 4).flatMap { $0 }
+            + [.wait(seconds: 8), .terminate]
+    )
+
+    /// Launch, 30 s with nothing delivered, terminate: the ground truth for an idle app. 30 s
+    /// because even an app that does nothing has 3–4 wakeups it cannot avoid (exec, PAPI's event
+    /// setup at launch — 1 or 2, as closing a perf event waits for an RCU grace period — and the
+    /// terminate message): over 30 s they stay well under 0.2/s. Its idle phase itself shows 0.
+    public static let idle = Scenario(
+        name: "idle",
+        summary: "launch, 30 s idle, terminate",
+        steps: [.launch, .wait(seconds: 30), .terminate]
+    )
+
+    /// Every built-in scenario.
+    public static let all: [Scenario] = [standard, idle]
+
+    /// The scenario called `name`, if there is one.
+    public static func named(_ name: String) -> Scenario? { all.first { $0.name == name } }
+}

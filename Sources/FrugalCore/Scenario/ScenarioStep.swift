@@ -1,0 +1,90 @@
+/// One step of a scenario's timeline. Steps run in order; `wait` is where time passes.
+///
+/// Serialised as a bare string for steps without an argument (`"launch"`) and as a one-key
+/// object otherwise (`{"wait": 2.5}`, `{"input": "refresh"}`), so a YAML scenario file reads
+/// naturally: `- launch`, `- wait: 2.5`.
+public enum ScenarioStep: Sendable, Equatable, Hashable {
+    /// Start the app (exec); the launch watchdog runs until it handles its first event.
+    case launch
+    /// Let time pass with nothing delivered: an idle phase of `seconds`.
+    case wait(seconds: Double)
+    /// Deliver an input event of `kind` to the main run loop and wait until it is handled.
+    case input(kind: String)
+    /// Ask the running app to terminate (`willTerminate`, then exit).
+    case terminate
+
+    /// The step's name in the vocabulary (`launch`, `wait`, ...).
+    public var name: String {
+        switch self {
+        case .launch: return "launch"
+        case .wait: return "wait"
+        case .input: return "input"
+        case .terminate: return "terminate"
+        }
+    }
+
+    /// A short human description (`wait(2.5)`).
+    public var description: String {
+        switch self {
+        case .launch, .terminate: return name
+        case .wait(let seconds): return "wait(\(ScenarioStep.format(seconds)))"
+        case .input(let kind): return "input(\(kind))"
+        }
+    }
+
+    static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}
+
+extension ScenarioStep: Codable {
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: Decoder) throws {
+        if let single = try? decoder.singleValueContainer(), let bare = try? single.decode(String.self) {
+            switch bare {
+            case "launch": self = .launch
+            case "terminate": self = .terminate
+            default:
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                    debugDescription: "unknown step '\(bare)' (steps without an argument: launch, terminate)"))
+            }
+            return
+        }
+        let container = try decoder.container(keyedBy: Key.self)
+        guard container.allKeys.count == 1, let key = container.allKeys.first else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                debugDescription: "a step is a name or an object with exactly one key"))
+        }
+        switch key.stringValue {
+        case "wait":
+            let seconds = try container.decode(Double.self, forKey: key)
+            guard seconds >= 0, seconds.isFinite else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "wait needs a non-negative number of seconds")
+            }
+            self = .wait(seconds: seconds)
+        case "input": self = .input(kind: try container.decode(String.self, forKey: key))
+        default:
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "unknown step '\(key.stringValue)'")
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        switch self {
+        case .launch, .terminate:
+            var single = encoder.singleValueContainer()
+            try single.encode(name)
+        case .wait(let seconds):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(seconds, forKey: Key(stringValue: "wait"))
+        case .input(let kind):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(kind, forKey: Key(stringValue: "input"))
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+import CFrugalSystem
+
+/// A workload process spawned by the harness, with its control and event pipes.
+///
+/// The child gets the control pipe's read end on fd 3 and the event pipe's write end on fd 4
+/// (`FRUGAL_CONTROL_FD`, `FRUGAL_EVENT_FD`); it runs in its own process group so that a kill
+/// reaches whatever it started. One thread reaps it with `wait4`, which also gives the kernel's
+/// totals for the whole process, dead threads included.
+final class ChildProcess: @unchecked Sendable {
+    let pid: pid_t
+    /// Monotonic ns just after `posix_spawn` returned: the run's time zero.
+    let spawnTime: UInt64
+    /// The harness's end of the control pipe.
+    let controlFD: Int32
+    /// The harness's end of the event pipe.
+    let eventFD: Int32
+    private let condition = NSCondition()
+    private var exit: (status: ExitStatus, usage: ResourceUsage, time: UInt64)?
+
+    /// Spawns `arguments[0]` (a path) with `arguments` and `environment` added to the harness's own.
+    init(arguments: [String], environment: [String: String]) throws {
+        var controlPipe: [Int32] = [-1, -1]
+        var eventPipe: [Int32] = [-1, -1]
+        try SystemCall.retrying("pipe2", subject: "control") { frugal_pipe_cloexec(&controlPipe) }
+        try SystemCall.retrying("pipe2", subject: "events") { frugal_pipe_cloexec(&eventPipe) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // dup2 clears close-on-exec on the target, so only fds 3 and 4 reach the child.
+        posix_spawn_file_actions_adddup2(&actions, controlPipe[0], 3)
+        posix_spawn_file_actions_adddup2(&actions, eventPipe[1], 4)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+
+        var merged = ProcessInfo.processInfo.environment
+        for (key, value) in environment { merged[key] = value }
+        merged["FRUGAL_CONTROL_FD"] = "3"
+        merged["FRUGAL_EVENT_FD"] = "4"
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+        let spawned = MonotonicClock.now()
+        close(controlPipe[0])
+        close(eventPipe[1])
+        guard status == 0 else {
+            close(controlPipe[1])
+            close(eventPipe[0])
+            throw SystemCallError(call: "posix_spawn", subject: arguments[0], errno: status)
+        }
+        self.pid = pid
+        self.spawnTime = spawned
+        self.controlFD = controlPipe[1]
+        self.eventFD = eventPipe[0]
+        // A workload that dies must not kill the harness through a write to its closed pipe.
+        signal(SIGPIPE, SIG_IGN)
+        let reaper = Thread { [self] in reap() }
+        reaper.name = "frugal-reaper-\(pid)"
+        reaper.start()
+    }
+
+    private func reap() {
+        var status: Int32 = 0
+        var usage = rusage()
+        while true {
+            let result = wait4(pid, &status, 0, &usage)
+            if result == pid { break }
+            if result < 0 && errno == EINTR { continue }
+            condition.lock()
+            exit = (ExitStatus(), ResourceUsage(rusage()), MonotonicClock.now())
+            condition.broadcast()
+            condition.unlock()
+            return
+        }
+        let exitStatus: ExitStatus
+        // WIFEXITED / WTERMSIG by hand: the macros do not import into Swift.
+        if status & 0x7f == 0 {
+            exitStatus = ExitStatus(code: (status >> 8) & 0xff)
+        } else {
+            exitStatus = ExitStatus(signal: status & 0x7f)
+        }
+        condition.lock()
+        exit = (exitStatus, ResourceUsage(usage), MonotonicClock.now())
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Whether the process has exited and been reaped.
+    var hasExited: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return exit != nil
+    }
+
+    /// Waits until the process exits or `deadline` (monotonic ns) passes; returns the exit if it came.
+    func waitForExit(until deadline: UInt64) -> (status: ExitStatus, usage: ResourceUsage, time: UInt64)? {
+        condition.lock()
+        defer { condition.unlock() }
+        while exit == nil {
+            let now = MonotonicClock.now()
+            if now >= deadline { return nil }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+        }
+        return exit
+    }
+
+    /// Sends `signal` to the process group.
+    func kill(_ signal: Int32) {
+        guard !hasExited else { return }
+        _ = Glibc.kill(-pid, signal)
+        _ = Glibc.kill(pid, signal)
+    }
+
+    /// Writes one control message.
+    func send(_ message: ControlMessage) throws {
+        var line = try JSONEncoder().encode(message)
+        line.append(UInt8(ascii: "\n"))
+        try line.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = try SystemCall.retrying("write", subject: "control pipe") {
+                    Glibc.write(controlFD, raw.baseAddress! + offset, raw.count - offset)
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Closes the harness's end of the control pipe (the app sees EOF and ends).
+    func closeControl() { close(controlFD) }
+
+    deinit {
+        close(controlFD)
+        close(eventFD)
+    }
+}

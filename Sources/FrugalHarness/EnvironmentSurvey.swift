@@ -1,0 +1,156 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+
+/// What can be measured on this machine and why not: the facts behind `frugal doctor` and the
+/// report's `environment`.
+public struct EnvironmentSurvey: Codable, Sendable {
+    public var machine: Machine
+    public var papi: PAPIStatus
+    public var privileges: Privileges
+    public var cgroups: CgroupStatus
+    public var pressureStall: Check
+    public var loopback: Check
+    public var rusageThread: Check
+
+    public struct Machine: Codable, Sendable {
+        public var hostname: String
+        public var kernel: String
+        public var cores: Int
+        public var memoryBytes: Int
+        public var virtualMachine: Bool
+    }
+
+    public struct PAPIStatus: Codable, Sendable {
+        public var version: String?
+        /// Why PAPI did not initialise, if it did not.
+        public var initError: String?
+        public var components: [PAPI.Component]
+        /// Each event tried on this thread.
+        public var events: [CounterAvailability]
+    }
+
+    public struct Privileges: Codable, Sendable {
+        public var effectiveUserID: UInt32
+        public var perfEventParanoid: Int?
+        /// Whether kernel-mode counting (context switches) is expected to work.
+        public var kernelCounting: Bool
+        public var note: String
+    }
+
+    public struct CgroupStatus: Codable, Sendable {
+        /// `v1`, `v2`, or nil when no memory controller was found.
+        public var memoryController: String?
+        public var path: String?
+        public var writable: Bool
+        public var note: String
+    }
+
+    /// A yes/no fact with what it rests on.
+    public struct Check: Codable, Sendable {
+        public var available: Bool
+        public var detail: String
+    }
+
+    /// The events `doctor` tries: the software events that work on a PMU-less VM, and the
+    /// hardware ones that need a PMU (instructions and cycles join the report on bare metal).
+    public static let probedEvents = [
+        "perf::CONTEXT-SWITCHES", "perf::TASK-CLOCK", "perf::CPU-CLOCK", "perf::PAGE-FAULTS", "perf::MAJOR-FAULTS",
+        "perf::MINOR-FAULTS", "perf::CPU-MIGRATIONS", "perf::INSTRUCTIONS", "PAPI_TOT_INS", "PAPI_TOT_CYC",
+    ]
+
+    /// Surveys this machine now.
+    public static func survey() -> EnvironmentSurvey {
+        var papiError: String?
+        do { try PAPI.initialize() } catch { papiError = "\(error)" }
+        let events = papiError == nil ? probedEvents.map(PAPI.probe)
+            : probedEvents.map { CounterAvailability(name: $0, source: "papi", available: false, reason: papiError) }
+        let papi = PAPIStatus(version: PAPI.versionString, initError: papiError, components: PAPI.components(), events: events)
+        return EnvironmentSurvey(machine: machine(), papi: papi, privileges: privileges(), cgroups: cgroups(),
+                                 pressureStall: pressureStall(), loopback: loopback(), rusageThread: rusageThread())
+    }
+
+    static func machine() -> Machine {
+        var name = utsname()
+        uname(&name)
+        let release = CCharTuple.string(name.release)
+        let host = CCharTuple.string(name.nodename)
+        let cpuinfo = (try? FileReader.readText("/proc/cpuinfo")) ?? ""
+        let pages = sysconf(Int32(_SC_PHYS_PAGES)), pageSize = sysconf(Int32(_SC_PAGESIZE))
+        return Machine(hostname: host, kernel: release, cores: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
+                       memoryBytes: pages * pageSize, virtualMachine: cpuinfo.contains(" hypervisor"))
+    }
+
+    static func privileges() -> Privileges {
+        let uid = geteuid()
+        let paranoid = (try? FileReader.readText("/proc/sys/kernel/perf_event_paranoid")).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let kernel = uid == 0 || (paranoid ?? 2) <= 1
+        let note = kernel
+            ? (uid == 0 ? "root: kernel-mode counting is allowed" : "perf_event_paranoid \(paranoid ?? -1) allows kernel-mode counting")
+            : "not root and perf_event_paranoid \(paranoid.map(String.init) ?? "?") > 1: kernel-mode counting is refused; context switches come from /proc and getrusage"
+        return Privileges(effectiveUserID: uid, perfEventParanoid: paranoid, kernelCounting: kernel, note: note)
+    }
+
+    static func cgroups() -> CgroupStatus {
+        if FileReader.exists("/sys/fs/cgroup/memory/memory.limit_in_bytes") {
+            let path = "/sys/fs/cgroup/memory"
+            let writable = access(path, W_OK) == 0
+            return CgroupStatus(memoryController: "v1", path: path, writable: writable,
+                                note: writable ? "memory.limit_in_bytes can be set on child groups" : "present but not writable by this user: pressure injection is unavailable")
+        }
+        if let controllers = try? FileReader.readText("/sys/fs/cgroup/cgroup.controllers"), controllers.split(separator: " ").contains(where: { $0.hasPrefix("memory") }) {
+            let writable = access("/sys/fs/cgroup", W_OK) == 0
+            return CgroupStatus(memoryController: "v2", path: "/sys/fs/cgroup", writable: writable,
+                                note: writable ? "memory.high / memory.max can be set on child groups" : "present but not writable by this user")
+        }
+        return CgroupStatus(memoryController: nil, path: nil, writable: false, note: "no cgroup memory controller (v1 or v2) found")
+    }
+
+    static func pressureStall() -> Check {
+        do {
+            let text = try FileReader.readText("/proc/pressure/memory")
+            return Check(available: true, detail: "/proc/pressure/memory: " + (text.split(separator: "\n").first.map(String.init) ?? ""))
+        } catch {
+            return Check(available: false, detail: "\(error)")
+        }
+    }
+
+    static func loopback() -> Check {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return Check(available: false, detail: "socket: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return bound == 0
+            ? Check(available: true, detail: "can listen on 127.0.0.1: a userspace shaping proxy needs no privileges")
+            : Check(available: false, detail: "bind 127.0.0.1: \(String(cString: strerror(errno)))")
+    }
+
+    static func rusageThread() -> Check {
+        do {
+            _ = try ResourceUsage.currentThread()
+            return Check(available: true, detail: "getrusage(RUSAGE_THREAD) works: the fallback for per-handler counters")
+        } catch {
+            return Check(available: false, detail: "\(error)")
+        }
+    }
+
+    /// The report's environment section.
+    public var environmentInfo: EnvironmentInfo {
+        var notes = [privileges.note, "cgroups: " + (cgroups.memoryController.map { "\($0) memory controller; " } ?? "") + cgroups.note]
+        if let error = papi.initError {
+            notes.append("PAPI unavailable: \(error)")
+        } else {
+            notes.append("PAPI's event setup in each workload costs 1–2 voluntary context switches at launch (closing a perf event waits for an RCU grace period); they count in cpu.wakeups, never in idle phases")
+        }
+        notes.append("energy is not measured on this machine unless a RAPL/powercap component is present; it is modelled")
+        return EnvironmentInfo(hostname: machine.hostname, kernel: machine.kernel, cores: machine.cores,
+                               memoryBytes: machine.memoryBytes, virtualMachine: machine.virtualMachine,
+                               papiVersion: papi.version, counters: papi.events, notes: notes)
+    }
+}

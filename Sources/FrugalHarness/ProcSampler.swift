@@ -1,0 +1,75 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+
+/// Samples `/proc/<pid>/task/*` from the harness at a fixed interval, so the workload never
+/// wakes up to be measured. Stops by itself when the process is gone.
+final class ProcSampler: @unchecked Sendable {
+    let pid: pid_t
+    let interval: Double
+    private let lock = NSLock()
+    private var samples: [ProcessSample] = []
+    private var stopped = false
+
+    init(pid: pid_t, interval: Double) {
+        self.pid = pid
+        self.interval = interval
+    }
+
+    func start() {
+        let thread = Thread { [self] in loop() }
+        thread.name = "frugal-sampler-\(pid)"
+        thread.start()
+    }
+
+    /// One sample now, or nil if the process is gone.
+    func sampleNow() -> ProcessSample? {
+        guard let sample = try? ProcFS.sample(pid: pid, time: MonotonicClock.now()) else { return nil }
+        lock.lock()
+        samples.append(sample)
+        lock.unlock()
+        return sample
+    }
+
+    /// A sample taken once every thread is off the CPU, or after `timeout` seconds regardless.
+    ///
+    /// A thread's voluntary switch is counted when it goes to sleep, so an app still settling
+    /// after an event would have that event's wakeups counted in the phase that follows. The
+    /// harness polls `/proc` while it waits; the workload is not disturbed.
+    func settledSample(timeout: Double) -> ProcessSample? {
+        let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
+        while true {
+            guard let sample = try? ProcFS.sample(pid: pid, time: MonotonicClock.now()) else { return nil }
+            if sample.isQuiet || sample.time >= deadline {
+                lock.lock()
+                samples.append(sample)
+                lock.unlock()
+                return sample
+            }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+    }
+
+    func stop() {
+        lock.lock()
+        stopped = true
+        lock.unlock()
+    }
+
+    /// Every sample, in time order.
+    var all: [ProcessSample] {
+        lock.lock()
+        defer { lock.unlock() }
+        return samples.sorted { $0.time < $1.time }
+    }
+
+    private func loop() {
+        while true {
+            lock.lock()
+            let done = stopped
+            lock.unlock()
+            if done || sampleNow() == nil { return }
+            Thread.sleep(forTimeInterval: interval)
+        }
+    }
+}

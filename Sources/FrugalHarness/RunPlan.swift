@@ -1,0 +1,69 @@
+import FrugalCore
+
+/// What to run: a built-in workload (a FrugalKit app in the workload host) under a scenario,
+/// or any Linux program as a black box.
+public struct RunPlan: Sendable {
+    public enum Target: Sendable {
+        /// A FrugalKit app run by `frugal-workload-host NAME`.
+        case builtIn(name: String)
+        /// A black-box command: process-level metrics only.
+        case command([String])
+    }
+
+    public var target: Target
+    public var scenario: Scenario
+    public var repetition: Int
+
+    public init(target: Target, scenario: Scenario, repetition: Int) {
+        self.target = target
+        self.scenario = scenario
+        self.repetition = repetition
+    }
+
+    /// The name the report uses for the workload.
+    public var workloadName: String {
+        switch target {
+        case .builtIn(let name): return name
+        case .command(let arguments): return arguments.joined(separator: " ")
+        }
+    }
+}
+
+/// Settings of the harness itself.
+public struct HarnessOptions: Sendable {
+    /// The `frugal-workload-host` executable.
+    public var workloadHost: String
+    /// Seconds between `/proc` samples (timeline resolution; the harness's own cost).
+    public var sampleInterval: Double
+    /// The guide's launch watchdog.
+    public var launchWatchdog: Double
+    /// How long a `wait` step waits for the app's threads to go quiet before its idle phase starts.
+    public var settleTimeout: Double
+    /// How long an input may go unhandled before the step is recorded as a problem.
+    public var inputTimeout: Double
+    /// How long `willTerminate` may take (the guide's 5 s).
+    public var terminateWatchdog: Double
+    /// The longest a black-box command may run.
+    public var commandTimeout: Double
+    /// Extra environment for the workload.
+    public var environment: [String: String]
+
+    public init(workloadHost: String, sampleInterval: Double = 0.2, launchWatchdog: Double = Thresholds.launchWatchdogSeconds,
+                settleTimeout: Double = 0.25, inputTimeout: Double = 10, terminateWatchdog: Double = 5, commandTimeout: Double = 60,
+                environment: [String: String] = [:]) {
+        self.workloadHost = workloadHost
+        self.sampleInterval = sampleInterval
+        self.launchWatchdog = launchWatchdog
+        self.settleTimeout = settleTimeout
+        self.inputTimeout = inputTimeout
+        self.terminateWatchdog = terminateWatchdog
+        self.commandTimeout = commandTimeout
+        self.environment = environment
+    }
+}
+
+/// A failure of the harness itself (exit code 3), as opposed to a finding about the workload.
+public struct HarnessError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

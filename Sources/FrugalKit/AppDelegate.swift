@@ -1,0 +1,28 @@
+/// The app's delegate, as `UIApplicationDelegate`: the runtime calls these on the main thread
+/// as the app moves between states. Every method has an empty default.
+public protocol AppDelegate: AnyObject {
+    /// Launch: set up what the first screen needs, and nothing more.
+    func didFinishLaunching(_ app: Application)
+    /// The app is active and receives events.
+    func didBecomeActive(_ app: Application)
+    /// The app is about to become inactive (an interruption, or on the way to the background).
+    func willResignActive(_ app: Application)
+    /// The app is in the background.
+    func didEnterBackground(_ app: Application)
+    /// The app is about to return to the foreground.
+    func willEnterForeground(_ app: Application)
+    /// The app is about to end.
+    func willTerminate(_ app: Application)
+    /// An input event (a touch, a button) of `kind`.
+    func handleInput(_ app: Application, kind: String)
+}
+
+extension AppDelegate {
+    public func didFinishLaunching(_ app: Application) {}
+    public func didBecomeActive(_ app: Application) {}
+    public func willResignActive(_ app: Application) {}
+    public func didEnterBackground(_ app: Application) {}
+    public func willEnterForeground(_ app: Application) {}
+    public func willTerminate(_ app: Application) {}
+    public func handleInput(_ app: Application, kind: String) {}
+}

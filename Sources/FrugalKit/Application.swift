@@ -1,0 +1,108 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+import CFrugalSystem
+
+/// The running app, as `UIApplication`: its state, its main run loop, and the way events and
+/// lifecycle calls reach its delegate.
+public final class Application {
+    /// The workload's name, as the harness knows it.
+    public let name: String
+    public let runLoop: MainRunLoop
+    public private(set) var state: AppState = .notRunning
+    let emitter: EventEmitter
+    let delegate: AppDelegate
+    private var controlBuffer: [UInt8] = []
+    private let decoder = JSONDecoder()
+
+    init(name: String, delegate: AppDelegate, emitter: EventEmitter, preferPAPI: Bool) throws {
+        self.name = name
+        self.delegate = delegate
+        self.emitter = emitter
+        self.runLoop = try MainRunLoop(meter: HandlerMeter(emitter: emitter, preferPAPI: preferPAPI))
+    }
+
+    /// Runs `delegate` as the app `name` on the calling (main) thread until it terminates, then
+    /// exits the process. The harness's pipes come from `FRUGAL_CONTROL_FD` / `FRUGAL_EVENT_FD`.
+    public static func run(name: String, delegate: AppDelegate) -> Never {
+        let environment = ProcessInfo.processInfo.environment
+        let emitter = EventEmitter.fromEnvironment()
+        let preferPAPI = environment["FRUGAL_COUNTERS"] != "rusage"
+        do {
+            let app = try Application(name: name, delegate: delegate, emitter: emitter, preferPAPI: preferPAPI)
+            if let control = environment["FRUGAL_CONTROL_FD"].flatMap({ Int32($0) }) {
+                try app.runLoop.addReadSource(fd: control) { [unowned app] fd in app.readControl(fd) }
+            }
+            app.start()
+            app.runLoop.run()
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("frugal-workload: \(name): \(error)\n".utf8))
+            exit(3)
+        }
+    }
+
+    /// Records a workload-specific fact as evidence.
+    public func mark(_ name: String, detail: String? = nil) {
+        emitter.emit(.mark(Mark(name: name, detail: detail)))
+    }
+
+    private func start() {
+        emitter.emit(.hello(Hello(pid: getpid(), mainThreadID: Int32(frugal_gettid()), workload: name,
+                                  counters: runLoop.meter.availability)))
+        transition(to: .inactive)
+        runLoop.meter.measure("didFinishLaunching") { delegate.didFinishLaunching(self) }
+        transition(to: .active)
+        runLoop.meter.measure("didBecomeActive") { delegate.didBecomeActive(self) }
+    }
+
+    func transition(to newState: AppState) {
+        guard newState != state else { return }
+        emitter.emit(.stateChanged(StateChange(from: state, to: newState)))
+        state = newState
+    }
+
+    private func readControl(_ fd: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count <= 0 {
+            if count < 0 && errno == EINTR { return }
+            // The harness closed the pipe: nobody will tell us to terminate, so end as if asked.
+            runLoop.removeReadSource(fd: fd)
+            terminate(sequence: nil)
+            return
+        }
+        controlBuffer.append(contentsOf: buffer[0..<count])
+        while let newline = controlBuffer.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = Data(controlBuffer[..<newline])
+            controlBuffer.removeSubrange(...newline)
+            guard let message = try? decoder.decode(ControlMessage.self, from: line) else {
+                mark("control-error", detail: String(decoding: line, as: UTF8.self))
+                continue
+            }
+            handle(message)
+            if state == .notRunning { return }
+        }
+    }
+
+    private func handle(_ message: ControlMessage) {
+        switch message.command {
+        case .ping:
+            break
+        case .input:
+            let kind = message.argument ?? "input"
+            runLoop.meter.measure("input:\(kind)") { delegate.handleInput(self, kind: kind) }
+        case .terminate:
+            terminate(sequence: message.sequence)
+            return
+        }
+        emitter.emit(.ack(Ack(sequence: message.sequence)))
+    }
+
+    private func terminate(sequence: Int?) {
+        runLoop.meter.measure("willTerminate") { delegate.willTerminate(self) }
+        transition(to: .notRunning)
+        if let sequence { emitter.emit(.ack(Ack(sequence: sequence))) }
+        runLoop.stop()
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+
+/// Writes the workload's events to the harness, one JSON line each, on the event pipe named by
+/// `FRUGAL_EVENT_FD`. Without that variable (an app run by hand) events are dropped.
+public final class EventEmitter: @unchecked Sendable {
+    private let fd: Int32?
+    private let lock = Lock()
+    private let encoder = JSONEncoder()
+
+    /// An emitter writing to `fd`, or to nothing.
+    public init(fd: Int32?) { self.fd = fd }
+
+    /// The emitter the environment names.
+    public static func fromEnvironment() -> EventEmitter {
+        EventEmitter(fd: ProcessInfo.processInfo.environment["FRUGAL_EVENT_FD"].flatMap { Int32($0) })
+    }
+
+    /// Sends `body`, stamped now.
+    public func emit(_ body: WorkloadEvent.Body, at time: UInt64 = MonotonicClock.now()) {
+        guard let fd else { return }
+        guard var line = try? encoder.encode(WorkloadEvent(time: time, body: body)) else { return }
+        line.append(UInt8(ascii: "\n"))
+        lock.withLock {
+            line.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        return  // the harness is gone; nothing to report to
+                    }
+                    offset += written
+                }
+            }
+        }
+    }
+}

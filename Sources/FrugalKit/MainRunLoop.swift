@@ -1,0 +1,136 @@
+import Foundation
+import FrugalProbe
+import CFrugalSystem
+
+/// The workload's main run loop: one thread sleeping in `epoll_wait` until a timer is due, a
+/// file descriptor is readable (the control pipe) or another thread posts work. Like
+/// `NSRunLoop`, it wakes only when there is something to do.
+public final class MainRunLoop {
+    private let epollFD: Int32
+    /// Other threads write here to wake the loop for posted work.
+    private let wakeFD: Int32
+    private var timers: [RunLoopTimer] = []
+    private var readSources: [Int32: (Int32) -> Void] = [:]
+    private let postedLock = Lock()
+    private var posted: [(String, () -> Void)] = []
+    private var running = false
+    let meter: HandlerMeter
+
+    init(meter: HandlerMeter) throws {
+        self.meter = meter
+        epollFD = try SystemCall.retrying("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        wakeFD = try SystemCall.retrying("eventfd") { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
+        try register(fd: wakeFD)
+    }
+
+    deinit {
+        close(wakeFD)
+        close(epollFD)
+    }
+
+    private func register(fd: Int32) throws {
+        var event = epoll_event()
+        event.events = UInt32(EPOLLIN.rawValue)
+        frugal_epoll_event_set_fd(&event, fd)
+        try SystemCall.retrying("epoll_ctl", subject: "ADD \(fd)") { epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) }
+    }
+
+    /// Calls `handler` on the main thread whenever `fd` is readable.
+    func addReadSource(fd: Int32, handler: @escaping (Int32) -> Void) throws {
+        try register(fd: fd)
+        readSources[fd] = handler
+    }
+
+    /// Stops watching `fd`.
+    func removeReadSource(fd: Int32) {
+        readSources[fd] = nil
+        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
+    }
+
+    /// Schedules a timer. Call on the main thread.
+    @discardableResult
+    public func scheduleTimer(name: String, interval: Double, repeats: Bool, tolerance: Double = 0,
+                              handler: @escaping (RunLoopTimer) -> Void) -> RunLoopTimer {
+        let first = MonotonicClock.now() + UInt64(max(0, interval) * 1e9)
+        let timer = RunLoopTimer(name: name, interval: interval, repeats: repeats, tolerance: tolerance,
+                                 firstFire: first, handler: handler)
+        timers.append(timer)
+        return timer
+    }
+
+    /// Runs `block` on the main thread as the handler `name`. Safe from any thread; wakes the loop.
+    public func perform(_ name: String, _ block: @escaping () -> Void) {
+        postedLock.withLock { posted.append((name, block)) }
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    /// Makes `run()` return after the current handler.
+    public func stop() { running = false }
+
+    /// Runs until `stop()`.
+    func run() {
+        running = true
+        var events = [epoll_event](repeating: epoll_event(), count: 8)
+        while running {
+            let timeout = nextTimeoutMilliseconds()
+            let count = events.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeout) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                fatalError("epoll_wait: \(String(cString: strerror(errno)))")
+            }
+            for index in 0..<Int(count) {
+                let fd = frugal_epoll_event_fd(&events[index])
+                if fd == wakeFD {
+                    var value: UInt64 = 0
+                    _ = read(wakeFD, &value, 8)
+                    runPosted()
+                } else if let handler = readSources[fd] {
+                    handler(fd)
+                }
+                if !running { return }
+            }
+            fireDueTimers()
+        }
+    }
+
+    private func runPosted() {
+        let work = postedLock.withLock { () -> [(String, () -> Void)] in
+            defer { posted.removeAll() }
+            return posted
+        }
+        for (name, block) in work where running {
+            meter.measure("posted:\(name)", block)
+        }
+    }
+
+    /// The wait until the earliest time some timer must fire (fire time + tolerance): timers
+    /// whose windows overlap that moment fire together, one wakeup for all.
+    private func nextTimeoutMilliseconds() -> Int32 {
+        timers.removeAll { !$0.isValid }
+        guard let deadline = timers.map(\.latestFireTime).min() else { return -1 }
+        let now = MonotonicClock.now()
+        if deadline <= now { return 0 }
+        // Round up: waking a fraction of a millisecond early would be a wasted wakeup.
+        let milliseconds = (deadline - now + 999_999) / 1_000_000
+        return Int32(min(milliseconds, UInt64(Int32.max)))
+    }
+
+    private func fireDueTimers() {
+        let now = MonotonicClock.now()
+        let due = timers.filter { $0.isValid && $0.fireTime <= now }.sorted { $0.fireTime < $1.fireTime }
+        for timer in due {
+            guard running, timer.isValid else { continue }
+            meter.measure("timer:\(timer.name)") { timer.handler(timer) }
+            if timer.repeats && timer.isValid {
+                let step = UInt64(max(timer.interval, 0.001) * 1e9)
+                var next = timer.fireTime + step
+                // Missed firings are skipped, as NSTimer does, not replayed in a burst.
+                while next <= now { next += step }
+                timer.fireTime = next
+            } else {
+                timer.invalidate()
+            }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// A timer on the main run loop, like `NSTimer`: an interval, whether it repeats, and a
+/// tolerance that lets the run loop fire it late to share one wakeup with other timers.
+public final class RunLoopTimer {
+    /// Names the timer in handler records (`timer:<name>`).
+    public let name: String
+    /// Seconds between firings.
+    public let interval: Double
+    public let repeats: Bool
+    /// How late, in seconds, the timer may fire so that its wakeup can be shared.
+    public let tolerance: Double
+    let handler: (RunLoopTimer) -> Void
+    /// Monotonic ns of the next firing.
+    var fireTime: UInt64
+    public private(set) var isValid = true
+
+    init(name: String, interval: Double, repeats: Bool, tolerance: Double, firstFire: UInt64, handler: @escaping (RunLoopTimer) -> Void) {
+        self.name = name
+        self.interval = interval
+        self.repeats = repeats
+        self.tolerance = max(0, tolerance)
+        self.fireTime = firstFire
+        self.handler = handler
+    }
+
+    /// Stops the timer; it will not fire again.
+    public func invalidate() { isValid = false }
+
+    /// The latest time the timer may fire.
+    var latestFireTime: UInt64 { fireTime + UInt64(tolerance * 1e9) }
+}

@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failed system call: which call, on what, and the errno it left.
+public struct SystemCallError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The call's name (`open`, `read`, `posix_spawn`).
+    public var call: String
+    /// What it was called on (a path, a pid), if useful.
+    public var subject: String?
+    public var errno: Int32
+
+    public init(call: String, subject: String? = nil, errno: Int32) {
+        self.call = call
+        self.subject = subject
+        self.errno = errno
+    }
+
+    public var description: String {
+        let message = String(cString: strerror(errno))
+        return "\(call)\(subject.map { "(\($0))" } ?? ""): \(message) (errno \(errno))"
+    }
+}
+
+/// Wraps each system call once, as swift-nio's `System.swift` does: retries `EINTR`, throws a
+/// `SystemCallError` with the call's name and errno on failure.
+public enum SystemCall {
+    /// Calls `body` until it does not fail with EINTR; throws on -1.
+    @discardableResult
+    public static func retrying<T: FixedWidthInteger>(_ call: String, subject: String? = nil, _ body: () -> T) throws -> T {
+        while true {
+            let result = body()
+            if result == -1 {
+                let error = Glibc.errno
+                if error == EINTR { continue }
+                throw SystemCallError(call: call, subject: subject, errno: error)
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import FrugalCore
+
+/// Renders the report as one self-contained HTML page: no scripts, no external assets, readable
+/// in any browser and in CI artifact viewers. Audits open (`<details>`) to the guide's quote,
+/// the evidence and the metric's source.
+public enum HTMLReportRenderer {
+    public static func render(_ report: Report) -> String {
+        var html = """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Frugal report</title>
+        <style>\(style)</style></head><body>
+        <header><h1>Frugal report</h1>
+        <p class="meta">\(e(report.tool.name)) \(e(report.tool.version)) · \(e(report.generatedAt)) · \(e(report.environment.hostname)) · Linux \(e(report.environment.kernel)) · \(report.environment.cores) cores\(report.environment.virtualMachine == true ? " · VM" : "")\(report.environment.papiVersion.map { " · PAPI \(e($0))" } ?? "")</p>
+        </header>
+        """
+        html += summaryTable(report)
+        for result in report.results {
+            html += resultSection(result, runs: report.runs.filter { $0.workload == result.workload && $0.scenario == result.scenario })
+        }
+        html += environmentSection(report.environment)
+        html += "<footer>Scores: pass ≥ 0.9, average 0.5–0.9, fail &lt; 0.5 (log-normal curves, as Lighthouse). Every number names its source; “unavailable” means not measured here, never zero.</footer>"
+        html += "</body></html>\n"
+        return html
+    }
+
+    static func e(_ text: String) -> String { HTMLEscaping.escape(text) }
+
+    static func badge(_ score: Double?) -> String {
+        guard let score else { return "<span class=\"badge na\">–</span>" }
+        let band = ScoreBand(score: score)
+        return "<span class=\"badge \(band.rawValue)\">\(Int((score * 100).rounded()))</span>"
+    }
+
+    static func summaryTable(_ report: Report) -> String {
+        let categories = RuleCategory.allCases.filter { category in report.results.contains { $0.categories[category.rawValue] != nil } }
+        var html = "<section><h2>Summary</h2><table class=\"summary\"><thead><tr><th>workload</th><th>scenario</th><th>runs</th><th>outcome</th><th>overall</th>"
+        for category in categories { html += "<th>\(e(category.title))</th>" }
+        html += "</tr></thead><tbody>"
+        for result in report.results {
+            let outcomes = result.outcomes.sorted { $0.key < $1.key }.map { "\(e($0.key)) ×\($0.value)" }.joined(separator: ", ")
+            html += "<tr><td><a href=\"#\(anchor(result))\">\(e(result.workload))</a></td><td>\(e(result.scenario))</td><td>\(result.repetitions)</td><td>\(outcomes)</td><td>\(badge(result.score))</td>"
+            for category in categories { html += "<td>\(badge(result.categories[category.rawValue]?.score))</td>" }
+            html += "</tr>"
+        }
+        return html + "</tbody></table></section>"
+    }
+
+    static func anchor(_ result: WorkloadResult) -> String {
+        "w-" + (result.workload + "-" + result.scenario).map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
+    }
+
+    static func resultSection(_ result: WorkloadResult, runs: [RunReport]) -> String {
+        var html = "<section id=\"\(anchor(result))\"><h2>\(e(result.workload)) <small>· \(e(result.scenario))</small> \(badge(result.score))</h2>"
+        for category in RuleCategory.allCases {
+            guard let categoryScore = result.categories[category.rawValue] else { continue }
+            html += "<h3>\(e(category.title)) \(badge(categoryScore.score))</h3><div class=\"audits\">"
+            let audits = categoryScore.auditIDs.compactMap { result.audits[$0] }
+            for audit in audits.sorted(by: { ($0.score ?? 2) < ($1.score ?? 2) }) {
+                html += auditDetails(audit, runs: runs)
+            }
+            html += "</div>"
+        }
+        let notApplicable = result.audits.values.filter { $0.score == nil }.sorted { $0.id < $1.id }
+        if !notApplicable.isEmpty {
+            html += "<details class=\"na\"><summary>Not applicable or unavailable (\(notApplicable.count))</summary><ul>"
+            for audit in notApplicable { html += "<li><code>\(e(audit.id))</code>: \(e(audit.explanation ?? audit.displayValue))</li>" }
+            html += "</ul></details>"
+        }
+        for run in runs { html += runDetails(run) }
+        return html + "</section>"
+    }
+
+    static func auditDetails(_ audit: AggregatedAudit, runs: [RunReport]) -> String {
+        let rule = RuleCatalogue.rule(audit.id)
+        var html = "<details class=\"audit\"><summary>\(badge(audit.score)) <b>\(e(audit.title))</b> <code>\(e(audit.id))</code> — \(e(audit.displayValue))</summary><div class=\"body\">"
+        if let rule {
+            html += "<blockquote>“\(e(rule.guideQuote))”<cite>\(e(rule.guideSection))</cite></blockquote>"
+            html += "<p><b>Measures:</b> \(e(rule.measures)).</p><p><b>Scoring:</b> \(e(curveText(rule.scoring, unit: rule.unit))). \(e(rule.calibration))</p>"
+        }
+        if audit.values.count > 1 {
+            let values = audit.values.map { $0.map { DisplayFormat.number($0) } ?? "–" }.joined(separator: ", ")
+            html += "<p><b>Per run:</b> \(e(values)) \(e(audit.numericUnit))</p>"
+        }
+        let evidence = runs.flatMap { run in (run.audits[audit.id]?.evidence ?? []).map { (run.repetition, $0) } }
+        if !evidence.isEmpty {
+            html += "<table class=\"evidence\"><thead><tr><th>run</th><th>at</th><th>lasted</th><th>evidence</th></tr></thead><tbody>"
+            for (repetition, item) in evidence.prefix(50) {
+                html += "<tr><td>\(repetition)</td><td>\(item.time.map { DisplayFormat.number($0) + " s" } ?? "")</td><td>\(item.durationMs.map { DisplayFormat.number($0) + " ms" } ?? "")</td><td>\(e(item.description))</td></tr>"
+            }
+            html += "</tbody></table>"
+        }
+        return html + "</div></details>"
+    }
+
+    static func curveText(_ curve: ScoringCurve, unit: String) -> String {
+        switch curve {
+        case .logNormal(let good, let poor): return "0.9 at \(DisplayFormat.number(good)) \(unit), 0.5 at \(DisplayFormat.number(poor)) \(unit), lower is better"
+        case .binary(let maxPassing): return "pass at \(DisplayFormat.number(maxPassing)) \(unit) or less, else fail"
+        }
+    }
+
+    static func runDetails(_ run: RunReport) -> String {
+        var html = "<details class=\"run\"><summary>Run \(run.repetition): \(e(run.outcome.rawValue))\(run.outcomeDetail.map { " — " + e($0) } ?? "") · \(DisplayFormat.number(run.durationSeconds)) s</summary>"
+        html += TimelineSVG.render(run.timeline)
+        html += "<p class=\"legend\"><span style=\"color:#4caf50\">■</span> active <span style=\"color:#ffc107\">■</span> inactive <span style=\"color:#2196f3\">■</span> background <span style=\"color:#5c6bc0\">■</span> handler <span style=\"color:#fb8c00\">■</span> &gt; 50 ms <span style=\"color:#e53935\">■</span> hang (≥ 250 ms) <span style=\"color:#8e24aa\">■</span> wakeups</p>"
+        html += "<table class=\"metrics\"><thead><tr><th>metric</th><th>value</th><th>unit</th><th>source</th></tr></thead><tbody>"
+        for (name, metric) in run.metrics.sorted(by: { $0.key < $1.key }) {
+            let value = metric.value.map { DisplayFormat.number($0) } ?? "<span class=\"unavailable\">unavailable: \(e(metric.unavailable ?? ""))</span>"
+            html += "<tr><td><code>\(e(name))</code></td><td>\(value)</td><td>\(e(metric.unit))</td><td><code>\(e(metric.source))</code></td></tr>"
+        }
+        return html + "</tbody></table></details>"
+    }
+
+    static func environmentSection(_ environment: EnvironmentInfo) -> String {
+        var html = "<section><h2>Environment</h2><table class=\"metrics\"><thead><tr><th>counter</th><th>source</th><th>available</th><th>reason</th></tr></thead><tbody>"
+        for counter in environment.counters {
+            html += "<tr><td><code>\(e(counter.name))</code></td><td>\(e(counter.source))</td><td>\(counter.available ? "yes" : "<b>no</b>")</td><td>\(e(counter.reason ?? ""))</td></tr>"
+        }
+        html += "</tbody></table><ul>"
+        for note in environment.notes { html += "<li>\(e(note))</li>" }
+        return html + "</ul></section>"
+    }
+
+    static let style = """
+    body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0 auto;max-width:1000px;padding:16px;color:#212121}
+    h1{margin:0}h2{border-bottom:1px solid #ddd;padding-bottom:4px;margin-top:32px}h2 small{color:#757575;font-weight:normal}
+    .meta,footer,.legend{color:#616161;font-size:12px}table{border-collapse:collapse;width:100%;margin:8px 0}
+    th,td{border-bottom:1px solid #eee;padding:4px 6px;text-align:left;vertical-align:top}th{background:#fafafa}
+    .badge{display:inline-block;min-width:2.2em;text-align:center;border-radius:1em;padding:0 6px;font-weight:bold;color:#fff}
+    .badge.pass{background:#0c7d3c}.badge.average{background:#c77700}.badge.fail{background:#c62828}.badge.na{background:#9e9e9e}
+    details{margin:4px 0}details.audit>summary,details.run>summary{cursor:pointer;padding:4px 0}
+    .body{padding:4px 12px 8px 24px;border-left:3px solid #eee}blockquote{margin:6px 0;padding:6px 10px;background:#f5f5f5;font-style:italic}
+    blockquote cite{display:block;font-style:normal;color:#757575;font-size:12px;margin-top:4px}
+    code{font-size:12px;background:#f5f5f5;padding:0 3px;border-radius:3px}.unavailable{color:#c62828}
+    svg.timeline{border:1px solid #eee;margin:6px 0;background:#fff}svg .lane{font-size:12px;fill:#424242}svg .tick{font-size:10px;fill:#757575}
+    """
+}

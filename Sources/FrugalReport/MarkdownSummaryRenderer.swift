@@ -1,0 +1,46 @@
+import Foundation
+import FrugalCore
+
+/// Renders `summary.md`: a table fit for a pull-request comment, failing audits first.
+public enum MarkdownSummaryRenderer {
+    public static func render(_ report: Report) -> String {
+        var lines: [String] = ["# Frugal summary", ""]
+        lines.append("\(report.tool.name) \(report.tool.version) · \(report.generatedAt) · \(report.environment.hostname)")
+        lines.append("")
+        lines.append("| workload | scenario | runs | outcome | overall | failing audits |")
+        lines.append("|---|---|---|---|---|---|")
+        for result in report.results {
+            let outcomes = result.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
+            let failing = result.audits.values.filter { ($0.score ?? 1) < 0.5 }.sorted { ($0.score ?? 0) < ($1.score ?? 0) }
+                .map { "`\($0.id)` \(score($0.score))" }.joined(separator: ", ")
+            lines.append("| \(cell(result.workload)) | \(cell(result.scenario)) | \(result.repetitions) | \(outcomes) | \(score(result.score)) | \(failing.isEmpty ? "none" : failing) |")
+        }
+        lines.append("")
+        lines.append("## Audits")
+        lines.append("")
+        for result in report.results {
+            lines.append("### \(cell(result.workload)) · \(cell(result.scenario))")
+            lines.append("")
+            lines.append("| audit | score | value |")
+            lines.append("|---|---|---|")
+            for audit in result.audits.values.sorted(by: { ($0.score ?? 2, $0.id) < ($1.score ?? 2, $1.id) }) {
+                lines.append("| `\(audit.id)` | \(score(audit.score)) | \(cell(audit.score == nil ? (audit.explanation ?? audit.displayValue) : audit.displayValue)) |")
+            }
+            lines.append("")
+        }
+        lines.append("Scores are 0–100: pass ≥ 90, average 50–89, fail < 50.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func score(_ value: Double?) -> String {
+        guard let value else { return "–" }
+        let band = ScoreBand(score: value)
+        let mark = band == .pass ? "🟢" : band == .average ? "🟠" : "🔴"
+        return "\(mark) \(Int((value * 100).rounded()))"
+    }
+
+    /// Keeps workload-provided text from breaking the table.
+    static func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+}

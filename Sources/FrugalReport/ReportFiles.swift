@@ -1,0 +1,37 @@
+import Foundation
+import FrugalCore
+
+/// Writes a report's files into a directory: `report.json`, `report.html`, `summary.md`.
+/// Each file is written to a temporary name and renamed, so a reader never sees half a file.
+public enum ReportFiles {
+    public static let jsonName = "report.json"
+    public static let htmlName = "report.html"
+    public static let markdownName = "summary.md"
+
+    /// Writes all three; returns their paths.
+    @discardableResult
+    public static func write(_ report: Report, to directory: URL) throws -> [URL] {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let files: [(String, Data)] = [
+            (jsonName, try ReportJSON.encode(report)),
+            (htmlName, Data(HTMLReportRenderer.render(report).utf8)),
+            (markdownName, Data(MarkdownSummaryRenderer.render(report).utf8)),
+        ]
+        return try files.map { name, data in
+            let url = directory.appendingPathComponent(name)
+            try writeAtomically(data, to: url)
+            return url
+        }
+    }
+
+    /// Writes `data` to `url` through a temporary file in the same directory.
+    public static func writeAtomically(_ data: Data, to url: URL) throws {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
+        try data.write(to: temporary)
+        if FileManager.default.fileExists(atPath: url.path) {
+            _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
+        } else {
+            try FileManager.default.moveItem(at: temporary, to: url)
+        }
+    }
+}

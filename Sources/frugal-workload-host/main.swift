@@ -1,0 +1,12 @@
+// The process every built-in workload runs in: `frugal-workload-host NAME`.
+import Foundation
+import FrugalKit
+import FrugalWorkloads
+
+let arguments = CommandLine.arguments
+guard arguments.count == 2, let workload = WorkloadCatalogue.named(arguments[1]) else {
+    let known = WorkloadCatalogue.all.map(\.name).joined(separator: ", ")
+    FileHandle.standardError.write(Data("usage: frugal-workload-host NAME (one of: \(known))\n".utf8))
+    exit(1)
+}
+Application.run(name: workload.name, delegate: workload.makeDelegate())

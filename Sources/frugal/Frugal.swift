@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// `frugal`: runs app workloads through their life, counts what they cost, and scores them
+/// against the App Programming Guide for iOS.
+struct Frugal: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "frugal",
+        abstract: "Profile app workloads for power, disk, memory, network and responsiveness, and score them against Apple's App Programming Guide for iOS.",
+        discussion: """
+        Frugal runs each workload as a real process through a scenario (launch, input, idle, terminate),
+        counts what it costs through PAPI and /proc without waking it, and writes a scored report.
+        Every number names its source; a counter that cannot be read here is reported as unavailable.
+
+        Exit codes: 0 success; 1 bad input; 2 an error-level assertion failed or a significant
+        regression was found; 3 the harness itself failed.
+        """,
+        version: version,
+        subcommands: [Run.self, Doctor.self, List.self, Rules.self, RenderReport.self]
+    )
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import FrugalCore
+
+/// `frugal rules`: the rule catalogue.
+struct Rules: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the rule catalogue: id, guide section, the guide's words, metric, control points, weight.")
+
+    @Flag(help: "Print the catalogue as JSON.")
+    var json = false
+
+    func run() throws {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(RuleCatalogue.all), as: UTF8.self))
+            return
+        }
+        for category in RuleCategory.allCases {
+            print("\(category.title)")
+            for rule in RuleCatalogue.all where rule.category == category {
+                let scoring: String
+                switch rule.scoring {
+                case .logNormal(let good, let poor): scoring = "0.9 at \(DisplayFormat.number(good)), 0.5 at \(DisplayFormat.number(poor)) \(rule.unit)"
+                case .binary(let maxPassing): scoring = "pass at ≤ \(DisplayFormat.number(maxPassing)) \(rule.unit)"
+                }
+                print("  \(rule.id)\(rule.measured ? "" : "  (planned: not measured yet)")")
+                print("    \(rule.guideSection)")
+                print("    “\(rule.guideQuote)”")
+                print("    measures: \(rule.measures)")
+                print("    scoring: \(scoring); weight \(DisplayFormat.number(rule.weight))")
+                print("    calibration: \(rule.calibration)")
+            }
+        }
+    }
+}

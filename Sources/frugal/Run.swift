@@ -1,0 +1,138 @@
+import ArgumentParser
+import Foundation
+import FrugalCore
+import FrugalHarness
+import FrugalReport
+import FrugalWorkloads
+
+/// `frugal run`: runs workloads under scenarios and writes the report.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run workloads under scenarios and write a scored report.",
+        discussion: """
+        With no arguments, runs every built-in workload under its default scenarios and writes
+        Reports/latest/report.json, report.html and summary.md. Progress goes to standard error.
+
+        After --, runs any program as a black box (process-level metrics only):
+          frugal run -- sleep 2
+        """)
+
+    @Option(name: .customLong("workload"), help: ArgumentHelp("A built-in workload to run (repeatable; see 'frugal list').", valueName: "name"))
+    var workloads: [String] = []
+
+    @Option(name: .customLong("scenario"), help: ArgumentHelp("A scenario to run each workload under (repeatable; default: each workload's own).", valueName: "name"))
+    var scenarios: [String] = []
+
+    @Option(name: .customLong("repeat"), help: ArgumentHelp("Runs per workload and scenario; aggregated by median.", valueName: "n"))
+    var repetitions = 1
+
+    @Option(help: ArgumentHelp("Directory for report.json, report.html and summary.md.", valueName: "dir"))
+    var out = "Reports/latest"
+
+    @Option(help: ArgumentHelp("Longest a black-box command may run, seconds.", valueName: "seconds"))
+    var timeout = 60.0
+
+    @Flag(help: "No progress on standard error and no summary on standard output.")
+    var quiet = false
+
+    @Argument(parsing: .postTerminator, help: ArgumentHelp("A command to run as a black box, after --.", valueName: "command"))
+    var command: [String] = []
+
+    func validate() throws {
+        guard repetitions >= 1 else { throw ValidationError("--repeat must be 1 or more, not \(repetitions)") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+
+    func run() throws {
+        let plans = try makePlans()
+        guard let host = WorkloadHostLocator.locate() else {
+            throw CLIFailure.harness("cannot find \(WorkloadHostLocator.executableName) beside frugal, on PATH or in FRUGAL_WORKLOAD_HOST")
+        }
+        let options = HarnessOptions(workloadHost: host, commandTimeout: timeout)
+        let started = Date()
+        if !quiet {
+            let seconds = plans.reduce(0.0) { $0 + $1.scenario.waitSeconds }
+            ProcessIO.progress("frugal: \(plans.count) run\(plans.count == 1 ? "" : "s"), at least \(Int(seconds)) s")
+        }
+        var records: [RunRecord] = []
+        var harnessFailure: String?
+        do {
+            records = try SuiteRunner(options: options).run(plans) { progress in
+                guard !quiet else { return }
+                switch progress {
+                case .starting(let index, let count, let plan):
+                    ProcessIO.progress("[\(index)/\(count)] \(plan.workloadName) · \(plan.scenario.name) · run \(plan.repetition) …")
+                case .finished(let index, let count, let record):
+                    let run = ReportBuilder.runReport(record)
+                    let score = run.score.map { String(Int(($0 * 100).rounded())) } ?? "–"
+                    ProcessIO.progress("[\(index)/\(count)] \(record.outcome.rawValue)\(record.outcomeDetail.map { " (\($0))" } ?? ""), \(DisplayFormat.number(run.durationSeconds)) s, score \(score)")
+                }
+            }
+        } catch {
+            harnessFailure = "\(error)"
+        }
+        let survey = EnvironmentSurvey.survey()
+        let report = ReportBuilder.build(records: records, tool: ToolInfo(version: Frugal.version),
+                                         generatedAt: ISO8601DateFormatter().string(from: started),
+                                         environment: survey.environmentInfo)
+        let directory = URL(fileURLWithPath: out)
+        do {
+            let files = try ReportFiles.write(report, to: directory)
+            if !quiet { ProcessIO.progress("frugal: wrote " + files.map(\.path).joined(separator: ", ")) }
+        } catch {
+            throw CLIFailure.harness("cannot write the report to \(directory.path): \(error)")
+        }
+        if let harnessFailure {
+            throw CLIFailure.harness("\(harnessFailure) (the report holds the \(records.count) runs that finished)")
+        }
+        if !quiet { printSummary(report) }
+    }
+
+    private func makePlans() throws -> [RunPlan] {
+        if !command.isEmpty {
+            guard workloads.isEmpty && scenarios.isEmpty else {
+                throw CLIFailure.badInput("--workload and --scenario do not apply to a black-box command after --")
+            }
+            let scenario = Scenario(name: "command", summary: "run the command to its end", steps: [.launch])
+            return (1...repetitions).map { RunPlan(target: .command(command), scenario: scenario, repetition: $0) }
+        }
+        let known = WorkloadCatalogue.all.map(\.name)
+        let chosen: [WorkloadDefinition]
+        if workloads.isEmpty {
+            chosen = WorkloadCatalogue.defaultSuite
+        } else {
+            chosen = try workloads.map { name in
+                guard let workload = WorkloadCatalogue.named(name) else {
+                    throw CLIFailure.badInput("unknown workload '\(name)'; known workloads: \(known.joined(separator: ", "))")
+                }
+                return workload
+            }
+        }
+        let namedScenarios = try scenarios.map { name -> Scenario in
+            guard let scenario = ScenarioCatalogue.named(name) else {
+                throw CLIFailure.badInput("unknown scenario '\(name)'; known scenarios: \(ScenarioCatalogue.all.map(\.name).joined(separator: ", "))")
+            }
+            return scenario
+        }
+        var plans: [RunPlan] = []
+        for workload in chosen {
+            let scenarios = namedScenarios.isEmpty ? workload.defaultScenarios.compactMap(ScenarioCatalogue.named) : namedScenarios
+            for scenario in scenarios {
+                for repetition in 1...repetitions {
+                    plans.append(RunPlan(target: .builtIn(name: workload.name), scenario: scenario, repetition: repetition))
+                }
+            }
+        }
+        return plans
+    }
+
+    private func printSummary(_ report: Report) {
+        let width = max(8, report.results.map(\.workload.count).max() ?? 0)
+        print("\("workload".padding(toLength: width, withPad: " ", startingAt: 0))  scenario   score  failing audits")
+        for result in report.results {
+            let score = result.score.map { String(Int(($0 * 100).rounded())) } ?? "–"
+            let failing = result.audits.values.filter { ($0.score ?? 1) < 0.5 }.map(\.id).sorted().joined(separator: ", ")
+            print("\(result.workload.padding(toLength: width, withPad: " ", startingAt: 0))  \(result.scenario.padding(toLength: 9, withPad: " ", startingAt: 0))  \(score.padding(toLength: 5, withPad: " ", startingAt: 0))  \(failing.isEmpty ? "none" : failing)")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import XCTest
+
+/// The `frugal` executable as a user runs it: exit codes, one-line errors, files written.
+final class CLITests: XCTestCase {
+    static var binary: URL {
+        let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "")
+        return executable.deletingLastPathComponent().appendingPathComponent("frugal")
+    }
+
+    struct Result { var status: Int32; var stdout: String; var stderr: String }
+
+    func frugal(_ arguments: [String]) throws -> Result {
+        guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
+            XCTFail("frugal is not built at \(Self.binary.path)")
+            return Result(status: -1, stdout: "", stderr: "")
+        }
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func testUnknownWorkloadExitsOneWithOneLineNamingItAndTheKnownOnes() throws {
+        let result = try frugal(["run", "--workload", "nosuch"])
+        XCTAssertEqual(result.status, 1)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("'nosuch'"))
+        for known in ["news.polling", "news.coalesced", "launch.blocking", "launch.deferred", "idle"] {
+            XCTAssertTrue(result.stderr.contains(known), "lists \(known)")
+        }
+    }
+
+    func testUsageErrorsExitOne() throws {
+        XCTAssertEqual(try frugal(["run", "--repeat", "0"]).status, 1)
+        XCTAssertEqual(try frugal(["run", "--no-such-flag"]).status, 1)
+        XCTAssertEqual(try frugal(["run", "--scenario", "nope"]).status, 1)
+        XCTAssertEqual(try frugal(["report", "/no/such/report.json", "--html", "/tmp/x.html"]).status, 1)
+    }
+
+    func testHelpExitsZero() throws {
+        let result = try frugal(["run", "--help"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.stdout.contains("--workload"))
+    }
+
+    func testDoctorReportsPAPIEventsWithReasons() throws {
+        let result = try frugal(["doctor", "--json"])
+        XCTAssertEqual(result.status, 0)
+        let survey = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let papi = try XCTUnwrap(survey["papi"] as? [String: Any])
+        let events = try XCTUnwrap(papi["events"] as? [[String: Any]])
+        let names = events.compactMap { $0["name"] as? String }
+        XCTAssertTrue(names.contains("perf::CONTEXT-SWITCHES"))
+        XCTAssertTrue(names.contains("PAPI_TOT_INS"))
+        for event in events where (event["available"] as? Bool) == false {
+            XCTAssertNotNil(event["reason"] as? String, "an unavailable event says why: \(event)")
+        }
+    }
+
+    func testRulesJSONListsTheCatalogue() throws {
+        let result = try frugal(["rules", "--json"])
+        XCTAssertEqual(result.status, 0)
+        let rules = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let ids = rules.compactMap { $0["id"] as? String }
+        XCTAssertTrue(ids.contains("power.avoid-polling"))
+        XCTAssertTrue(ids.contains("lifecycle.resume-fast"))
+        XCTAssertEqual(rules.count, 33, "every rule of RULES.md")
+    }
+
+    func testBlackBoxRunWritesTheReportAndReportRendersIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-cli-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try frugal(["run", "--out", directory.path, "--", "sh", "-c", "sleep 0.2"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("[1/1]"), "progress on standard error")
+        let json = directory.appendingPathComponent("report.json")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: json.path))
+        let html = directory.appendingPathComponent("again.html")
+        XCTAssertEqual(try frugal(["report", json.path, "--html", html.path]).status, 0)
+        XCTAssertTrue(try String(contentsOf: html, encoding: .utf8).contains("<svg"))
+    }
+}

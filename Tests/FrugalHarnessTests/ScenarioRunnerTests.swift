@@ -1,0 +1,69 @@
+import Foundation
+import XCTest
+@testable import FrugalHarness
+import FrugalCore
+
+/// Real workload processes through the real harness.
+final class ScenarioRunnerTests: XCTestCase {
+    static func runner(_ configure: (inout HarnessOptions) -> Void = { _ in }) throws -> ScenarioRunner {
+        guard let host = WorkloadHostLocator.locate() else {
+            XCTFail("frugal-workload-host is not built beside the tests")
+            throw HarnessError("no host")
+        }
+        var options = HarnessOptions(workloadHost: host)
+        configure(&options)
+        return ScenarioRunner(options: options)
+    }
+
+    static let short = Scenario(name: "short", summary: "test", steps: [.launch, .input(kind: "tap"), .wait(seconds: 2), .terminate])
+
+    func testIdleAppCompletesAndShowsNoIdleWakeups() throws {
+        let record = try Self.runner().run(RunPlan(target: .builtIn(name: "idle"), scenario: Self.short, repetition: 1))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        XCTAssertEqual(record.exitStatus?.code, 0)
+        let states = record.events.compactMap { event -> AppState? in
+            if case .stateChanged(let change) = event.body { return change.to }
+            return nil
+        }
+        XCTAssertEqual(states, [.inactive, .active, .notRunning])
+        let analysis = RunAnalysis(record)
+        XCTAssertEqual(analysis.idlePhases.count, 1)
+        // The principle: an idle app must show zero wakeups that Frugal caused.
+        XCTAssertEqual(analysis.idlePhases.first?.wakeups, 0, "idle wakeups")
+        XCTAssertLessThan(Double(try XCTUnwrap(analysis.launchNanoseconds)) / 1e6, 5000)
+        XCTAssertTrue(analysis.handlers.contains { $0.name == "input:tap" }, "the input reached the delegate")
+        XCTAssertNotNil(record.resourceUsage)
+    }
+
+    func testLaunchWatchdogKillsAnAppThatDoesNotHandleEventsWithinFiveSeconds() throws {
+        let record = try Self.runner().run(RunPlan(target: .builtIn(name: "fixture.launch-hang"), scenario: ScenarioCatalogue.idle, repetition: 1))
+        XCTAssertEqual(record.outcome, .killedWatchdog)
+        XCTAssertTrue(record.outcomeDetail?.contains("launch watchdog") ?? false, record.outcomeDetail ?? "")
+        XCTAssertTrue(record.outcomeDetail?.contains("didFinishLaunching") ?? false, record.outcomeDetail ?? "")
+        XCTAssertEqual(record.exitStatus?.signal, SIGKILL)
+        let seconds = Double(record.endTime - record.startTime) / 1e9
+        XCTAssertGreaterThanOrEqual(seconds, 5)
+        XCTAssertLessThan(seconds, 6.9, "killed by the 5 s watchdog, not at the fixture's 7 s")
+        let report = ReportBuilder.runReport(record)
+        XCTAssertNil(report.metrics[MetricName.lifecycleLaunchMs]?.value)
+        XCTAssertLessThan(report.audits["lifecycle.launch-time"]?.score ?? 1, 0.5)
+    }
+
+    func testBlackBoxCommandExitStatusAndTimeout() throws {
+        let failing = try Self.runner().run(RunPlan(target: .command(["sh", "-c", "exit 3"]), scenario: Self.short, repetition: 1))
+        XCTAssertEqual(failing.outcome, .crashed)
+        XCTAssertEqual(failing.exitStatus?.code, 3)
+        XCTAssertTrue(failing.blackBox)
+        let ok = try Self.runner().run(RunPlan(target: .command(["true"]), scenario: Self.short, repetition: 1))
+        XCTAssertEqual(ok.outcome, .completed)
+        let hanging = try Self.runner { $0.commandTimeout = 0.5 }.run(RunPlan(target: .command(["sleep", "30"]), scenario: Self.short, repetition: 1))
+        XCTAssertEqual(hanging.outcome, .timedOut)
+        XCTAssertEqual(hanging.exitStatus?.signal, SIGKILL)
+    }
+
+    func testUnknownCommandIsAHarnessError() {
+        XCTAssertThrowsError(try Self.runner().run(RunPlan(target: .command(["no-such-command-frugal"]), scenario: Self.short, repetition: 1))) { error in
+            XCTAssertTrue("\(error)".contains("no-such-command-frugal"))
+        }
+    }
+}

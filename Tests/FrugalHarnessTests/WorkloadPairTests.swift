@@ -1,0 +1,31 @@
+import Foundation
+import XCTest
+@testable import FrugalHarness
+import FrugalCore
+
+/// The built-in pairs, run for real under their default scenario: the bad one must fail its
+/// audit and the good one pass (issue 2's done-when, held by tests).
+final class WorkloadPairTests: XCTestCase {
+    func report(_ workload: String) throws -> RunReport {
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: workload), scenario: ScenarioCatalogue.standard, repetition: 1))
+        XCTAssertEqual(record.outcome, .completed, "\(workload): \(record.outcomeDetail ?? "")")
+        return ReportBuilder.runReport(record)
+    }
+
+    func testPollingFailsAndCoalescedPassesAvoidPolling() throws {
+        let polling = try report("news.polling").audits["power.avoid-polling"]
+        let coalesced = try report("news.coalesced").audits["power.avoid-polling"]
+        XCTAssertLessThan(try XCTUnwrap(polling?.score), 0.5, polling?.displayValue ?? "")
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(coalesced?.score), 0.9, coalesced?.displayValue ?? "")
+    }
+
+    func testBlockingLaunchScoresBelowDeferredLaunch() throws {
+        let blocking = try report("launch.blocking"), deferred = try report("launch.deferred")
+        for audit in ["lifecycle.launch-time", "main.no-long-blocks"] {
+            XCTAssertLessThan(try XCTUnwrap(blocking.audits[audit]?.score), try XCTUnwrap(deferred.audits[audit]?.score), audit)
+        }
+        let hangs = try XCTUnwrap(blocking.audits["main.no-long-blocks"]?.evidence)
+        XCTAssertEqual(hangs.count, 1)
+        XCTAssertEqual(try XCTUnwrap(hangs.first?.durationMs), 1500, accuracy: 100, "the 1.5 s didFinishLaunching")
+    }
+}

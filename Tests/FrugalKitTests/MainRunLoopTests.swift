@@ -1,0 +1,103 @@
+import Foundation
+import XCTest
+@testable import FrugalKit
+@testable import FrugalCore
+import FrugalProbe
+
+/// The run loop's semantics on a real epoll loop. Timing bounds are generous (a loaded CI
+/// machine can be late by tens of ms); what is asserted is order and grouping, not speed.
+final class MainRunLoopTests: XCTestCase {
+    /// Runs a loop on its own thread, collecting its handler records through a real pipe.
+    final class Harness {
+        var records: [HandlerRecord] = []
+        let loop: MainRunLoop
+        private let readFD: Int32
+        private let writeFD: Int32
+
+        init() throws {
+            var fds: [Int32] = [0, 0]
+            XCTAssertEqual(pipe(&fds), 0)
+            readFD = fds[0]
+            writeFD = fds[1]
+            loop = try MainRunLoop(meter: HandlerMeter(emitter: EventEmitter(fd: writeFD), preferPAPI: false))
+        }
+
+        /// Runs the loop on the calling thread for `seconds`, then decodes what it emitted.
+        func run(for seconds: Double) {
+            loop.scheduleTimer(name: "stop", interval: seconds, repeats: false) { [loop] _ in loop.stop() }
+            loop.run()
+            close(writeFD)
+            var data = Data()
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = read(readFD, &buffer, buffer.count)
+                if count <= 0 { break }
+                data.append(contentsOf: buffer[0..<count])
+            }
+            close(readFD)
+            for line in data.split(separator: UInt8(ascii: "\n")) {
+                if let event = try? JSONDecoder().decode(WorkloadEvent.self, from: Data(line)), case .handler(let record) = event.body {
+                    records.append(record)
+                }
+            }
+        }
+
+        func starts(of name: String) -> [UInt64] { records.filter { $0.name == name }.map(\.start) }
+    }
+
+    func testRepeatingTimerFiresOnSchedule() throws {
+        let harness = try Harness()
+        let begin = MonotonicClock.now()
+        harness.loop.scheduleTimer(name: "tick", interval: 0.1, repeats: true) { _ in }
+        harness.run(for: 0.55)
+        let ticks = harness.starts(of: "timer:tick")
+        XCTAssertEqual(ticks.count, 5, "a 100 ms timer fires 5 times in 550 ms")
+        for (index, start) in ticks.enumerated() {
+            XCTAssertGreaterThanOrEqual(start, begin + UInt64(index + 1) * 100_000_000, "a timer never fires early")
+        }
+    }
+
+    func testToleranceLetsTwoTimersShareOneWakeup() throws {
+        let harness = try Harness()
+        // A may fire up to 100 ms late; B is due 40 ms after A's date: the loop wakes once, at B's date.
+        harness.loop.scheduleTimer(name: "a", interval: 0.1, repeats: false, tolerance: 0.1) { _ in }
+        harness.loop.scheduleTimer(name: "b", interval: 0.14, repeats: false) { _ in }
+        harness.run(for: 0.4)
+        let a = try XCTUnwrap(harness.starts(of: "timer:a").first), b = try XCTUnwrap(harness.starts(of: "timer:b").first)
+        XCTAssertLessThan(b > a ? b - a : a - b, 5_000_000, "both fired in the same wakeup")
+    }
+
+    func testWithoutToleranceTimersFireApart() throws {
+        let harness = try Harness()
+        harness.loop.scheduleTimer(name: "a", interval: 0.1, repeats: false) { _ in }
+        harness.loop.scheduleTimer(name: "b", interval: 0.14, repeats: false) { _ in }
+        harness.run(for: 0.4)
+        let a = try XCTUnwrap(harness.starts(of: "timer:a").first), b = try XCTUnwrap(harness.starts(of: "timer:b").first)
+        XCTAssertGreaterThan(b - a, 30_000_000, "b waited for its own date")
+    }
+
+    func testWorkPostedFromAnotherThreadRunsOnTheLoopThread() throws {
+        let harness = try Harness()
+        let loopThread = pthread_self()
+        final class Box: @unchecked Sendable { var thread: pthread_t? }
+        let ranOn = Box()
+        Thread.detachNewThread { [loop = harness.loop] in
+            Thread.sleep(forTimeInterval: 0.05)
+            loop.perform("from-worker") { ranOn.thread = pthread_self() }
+        }
+        harness.run(for: 0.3)
+        XCTAssertEqual(harness.starts(of: "posted:from-worker").count, 1)
+        XCTAssertTrue(ranOn.thread.map { pthread_equal($0, loopThread) != 0 } ?? false)
+    }
+
+    func testInvalidatedTimerStops() throws {
+        let harness = try Harness()
+        var fired = 0
+        harness.loop.scheduleTimer(name: "once-then-stop", interval: 0.05, repeats: true) { timer in
+            fired += 1
+            timer.invalidate()
+        }
+        harness.run(for: 0.3)
+        XCTAssertEqual(fired, 1)
+    }
+}

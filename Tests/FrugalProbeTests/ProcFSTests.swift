@@ -1,0 +1,41 @@
+import Foundation
+import XCTest
+@testable import FrugalProbe
+import CFrugalSystem
+
+final class ProcFSTests: XCTestCase {
+    func testParseStatus() {
+        let text = "Name:\tnews\nState:\tS (sleeping)\nVmRSS:\t   2048 kB\nvoluntary_ctxt_switches:\t42\nnonvoluntary_ctxt_switches:\t3\n"
+        let status = ProcFS.parseStatus(text)
+        XCTAssertEqual(status.name, "news")
+        XCTAssertEqual(status.state, "S (sleeping)")
+        XCTAssertEqual(status.residentBytes, 2048 * 1024)
+        XCTAssertEqual(status.voluntaryContextSwitches, 42)
+        XCTAssertEqual(status.involuntaryContextSwitches, 3)
+    }
+
+    func testParseSchedstatAndIO() {
+        XCTAssertEqual(ProcFS.parseSchedstat("123456 789 10\n"), 123456)
+        XCTAssertNil(ProcFS.parseSchedstat(""))
+        let io = ProcFS.parseIO("rchar: 10\nwchar: 20\nsyscw: 2\nwrite_bytes: 4096\n")
+        XCTAssertEqual(io["wchar"], 20)
+        XCTAssertEqual(io["write_bytes"], 4096)
+    }
+
+    func testSamplesThisProcessWithItsOwnThread() throws {
+        let sample = try ProcFS.sample(pid: getpid(), time: MonotonicClock.now())
+        XCTAssertTrue(sample.threads.contains { $0.tid == frugal_gettid() }, "the calling thread is among the sampled")
+        XCTAssertGreaterThan(sample.residentBytes ?? 0, 0)
+        let me = try XCTUnwrap(sample.threads.first { $0.tid == frugal_gettid() })
+        XCTAssertEqual(me.state, "R", "the sampling thread is running while it reads")
+    }
+
+    func testMissingFileThrowsTheCallAndErrno() {
+        XCTAssertThrowsError(try FileReader.readText("/proc/no-such-file")) { error in
+            let failure = error as? SystemCallError
+            XCTAssertEqual(failure?.call, "open")
+            XCTAssertEqual(failure?.errno, ENOENT)
+            XCTAssertTrue("\(error)".contains("/proc/no-such-file"))
+        }
+    }
+}

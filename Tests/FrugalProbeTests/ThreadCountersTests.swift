@@ -1,0 +1,84 @@
+import Foundation
+import XCTest
+@testable import FrugalProbe
+
+/// Real kernel counters: these need perf events (PAPI) or getrusage, and skip saying why where
+/// the machine refuses.
+/// Carries a result out of another thread; the semaphore orders the accesses.
+final class ResultBox<T>: @unchecked Sendable { var value: T? }
+
+final class ThreadCountersTests: XCTestCase {
+    /// Runs `body` on a fresh thread (counters are per thread) and waits for it.
+    func onNewThread<T>(_ body: @escaping () -> T) -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            box.value = body()
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        return box.value!
+    }
+
+    static func sleepHundredTimes() {
+        var request = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+        for _ in 0..<100 { nanosleep(&request, nil) }
+    }
+
+    func testPAPICountsEachOneMillisecondSleepAsOneContextSwitch() throws {
+        let (source, delta, reasons) = onNewThread { () -> (String, Int?, String) in
+            let counters = ThreadCounters(preferPAPI: true)
+            let before = counters.read()
+            Self.sleepHundredTimes()
+            let after = counters.read()
+            let reasons = counters.availability.compactMap(\.reason).joined(separator: "; ")
+            return (counters.source, after.contextSwitches.flatMap { a in before.contextSwitches.map { a - $0 } }, reasons)
+        }
+        guard source.hasPrefix("papi:") else {
+            throw XCTSkip("PAPI cannot count here (\(reasons)); the rusage fallback is tested separately")
+        }
+        let count = try XCTUnwrap(delta)
+        XCTAssertEqual(Double(count), 100, accuracy: 2, "100 sleeps of 1 ms through \(source)")
+    }
+
+    func testRusageFallbackCountsTheSameSleeps() throws {
+        let (source, delta) = onNewThread { () -> (String, Int?) in
+            let counters = ThreadCounters(preferPAPI: false)
+            let before = counters.read()
+            Self.sleepHundredTimes()
+            let after = counters.read()
+            return (counters.source, after.contextSwitches.flatMap { a in before.contextSwitches.map { a - $0 } })
+        }
+        XCTAssertEqual(source, "rusage:thread")
+        XCTAssertEqual(Double(try XCTUnwrap(delta)), 100, accuracy: 2)
+    }
+
+    func testTaskClockSeesBusyWorkButNotSleep() throws {
+        let (busy, asleep, source) = onNewThread { () -> (UInt64?, UInt64?, String) in
+            let counters = ThreadCounters(preferPAPI: true)
+            let start = counters.read()
+            let end = MonotonicClock.now() + 50_000_000
+            var spin: UInt64 = 0
+            while MonotonicClock.now() < end { spin &+= 1 }
+            let afterBusy = counters.read()
+            Thread.sleep(forTimeInterval: 0.05)
+            let afterSleep = counters.read()
+            func delta(_ a: ThreadCounters.Reading, _ b: ThreadCounters.Reading) -> UInt64? {
+                guard let x = a.cpuNanoseconds, let y = b.cpuNanoseconds else { return nil }
+                return x - y
+            }
+            return (delta(afterBusy, start), delta(afterSleep, afterBusy), counters.source + "\(spin % 1)")
+        }
+        // Generous bounds: the busy loop is 50 ms of wall time; a loaded CI machine may preempt it.
+        XCTAssertGreaterThan(try XCTUnwrap(busy), 25_000_000, source)
+        XCTAssertLessThan(try XCTUnwrap(asleep), 10_000_000, "sleeping costs (almost) no CPU")
+    }
+
+    func testUnknownEventIsUnavailableWithPAPIsReason() throws {
+        do { try PAPI.initialize() } catch { throw XCTSkip("PAPI does not initialise here: \(error)") }
+        let probe = PAPI.probe("perf::NO-SUCH-EVENT")
+        XCTAssertFalse(probe.available)
+        XCTAssertTrue(probe.reason?.contains("PAPI error") ?? false, probe.reason ?? "no reason")
+    }
+}

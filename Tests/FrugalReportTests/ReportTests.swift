@@ -1,0 +1,100 @@
+import Foundation
+import XCTest
+@testable import FrugalReport
+@testable import FrugalCore
+import FrugalHarness
+
+final class ReportTests: XCTestCase {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func validator() throws -> JSONSchemaValidator {
+        try JSONSchemaValidator(schema: Data(contentsOf: repository.appendingPathComponent("schema/report.schema.json")))
+    }
+
+    static let environment = EnvironmentInfo(hostname: "h", kernel: "k", cores: 2, memoryBytes: 1, virtualMachine: true,
+                                             papiVersion: "7.0.0", counters: [CounterAvailability(name: "PAPI_TOT_INS", source: "papi", available: false, reason: "Event does not exist (PAPI error -7)")],
+                                             notes: ["n"])
+
+    /// A report of a real run of the idle app and of a black-box command.
+    static func realReport() throws -> Report {
+        guard let host = WorkloadHostLocator.locate() else { throw XCTSkip("frugal-workload-host is not built") }
+        let runner = ScenarioRunner(options: HarnessOptions(workloadHost: host))
+        let scenario = Scenario(name: "short", summary: "", steps: [.launch, .input(kind: "tap"), .wait(seconds: 1), .terminate])
+        let records = [try runner.run(RunPlan(target: .builtIn(name: "idle"), scenario: scenario, repetition: 1)),
+                       try runner.run(RunPlan(target: .command(["true"]), scenario: scenario, repetition: 1))]
+        return ReportBuilder.build(records: records, tool: ToolInfo(version: "test"), generatedAt: "2026-11-21T00:00:00Z",
+                                   environment: environment)
+    }
+
+    func testARealReportValidatesAgainstTheSchema() throws {
+        let data = try ReportJSON.encode(try Self.realReport())
+        let errors = try Self.validator().validate(data)
+        XCTAssertEqual(errors, [], errors.joined(separator: "\n"))
+        let decoded = try ReportJSON.decode(data)
+        XCTAssertEqual(decoded.runs.count, 2)
+        XCTAssertEqual(decoded.results.count, 2)
+    }
+
+    func testTheValidatorCatchesBrokenReports() throws {
+        let data = try ReportJSON.encode(try Self.realReport())
+        var object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var runs = try XCTUnwrap(object["runs"] as? [[String: Any]])
+        runs[0]["outcome"] = "exploded"
+        var metrics = try XCTUnwrap(runs[0]["metrics"] as? [String: Any])
+        metrics["cpu.wakeups"] = ["value": "many", "unit": "count", "source": "x"]
+        metrics["Bad Name"] = ["value": 1, "unit": "count", "source": "x"]
+        runs[0]["metrics"] = metrics
+        object["runs"] = runs
+        object["tool"] = nil
+        let errors = try Self.validator().validate(JSONSerialization.data(withJSONObject: object))
+        XCTAssertTrue(errors.contains { $0.contains("missing tool") }, "\(errors)")
+        XCTAssertTrue(errors.contains { $0.contains("exploded") }, "\(errors)")
+        XCTAssertTrue(errors.contains { $0.contains("cpu.wakeups.value") }, "\(errors)")
+        XCTAssertTrue(errors.contains { $0.contains("Bad Name") }, "\(errors)")
+    }
+
+    func testOtherSchemaVersionsAreRefused() {
+        XCTAssertThrowsError(try ReportJSON.decode(Data(#"{"schemaVersion": 2}"#.utf8))) { error in
+            XCTAssertTrue("\(error)".contains("schemaVersion 2"))
+        }
+    }
+
+    /// A report whose workload names and handlers carry markup.
+    static func hostileReport() -> Report {
+        var record = RunRecord(workload: "<script>alert(1)</script>", scenario: "s&s", repetition: 1, startTime: 0, endTime: 2_000_000_000,
+                               pid: nil, steps: [], events: [], samples: [], outcome: .completed, outcomeDetail: "\"quoted\" <b>",
+                               exitStatus: ExitStatus(code: 0), resourceUsage: nil)
+        record.events = [WorkloadEvent(time: 300_000_000, body: .handler(HandlerRecord(name: "timer:<img src=x onerror=alert(2)>", start: 0, end: 300_000_000)))]
+        return ReportBuilder.build(records: [record], tool: ToolInfo(version: "t"), generatedAt: "now", environment: environment)
+    }
+
+    func testHTMLEscapesWorkloadStringsAndIsSelfContained() {
+        let html = HTMLReportRenderer.render(Self.hostileReport())
+        XCTAssertFalse(html.contains("<script"), "no script element, escaped or otherwise")
+        XCTAssertFalse(html.contains("<img"))
+        XCTAssertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        XCTAssertTrue(html.contains("&lt;img src=x onerror=alert(2)&gt;"))
+        XCTAssertFalse(html.contains("<link"), "no external stylesheet")
+        XCTAssertFalse(html.contains("src=\""), "no external asset")
+        XCTAssertTrue(html.contains("<svg"), "the timeline is inline SVG")
+        XCTAssertTrue(html.contains("(hang)"), "a 300 ms handler is marked as a hang")
+    }
+
+    func testMarkdownKeepsTablesIntact() {
+        var report = Self.hostileReport()
+        report.results[0].workload = "a|b"
+        let markdown = MarkdownSummaryRenderer.render(report)
+        XCTAssertTrue(markdown.contains("a\\|b"))
+        XCTAssertTrue(markdown.contains("| workload | scenario |"))
+    }
+
+    func testReportFilesAreWrittenTogether() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-report-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = try ReportFiles.write(Self.hostileReport(), to: directory)
+        XCTAssertEqual(files.map(\.lastPathComponent), ["report.json", "report.html", "summary.md"])
+        for file in files { XCTAssertGreaterThan(try Data(contentsOf: file).count, 100) }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }
+        XCTAssertEqual(leftovers, [], "no temporary files left behind")
+    }
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what Frugal needs on a fresh Debian machine: PAPI (libpapi-dev, which ships papi.pc)
+# and pkg-config. Swift itself must already be installed (swift.org toolchain).
+set -euo pipefail
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "setup: swift is not on PATH; install a Swift 6.1+ toolchain from swift.org first" >&2
+  exit 1
+fi
+
+if pkg-config --exists papi 2>/dev/null && [ -f /usr/include/papi.h ]; then
+  exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=""
+elif command -v sudo >/dev/null 2>&1; then
+  sudo="sudo"
+else
+  echo "setup: libpapi-dev is missing and this user is not root and has no sudo; ask an administrator to run: apt-get install libpapi-dev pkg-config" >&2
+  exit 1
+fi
+
+echo "setup: installing libpapi-dev and pkg-config (apt-get)" >&2
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libpapi-dev pkg-config >/dev/null
+pkg-config --exists papi || { echo "setup: papi.pc still not found after installing libpapi-dev" >&2; exit 1; }
