@@ -28,7 +28,12 @@ let package = Package(
         ),
         // Linux headers Swift's Glibc module does not export (epoll, eventfd, gettid).
         .target(name: "CFrugalSystem"),
-        .target(name: "FrugalCore"),
+        .target(
+            name: "FrugalCore",
+            // The radio profiles' JSON files are reference data that a test checks against the
+            // built-in profiles; the library never loads them.
+            exclude: ["Radio/Profiles"]
+        ),
         .target(name: "FrugalProbe", dependencies: ["CPAPI", "CFrugalSystem", "FrugalCore"]),
         .target(name: "FrugalKit", dependencies: ["FrugalProbe", "FrugalCore", "CFrugalSystem"]),
         .target(
@@ -37,6 +42,7 @@ let package = Package(
                 "FrugalCore", "FrugalProbe", "CFrugalSystem",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .target(name: "FrugalReport", dependencies: ["FrugalCore"]),
@@ -56,7 +62,7 @@ let package = Package(
         .testTarget(name: "FrugalKitTests", dependencies: ["FrugalKit", "FrugalCore", "FrugalProbe"]),
         .testTarget(
             name: "FrugalHarnessTests",
-            dependencies: ["FrugalHarness", "FrugalCore", "FrugalWorkloads", "frugal-workload-host"]
+            dependencies: ["FrugalHarness", "FrugalCore", "FrugalProbe", "FrugalWorkloads", "frugal-workload-host"]
         ),
         .testTarget(name: "FrugalReportTests", dependencies: ["FrugalReport", "FrugalCore", "FrugalHarness", "frugal-workload-host"]),
         .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host"]),

@@ -10,4 +10,9 @@ public enum MonotonicClock {
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
+
+    /// Seconds from `origin` to `time` (both nanoseconds on this clock); negative if `time` is earlier.
+    public static func seconds(from origin: UInt64, to time: UInt64) -> Double {
+        time >= origin ? Double(time - origin) / 1e9 : -Double(origin - time) / 1e9
+    }
 }

@@ -103,7 +103,8 @@ public enum HTMLReportRenderer {
     }
 
     static func runDetails(_ run: RunReport) -> String {
-        var html = "<details class=\"run\"><summary>Run \(run.repetition): \(e(run.outcome.rawValue))\(run.outcomeDetail.map { " — " + e($0) } ?? "") · \(DisplayFormat.number(run.durationSeconds)) s</summary>"
+        // The first run's timeline is open: the page shows what happened without a click.
+        var html = "<details class=\"run\"\(run.repetition == 1 ? " open" : "")><summary>Run \(run.repetition): \(e(run.outcome.rawValue))\(run.outcomeDetail.map { " — " + e($0) } ?? "") · \(DisplayFormat.number(run.durationSeconds)) s</summary>"
         html += TimelineSVG.render(run.timeline)
         html += "<p class=\"legend\"><span style=\"color:#4caf50\">■</span> active <span style=\"color:#ffc107\">■</span> inactive <span style=\"color:#2196f3\">■</span> background <span style=\"color:#5c6bc0\">■</span> handler <span style=\"color:#fb8c00\">■</span> &gt; 50 ms <span style=\"color:#e53935\">■</span> hang (≥ 250 ms) <span style=\"color:#8e24aa\">■</span> wakeups</p>"
         html += "<table class=\"metrics\"><thead><tr><th>metric</th><th>value</th><th>unit</th><th>source</th></tr></thead><tbody>"

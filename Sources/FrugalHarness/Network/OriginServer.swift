@@ -1,0 +1,248 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A small HTTP/1.1 origin server on loopback that serves deterministic content, so a
+/// workload's traffic can be generated, shaped by ``ShapingProxy`` and counted.
+///
+/// Routes (anything else is 404; a bad N is 400):
+/// - `GET /bytes/N`: N bytes of a repeating printable pattern (compressible), see ``OriginContent``.
+/// - `GET /random/N`: N incompressible pseudo-random bytes.
+/// - `GET /json/N`: a JSON document of exactly `max(N, 12)` bytes.
+/// - `POST /upload`: reads and discards the body; replies `{"received":<bytes>}`.
+/// - `GET /ping`: replies `pong`.
+///
+/// Every response has a `content-length`; keep-alive follows the request (HTTP/1.1
+/// default on, `connection: close` honoured), and pipelined requests are answered in
+/// order. Bodies are generated while the socket is writable, so a slow reader holds
+/// the server back instead of filling memory.
+///
+/// Thread safety: methods may be called from any thread except the server's own event loops.
+public final class OriginServer: @unchecked Sendable {
+    /// Largest N accepted in `/bytes/N`, `/random/N`, `/json/N` (64 GiB).
+    public static let maximumBodyLength = 64 << 30
+
+    /// Address the server listens on.
+    public let host: String
+    private let requestedPort: Int
+    private let group: EventLoopGroup
+    private let ownsGroup: Bool
+    private let recorder = OriginStatisticsRecorder()
+    private let lock = NSLock()
+    private var channel: Channel?
+    private var boundPort: Int?
+    private var stopped = false
+
+    /// Creates a stopped server.
+    ///
+    /// - Parameters:
+    ///   - host: address to listen on; keep it on loopback.
+    ///   - port: port to listen on; 0 picks a free one (see ``start()``).
+    ///   - group: event loops to run on; by default the server creates (and later shuts down)
+    ///     its own single-threaded group, enough to saturate a shaped link.
+    public init(host: String = "127.0.0.1", port: Int = 0, group: EventLoopGroup? = nil) {
+        self.host = host
+        self.requestedPort = port
+        if let group {
+            self.group = group
+            self.ownsGroup = false
+        } else {
+            self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            self.ownsGroup = true
+        }
+    }
+
+    deinit {
+        if ownsGroup && !stopped {
+            group.shutdownGracefully { _ in }
+        }
+    }
+
+    /// Starts listening and returns the bound port.
+    @discardableResult
+    public func start() throws -> Int {
+        let recorder = self.recorder
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            // A client that sends its request and then shuts down its write side (half-close)
+            // still gets its response; NIO's HTTP pipeline closes after answering it.
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+            .childChannelInitializer { channel in
+                recorder.connectionAccepted()
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(OriginHandler(recorder: recorder))
+                }
+            }
+        let channel = try bootstrap.bind(host: host, port: requestedPort).wait()
+        let port = channel.localAddress?.port ?? requestedPort
+        lock.lock()
+        self.channel = channel
+        self.boundPort = port
+        lock.unlock()
+        return port
+    }
+
+    /// The port the server listens on, once started.
+    public var port: Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return boundPort
+    }
+
+    /// Stops listening and, if the server created its event loops, shuts them down
+    /// (which closes every connection). Idempotent.
+    public func stop() {
+        lock.lock()
+        if stopped {
+            lock.unlock()
+            return
+        }
+        stopped = true
+        let channel = self.channel
+        self.channel = nil
+        lock.unlock()
+        try? channel?.close().wait()
+        if ownsGroup {
+            try? group.syncShutdownGracefully()
+        }
+    }
+
+    /// Counters since the server was created or last reset.
+    public func statistics() -> OriginStatistics {
+        recorder.snapshot()
+    }
+
+    /// Zeroes the counters.
+    public func resetStatistics() {
+        recorder.reset()
+    }
+}
+
+/// Answers one connection's requests, streaming bodies as fast as the socket takes them.
+final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private struct Request {
+        var head: HTTPRequestHead
+        var path: String
+        var bodyBytes = 0
+    }
+
+    private struct Response {
+        var body: BodySource
+        var keepAlive: Bool
+    }
+
+    private let recorder: OriginStatisticsRecorder
+    private var request: Request?
+    private var response: Response?
+    /// The client half-closed: answer what is in flight, then close.
+    private var inputClosed = false
+
+    init(recorder: OriginStatisticsRecorder) {
+        self.recorder = recorder
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case let .head(head):
+            let path = String(head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            request = Request(head: head, path: path)
+        case let .body(buffer):
+            request?.bodyBytes += buffer.readableBytes
+        case .end:
+            if let request {
+                self.request = nil
+                respond(to: request, context: context)
+            }
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            inputClosed = true
+            if response != nil {
+                response?.keepAlive = false
+            } else if request == nil {
+                context.close(promise: nil)
+            }
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if response != nil { sendBody(context: context) }
+        context.fireChannelWritabilityChanged()
+    }
+
+    private func respond(to request: Request, context: ChannelHandlerContext) {
+        let head = request.head
+        var status = HTTPResponseStatus.ok
+        var contentType = "application/octet-stream"
+        let body: BodySource
+        switch (head.method, request.path) {
+        case (.GET, "/ping"):
+            contentType = "text/plain"
+            body = BodySource(bytes: Array("pong".utf8))
+        case (.POST, "/upload"):
+            contentType = "application/json"
+            body = BodySource(bytes: Array(#"{"received":\#(request.bodyBytes)}"#.utf8))
+        case (.GET, let path) where path.hasPrefix("/bytes/") || path.hasPrefix("/random/") || path.hasPrefix("/json/"):
+            if let source = BodySource(path: path) {
+                body = source
+                if path.hasPrefix("/json/") { contentType = "application/json" }
+                if path.hasPrefix("/bytes/") { contentType = "text/plain" }
+            } else {
+                status = .badRequest
+                contentType = "text/plain"
+                body = BodySource(bytes: Array("bad length (0...\(OriginServer.maximumBodyLength))\n".utf8))
+            }
+        default:
+            status = .notFound
+            contentType = "text/plain"
+            body = BodySource(bytes: Array("not found\n".utf8))
+        }
+
+        recorder.request(path: request.path, requestBodyBytes: request.bodyBytes, responseBodyBytes: body.remaining)
+
+        var headers = HTTPHeaders()
+        headers.add(name: "content-type", value: contentType)
+        headers.add(name: "content-length", value: String(body.remaining))
+        let keepAlive = head.isKeepAlive && !inputClosed
+        if !keepAlive {
+            headers.add(name: "connection", value: "close")
+        } else if head.version.major == 1 && head.version.minor == 0 {
+            headers.add(name: "connection", value: "keep-alive")
+        }
+        let responseHead = HTTPResponseHead(version: head.version, status: status, headers: headers)
+        context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+        response = Response(body: body, keepAlive: keepAlive)
+        sendBody(context: context)
+    }
+
+    /// Writes body pieces while the channel is writable; resumes on writability change.
+    private func sendBody(context: ChannelHandlerContext) {
+        guard var current = response else { return }
+        response = nil  // keep `current` uniquely referenced while generating
+        while current.body.remaining > 0 && context.channel.isWritable {
+            var buffer = context.channel.allocator.buffer(capacity: min(BodySource.pieceSize, current.body.remaining))
+            current.body.fill(&buffer, upTo: BodySource.pieceSize)
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        }
+        guard current.body.remaining == 0 else {
+            response = current
+            context.flush()
+            return
+        }
+        let keepAlive = current.keepAlive
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+            if !keepAlive { channel.close(promise: nil) }
+        }
+    }
+}

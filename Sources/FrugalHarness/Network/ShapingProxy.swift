@@ -1,0 +1,298 @@
+import FrugalProbe
+import FrugalCore
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// A traffic-shaping TCP proxy on loopback, so a workload's real sockets see a real
+/// network's bandwidth, latency and failures, and every chunk that crosses it is
+/// timestamped for the radio energy model.
+///
+/// Point the workload at `127.0.0.1:<port returned by start()>` instead of its server;
+/// the proxy opens one upstream connection per client connection and forwards bytes
+/// both ways through a ``ShapedStream`` per direction (delay line, then token bucket).
+/// No privileges are needed: it is user-space TCP, not `tc`/`netem`.
+///
+/// Rate limits are shared: each direction is one link (``LinkScheduler``) for all
+/// connections together, like a phone's one radio; latency applies per connection.
+///
+/// What it does not model: the client's TCP handshake with the proxy completes at
+/// loopback speed (the kernel accepts before the proxy sees it), so a new connection
+/// saves the one RTT a real handshake costs; packet loss is not modelled.
+///
+/// ```swift
+/// let proxy = ShapingProxy(upstreamHost: "127.0.0.1", upstreamPort: originPort, profile: .threeG)
+/// let port = try proxy.start()
+/// defer { proxy.stop() }
+/// // ... run the workload against 127.0.0.1:port ...
+/// let trace = proxy.trace()
+/// ```
+///
+/// Threading: the proxy runs on one event loop (taken from `group`), which keeps the
+/// shared links lock-free and still moves several Gbit/s on loopback. Its methods may
+/// be called from any thread except that event loop (`start()` and `stop()` block).
+public final class ShapingProxy: @unchecked Sendable {
+    /// Address the proxy listens on.
+    public let listenHost: String
+    /// Host the proxy connects to for every accepted connection.
+    public let upstreamHost: String
+    /// Port the proxy connects to for every accepted connection.
+    public let upstreamPort: Int
+    /// The trace's time zero: monotonic nanoseconds (``MonotonicClock/now()``).
+    public let origin: UInt64
+
+    let recorder: TraceRecorder
+    /// The shared device → origin link.
+    let uplink: LinkScheduler
+    /// The shared origin → device link.
+    let downlink: LinkScheduler
+    private let requestedPort: Int
+    private let group: EventLoopGroup
+    private let ownsGroup: Bool
+    /// The one loop every channel of the proxy runs on.
+    private let loop: EventLoop
+
+    private let lock = NSLock()
+    private var currentProfile: NetworkProfile
+    private var faults = FaultSchedule()
+    private var connections: [Int: ProxyConnection] = [:]
+    private var nextConnectionID = 1
+    private var serverChannel: Channel?
+    private var boundPort: Int?
+    private var stopped = false
+    private var counters = ProxyStatistics()
+
+    /// Creates a stopped proxy.
+    ///
+    /// - Parameters:
+    ///   - listenHost: address to listen on; keep it on loopback.
+    ///   - listenPort: port to listen on; 0 picks a free one (see ``start()``).
+    ///   - upstreamHost: the real server's host.
+    ///   - upstreamPort: the real server's port.
+    ///   - profile: network conditions to impose from the start.
+    ///   - origin: the run's time zero in monotonic nanoseconds; chunk and event times are relative to it.
+    ///   - group: where to take the proxy's event loop from; by default the proxy creates
+    ///     (and later shuts down) its own one-thread group.
+    public init(
+        listenHost: String = "127.0.0.1",
+        listenPort: Int = 0,
+        upstreamHost: String,
+        upstreamPort: Int,
+        profile: NetworkProfile = .unshaped,
+        origin: UInt64 = MonotonicClock.now(),
+        group: EventLoopGroup? = nil
+    ) {
+        self.listenHost = listenHost
+        self.requestedPort = listenPort
+        self.upstreamHost = upstreamHost
+        self.upstreamPort = upstreamPort
+        self.currentProfile = profile
+        self.origin = origin
+        self.recorder = TraceRecorder(origin: origin)
+        if let group {
+            self.group = group
+            self.ownsGroup = false
+        } else {
+            self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            self.ownsGroup = true
+        }
+        self.loop = self.group.next()
+        self.uplink = LinkScheduler(direction: .uplink, bitsPerSecond: profile.uplinkBitsPerSecond, eventLoop: loop)
+        self.downlink = LinkScheduler(direction: .downlink, bitsPerSecond: profile.downlinkBitsPerSecond, eventLoop: loop)
+    }
+
+    deinit {
+        if ownsGroup && !stopped {
+            group.shutdownGracefully { _ in }
+        }
+    }
+
+    /// Starts listening and returns the bound port.
+    @discardableResult
+    public func start() throws -> Int {
+        let bootstrap = ServerBootstrap(group: loop)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // Reads are pulled by each ShapedStream, never pushed: that is the backpressure.
+            .childChannelOption(.autoRead, value: false)
+            // A FIN from one side must become a half-close on the other, not a full close.
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+            // Shaped pieces are small and timed; Nagle + delayed ACK would add ~40 ms stalls.
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let connection = accept(channel)
+                    try channel.pipeline.syncOperations.addHandler(
+                        ProxySideHandler(side: .client, connection: connection)
+                    )
+                }
+            }
+        let channel = try bootstrap.bind(host: listenHost, port: requestedPort).wait()
+        let port = channel.localAddress?.port ?? requestedPort
+        lock.lock()
+        serverChannel = channel
+        boundPort = port
+        lock.unlock()
+        return port
+    }
+
+    /// The port the proxy listens on, once started.
+    public var port: Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return boundPort
+    }
+
+    /// Stops listening, closes every open connection (recorded as `close`, "proxy stopped"),
+    /// and shuts down the event loops if the proxy created them. Idempotent.
+    public func stop() {
+        lock.lock()
+        if stopped {
+            lock.unlock()
+            return
+        }
+        stopped = true
+        let server = serverChannel
+        serverChannel = nil
+        let open = Array(connections.values)
+        lock.unlock()
+
+        try? server?.close().wait()
+        try? loop.submit { [uplink, downlink] in
+            for connection in open {
+                connection.finish(detail: "proxy stopped")
+            }
+            uplink.shutdown()
+            downlink.shutdown()
+        }.wait()
+        if ownsGroup {
+            try? group.syncShutdownGracefully()
+        }
+    }
+
+    // MARK: Profile and faults
+
+    /// The network conditions in force.
+    public var profile: NetworkProfile {
+        lock.lock()
+        defer { lock.unlock() }
+        return currentProfile
+    }
+
+    /// Changes the network conditions, for new *and open* connections:
+    ///
+    /// - Rates change at once for bytes not yet released (queued bytes included); the
+    ///   token bucket keeps the tokens it has, capped at the new depth.
+    /// - Latency and jitter apply to bytes read after the change; bytes already in the
+    ///   delay line keep their release time (never reordered).
+    /// - Going offline resets every open connection (RST both ways, `reset` event) and
+    ///   refuses new ones (`refused` event). Coming back online accepts new connections;
+    ///   connections reset while offline stay gone, as on a real phone.
+    public func setProfile(_ profile: NetworkProfile) {
+        lock.lock()
+        currentProfile = profile
+        let open = Array(connections.values)
+        lock.unlock()
+        loop.execute { [uplink, downlink] in
+            uplink.setRate(bitsPerSecond: profile.uplinkBitsPerSecond)
+            downlink.setRate(bitsPerSecond: profile.downlinkBitsPerSecond)
+            for connection in open {
+                connection.apply(profile)
+            }
+        }
+    }
+
+    /// Injects `fault` into the next `connections` accepted connections, or into every
+    /// connection accepted until ``clearFaults()`` when `connections` is `nil`.
+    /// Open connections are not affected; see ``ProxyFault`` for what each fault does.
+    public func inject(_ fault: ProxyFault, connections: Int? = nil) {
+        lock.lock()
+        faults.add(fault, connections: connections)
+        lock.unlock()
+    }
+
+    /// Removes every fault waiting for future connections.
+    public func clearFaults() {
+        lock.lock()
+        faults.clear()
+        lock.unlock()
+    }
+
+    // MARK: Trace and statistics
+
+    /// A copy of everything recorded so far.
+    public func trace() -> ProxyTrace {
+        recorder.snapshot()
+    }
+
+    /// Returns everything recorded so far and starts an empty trace (same origin).
+    public func takeTrace() -> ProxyTrace {
+        recorder.reset()
+    }
+
+    /// Counters since the proxy was created.
+    public func statistics() -> ProxyStatistics {
+        lock.lock()
+        defer { lock.unlock() }
+        var stats = counters
+        stats.openConnections = connections.count
+        return stats
+    }
+
+    // MARK: Internal
+
+    /// Decides, at accept time, what a new connection is: refused, or forwarded with
+    /// the profile and the faults in force right now.
+    private func accept(_ channel: Channel) -> ProxyConnection {
+        lock.lock()
+        defer { lock.unlock() }
+        let id = nextConnectionID
+        nextConnectionID += 1
+        counters.acceptedConnections += 1
+        let profile = currentProfile
+        var refusal: String?
+        var taken: [ProxyFault] = []
+        if profile.isOffline {
+            refusal = "offline"
+        } else {
+            taken = faults.take()
+            if taken.contains(.refuse) { refusal = "fault: refuse" }
+        }
+        let connection = ProxyConnection(
+            id: id, client: channel, proxy: self, profile: profile, faults: taken, refusal: refusal
+        )
+        if refusal == nil {
+            connections[id] = connection
+        } else {
+            counters.refusedConnections += 1
+        }
+        return connection
+    }
+
+    func unregister(_ connection: ProxyConnection) {
+        lock.lock()
+        connections[connection.id] = nil
+        lock.unlock()
+    }
+
+    func noteQueued(_ bytes: Int) {
+        lock.lock()
+        if bytes > counters.peakQueuedBytes { counters.peakQueuedBytes = bytes }
+        lock.unlock()
+    }
+}
+
+/// Counters of a ``ShapingProxy``.
+public struct ProxyStatistics: Codable, Sendable, Equatable {
+    /// Connections accepted by the listening socket, refused ones included.
+    public var acceptedConnections = 0
+    /// Connections refused (offline or a `refuse` fault).
+    public var refusedConnections = 0
+    /// Connections open now.
+    public var openConnections = 0
+    /// The most bytes ever queued in one direction of one connection: a check that
+    /// backpressure holds memory to the delay line's budget.
+    public var peakQueuedBytes = 0
+
+    public init() {}
+}
