@@ -20,108 +20,18 @@ public final class ScenarioRunner {
         }
     }
 
-    private func seconds(_ value: Double) -> UInt64 { UInt64(value * 1e9) }
+    private func seconds(_ value: Double) -> UInt64 { RunSession.nanoseconds(value) }
 
     private func runApp(name: String, plan: RunPlan) throws -> RunRecord {
         guard plan.scenario.steps.first == .launch else {
             throw HarnessError("scenario '\(plan.scenario.name)' must start with launch")
         }
-        let process: ChildProcess
-        do {
-            process = try ChildProcess(arguments: [options.workloadHost, name], environment: options.environment)
-        } catch {
-            throw HarnessError("cannot start the workload host \(options.workloadHost): \(error)")
+        let session = try RunSession(plan: plan, workload: name, options: options)
+        for (index, step) in plan.scenario.steps.enumerated() {
+            if session.stopped || session.process.hasExited { break }
+            session.perform(step, index: index)
         }
-        let reader = EventStreamReader(fd: process.eventFD)
-        let sampler = ProcSampler(pid: process.pid, interval: options.sampleInterval)
-        sampler.start()
-        var steps: [StepRecord] = []
-        var sequence = 0
-        var outcome: RunOutcome?
-        var outcomeDetail: String?
-        var terminated = false
-
-        stepLoop: for (index, step) in plan.scenario.steps.enumerated() {
-            let start = index == 0 ? process.spawnTime : MonotonicClock.now()
-            if process.hasExited { break }
-            switch step {
-            case .launch:
-                sequence += 1
-                try? process.send(ControlMessage(sequence: sequence, command: .ping))
-                let deadline = process.spawnTime + seconds(options.launchWatchdog)
-                if !reader.waitForAck(sequence, until: deadline, clock: MonotonicClock.now) {
-                    if process.hasExited { break stepLoop }
-                    process.kill(SIGKILL)
-                    outcome = .killedWatchdog
-                    outcomeDetail = "launch watchdog: no event handled within \(DisplayFormat.number(options.launchWatchdog)) s of exec"
-                        + Self.launchStage(reader.snapshot)
-                    steps.append(StepRecord(index: index, step: step, start: start, end: MonotonicClock.now(), problem: outcomeDetail))
-                    break stepLoop
-                }
-                steps.append(StepRecord(index: index, step: step, start: start, end: MonotonicClock.now()))
-            case .wait(let duration):
-                let end = start + seconds(duration)
-                let startSample = sampler.settledSample(timeout: min(options.settleTimeout, duration))
-                let phaseStart = startSample?.time ?? start
-                let exited = process.waitForExit(until: end)
-                let endSample = exited == nil ? sampler.sampleNow() : nil
-                steps.append(StepRecord(index: index, step: step, start: start, end: MonotonicClock.now(),
-                                        phaseStart: phaseStart, sampleAtStart: startSample,
-                                        sampleAtEnd: endSample, problem: exited == nil ? nil : "the workload exited during the wait"))
-                if exited != nil { break stepLoop }
-            case .input(let kind):
-                sequence += 1
-                var problem: String?
-                do {
-                    try process.send(ControlMessage(sequence: sequence, command: .input, argument: kind))
-                    if !reader.waitForAck(sequence, until: start + seconds(options.inputTimeout), clock: MonotonicClock.now) {
-                        problem = process.hasExited ? "the workload exited before handling the input"
-                            : "input not handled within \(DisplayFormat.number(options.inputTimeout)) s"
-                    }
-                } catch {
-                    problem = "could not deliver the input: \(error)"
-                }
-                steps.append(StepRecord(index: index, step: step, start: start, end: MonotonicClock.now(), problem: problem))
-            case .terminate:
-                sequence += 1
-                terminated = true
-                try? process.send(ControlMessage(sequence: sequence, command: .terminate))
-                if process.waitForExit(until: start + seconds(options.terminateWatchdog)) == nil {
-                    process.kill(SIGKILL)
-                    outcome = .killedWatchdog
-                    outcomeDetail = "terminate watchdog: willTerminate did not return and exit within \(DisplayFormat.number(options.terminateWatchdog)) s"
-                }
-                steps.append(StepRecord(index: index, step: step, start: start, end: MonotonicClock.now(), problem: outcomeDetail))
-                break stepLoop
-            }
-        }
-
-        if !terminated && !process.hasExited && outcome == nil {
-            // The scenario ended without terminate: close the control pipe (the app ends itself on
-            // EOF) and give it the terminate budget before killing it.
-            process.closeControl()
-            if process.waitForExit(until: MonotonicClock.now() + seconds(options.terminateWatchdog)) == nil {
-                process.kill(SIGKILL)
-                outcome = .timedOut
-                outcomeDetail = "did not exit within \(DisplayFormat.number(options.terminateWatchdog)) s after the scenario ended"
-            }
-        }
-        guard let exit = process.waitForExit(until: MonotonicClock.now() + seconds(30)) else {
-            throw HarnessError("workload \(name) (pid \(process.pid)) could not be reaped after SIGKILL")
-        }
-        sampler.stop()
-        reader.waitForEnd(until: MonotonicClock.now() + seconds(2), clock: MonotonicClock.now)
-        if outcome == nil {
-            (outcome, outcomeDetail) = Self.classify(exit.status, terminated: terminated)
-        }
-        var events = reader.snapshot
-        for line in reader.malformedLines {
-            events.append(WorkloadEvent(time: exit.time, body: .mark(Mark(name: "malformed-event", detail: line))))
-        }
-        return RunRecord(workload: name, scenario: plan.scenario.name, repetition: plan.repetition,
-                         startTime: process.spawnTime, endTime: exit.time, pid: process.pid, steps: steps,
-                         events: events, samples: sampler.all, outcome: outcome ?? .crashed,
-                         outcomeDetail: outcomeDetail, exitStatus: exit.status, resourceUsage: exit.usage)
+        return try session.finish()
     }
 
     /// How far launch got, from the events that came in before the watchdog fired.

@@ -1,7 +1,8 @@
+import Foundation
 import FrugalCore
 
-/// Runs plans one after another and reports progress; one workload's failure is a finding and
-/// does not stop the others.
+/// Runs plans, one at a time or `jobs` side by side, and reports progress; one workload's
+/// failure is a finding and does not stop the others. Records come back in plan order.
 public final class SuiteRunner {
     /// What the runner is doing, for progress lines on standard error.
     public enum Progress: Sendable {
@@ -10,18 +11,66 @@ public final class SuiteRunner {
     }
 
     let runner: ScenarioRunner
+    /// How many workloads run at once. More than one adds CPU contention (launch times and handler
+    /// durations stretch); wakeup counts, which are per thread, are not affected by it.
+    public let jobs: Int
 
-    public init(options: HarnessOptions) { runner = ScenarioRunner(options: options) }
+    public init(options: HarnessOptions, jobs: Int = 1) {
+        runner = ScenarioRunner(options: options)
+        self.jobs = max(1, jobs)
+    }
 
-    /// Runs every plan; throws only when the harness itself fails.
-    public func run(_ plans: [RunPlan], progress: (Progress) -> Void = { _ in }) throws -> [RunRecord] {
-        var records: [RunRecord] = []
-        for (index, plan) in plans.enumerated() {
-            progress(.starting(index: index + 1, of: plans.count, plan: plan))
-            let record = try runner.run(plan)
-            records.append(record)
-            progress(.finished(index: index + 1, of: plans.count, record: record))
+    /// The work shared by the workers, behind one lock.
+    private final class Queue: @unchecked Sendable {
+        let lock = NSLock()
+        var results: [Result<RunRecord, Error>?]
+        var next = 0
+        var failed = false
+        init(count: Int) { results = Array(repeating: nil, count: count) }
+    }
+
+    /// Runs every plan. Throws `SuiteFailure` only when the harness itself fails, after the plans
+    /// already running have ended; it carries the records that finished.
+    public func run(_ plans: [RunPlan], progress: @escaping (Progress) -> Void = { _ in }) throws -> [RunRecord] {
+        let queue = Queue(count: plans.count)
+        let group = DispatchGroup()
+        for _ in 0..<min(jobs, plans.count) {
+            group.enter()
+            let worker = Thread { [runner] in
+                defer { group.leave() }
+                while true {
+                    queue.lock.lock()
+                    guard queue.next < plans.count, !queue.failed else { queue.lock.unlock(); return }
+                    let index = queue.next
+                    queue.next += 1
+                    progress(.starting(index: index + 1, of: plans.count, plan: plans[index]))
+                    queue.lock.unlock()
+                    let result = Result { try runner.run(plans[index]) }
+                    queue.lock.lock()
+                    queue.results[index] = result
+                    switch result {
+                    case .success(let record): progress(.finished(index: index + 1, of: plans.count, record: record))
+                    case .failure: queue.failed = true
+                    }
+                    queue.lock.unlock()
+                }
+            }
+            worker.name = "frugal-suite-worker"
+            worker.start()
+        }
+        group.wait()
+        let records = queue.results.compactMap { try? $0?.get() }
+        for case .failure(let error)? in queue.results {
+            throw SuiteFailure(underlying: error, completed: records)
         }
         return records
     }
+}
+
+/// A harness failure part-way through a suite, with the runs that did finish (so the report
+/// can still be written: nothing lost).
+public struct SuiteFailure: Error, CustomStringConvertible {
+    public var underlying: Error
+    public var completed: [RunRecord]
+    public var description: String { "\(underlying)" }
 }

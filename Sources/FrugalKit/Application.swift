@@ -85,6 +85,8 @@ public final class Application {
         }
     }
 
+    /// Routes a control message; areas implement their commands in `Application+<Area>.swift`.
+    /// Every message is acknowledged once handled, except terminate, which acknowledges itself.
     private func handle(_ message: ControlMessage) {
         switch message.command {
         case .ping:

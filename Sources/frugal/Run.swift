@@ -32,6 +32,9 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Longest a black-box command may run, seconds.", valueName: "seconds"))
     var timeout = 60.0
 
+    @Option(help: ArgumentHelp("Workloads run side by side. More than 1 adds CPU contention: launch times and handler durations stretch; wakeup counts do not change.", valueName: "n"))
+    var jobs = 1
+
     @Flag(help: "No progress on standard error and no summary on standard output.")
     var quiet = false
 
@@ -41,6 +44,7 @@ struct Run: ParsableCommand {
     func validate() throws {
         guard repetitions >= 1 else { throw ValidationError("--repeat must be 1 or more, not \(repetitions)") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, not \(jobs)") }
     }
 
     func run() throws {
@@ -57,7 +61,7 @@ struct Run: ParsableCommand {
         var records: [RunRecord] = []
         var harnessFailure: String?
         do {
-            records = try SuiteRunner(options: options).run(plans) { progress in
+            records = try SuiteRunner(options: options, jobs: jobs).run(plans) { progress in
                 guard !quiet else { return }
                 switch progress {
                 case .starting(let index, let count, let plan):
@@ -65,9 +69,12 @@ struct Run: ParsableCommand {
                 case .finished(let index, let count, let record):
                     let run = ReportBuilder.runReport(record)
                     let score = run.score.map { String(Int(($0 * 100).rounded())) } ?? "–"
-                    ProcessIO.progress("[\(index)/\(count)] \(record.outcome.rawValue)\(record.outcomeDetail.map { " (\($0))" } ?? ""), \(DisplayFormat.number(run.durationSeconds)) s, score \(score)")
+                    ProcessIO.progress("[\(index)/\(count)] \(record.workload) · \(record.scenario) · run \(record.repetition): \(record.outcome.rawValue)\(record.outcomeDetail.map { " (\($0))" } ?? ""), \(DisplayFormat.number(run.durationSeconds)) s, score \(score)")
                 }
             }
+        } catch let failure as SuiteFailure {
+            records = failure.completed
+            harnessFailure = "\(failure.underlying)"
         } catch {
             harnessFailure = "\(error)"
         }

@@ -55,6 +55,7 @@ public enum MetricExtraction {
             metrics[MetricName.diskPhysicalBytesWritten] = MetricValue(Double(write), unit: "bytes", source: Source.procWriteBytes)
         }
 
+        for area in areaMetrics { area(analysis, &metrics) }
         if record.blackBox {
             return metrics
         }
@@ -83,6 +84,11 @@ public enum MetricExtraction {
         }
         return metrics
     }
+
+    /// Metrics of each area (disk, memory, network, lifecycle), each defined in its own
+    /// `MetricExtraction+<Area>.swift`. They run for black-box runs too, so each must say
+    /// "unavailable" itself where its facts are missing.
+    static let areaMetrics: [@Sendable (RunAnalysis, inout [String: MetricValue]) -> Void] = []
 
     /// Wakeups per second over all idle phases together.
     static func idleWakeupsPerSecond(_ analysis: RunAnalysis) -> MetricValue {

@@ -1,0 +1,54 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+
+/// The skeleton's steps: launch (with the guide's launch watchdog), wait (an idle phase),
+/// input, terminate (with its watchdog).
+extension RunSession {
+    func launch(index: Int, start: UInt64) {
+        sequence += 1
+        try? process.send(ControlMessage(sequence: sequence, command: .ping))
+        let deadline = process.spawnTime + Self.nanoseconds(options.launchWatchdog)
+        if reader.waitForAck(sequence, until: deadline, clock: MonotonicClock.now) {
+            record(.launch, index: index, start: start)
+            return
+        }
+        if process.hasExited {
+            stopped = true
+            return
+        }
+        let detail = "launch watchdog: no event handled within \(DisplayFormat.number(options.launchWatchdog)) s of exec"
+            + ScenarioRunner.launchStage(reader.snapshot)
+        kill(outcome: .killedWatchdog, detail: detail)
+        record(.launch, index: index, start: start, problem: detail)
+    }
+
+    func wait(_ duration: Double, index: Int, start: UInt64) {
+        let end = start + Self.nanoseconds(duration)
+        let startSample = sampler.settledSample(timeout: min(options.settleTimeout, duration))
+        let exited = process.waitForExit(until: end)
+        let endSample = exited == nil ? sampler.sampleNow() : nil
+        steps.append(StepRecord(index: index, step: .wait(seconds: duration), start: start, end: MonotonicClock.now(),
+                                phaseStart: startSample?.time ?? start, sampleAtStart: startSample, sampleAtEnd: endSample,
+                                problem: exited == nil ? nil : "the workload exited during the wait"))
+        if exited != nil { stopped = true }
+    }
+
+    func input(_ kind: String, index: Int, start: UInt64) {
+        let problem = sendAndWait(.input, argument: kind, until: start + Self.nanoseconds(options.inputTimeout))
+        record(.input(kind: kind), index: index, start: start, problem: problem)
+    }
+
+    func terminate(index: Int, start: UInt64) {
+        sequence += 1
+        terminated = true
+        try? process.send(ControlMessage(sequence: sequence, command: .terminate))
+        var problem: String?
+        if process.waitForExit(until: start + Self.nanoseconds(options.terminateWatchdog)) == nil {
+            problem = "terminate watchdog: willTerminate did not return and exit within \(DisplayFormat.number(options.terminateWatchdog)) s"
+            kill(outcome: .killedWatchdog, detail: problem!)
+        }
+        record(.terminate, index: index, start: start, problem: problem)
+        stopped = true
+    }
+}
