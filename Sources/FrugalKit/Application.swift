@@ -24,12 +24,18 @@ public final class Application {
 
     /// Runs `delegate` as the app `name` on the calling (main) thread until it terminates, then
     /// exits the process. The harness's pipes come from `FRUGAL_CONTROL_FD` / `FRUGAL_EVENT_FD`.
+    /// The running app, once `run` has started it: FrugalKit's services (files, network) reach the
+    /// event stream through it. Set and read on the main thread only, except `emitter`, which is
+    /// thread-safe.
+    nonisolated(unsafe) public private(set) static var current: Application?
+
     public static func run(name: String, delegate: AppDelegate) -> Never {
         let environment = ProcessInfo.processInfo.environment
         let emitter = EventEmitter.fromEnvironment()
         let preferPAPI = environment["FRUGAL_COUNTERS"] != "rusage"
         do {
             let app = try Application(name: name, delegate: delegate, emitter: emitter, preferPAPI: preferPAPI)
+            current = app
             if let control = environment["FRUGAL_CONTROL_FD"].flatMap({ Int32($0) }) {
                 try app.runLoop.addReadSource(fd: control) { [unowned app] fd in app.readControl(fd) }
             }

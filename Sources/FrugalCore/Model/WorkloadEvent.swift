@@ -25,9 +25,11 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case ack(Ack)
         /// A workload-specific fact worth keeping as evidence.
         case mark(Mark)
+        /// A FrugalKit call that may block (file, network), with its call site.
+        case blockingCall(BlockingCall)
     }
 
-    private enum CodingKeys: String, CodingKey { case t, type, hello, state, handler, ack, mark }
+    private enum CodingKeys: String, CodingKey { case t, type, hello, state, handler, ack, mark, blockingCall }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -39,6 +41,7 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case "handler": body = .handler(try container.decode(HandlerRecord.self, forKey: .handler))
         case "ack": body = .ack(try container.decode(Ack.self, forKey: .ack))
         case "mark": body = .mark(try container.decode(Mark.self, forKey: .mark))
+        case "blockingCall": body = .blockingCall(try container.decode(BlockingCall.self, forKey: .blockingCall))
         default:
             throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown event type '\(type)'")
         }
@@ -53,6 +56,7 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case .handler(let payload): try container.encode("handler", forKey: .type); try container.encode(payload, forKey: .handler)
         case .ack(let payload): try container.encode("ack", forKey: .type); try container.encode(payload, forKey: .ack)
         case .mark(let payload): try container.encode("mark", forKey: .type); try container.encode(payload, forKey: .mark)
+        case .blockingCall(let payload): try container.encode("blockingCall", forKey: .type); try container.encode(payload, forKey: .blockingCall)
         }
     }
 }
@@ -141,5 +145,31 @@ public struct Mark: Codable, Sendable, Equatable {
     public init(name: String, detail: String? = nil) {
         self.name = name
         self.detail = detail
+    }
+}
+
+/// A call into FrugalKit that may block the calling thread (a file write, a network request),
+/// reported with its call site, as Android's StrictMode does, so work on the main thread can be
+/// named in the report.
+public struct BlockingCall: Codable, Sendable, Equatable {
+    /// What kind of call: `file.write`, `file.read`, `file.fsync`, `network.request`, ...
+    public var kind: String
+    /// What it was called on (a path, a URL), as the app passed it.
+    public var detail: String
+    /// `file:line` in the app's source (`#fileID`, `#line`).
+    public var callSite: String
+    /// Monotonic ns at the call's start and end.
+    public var start: UInt64
+    public var end: UInt64
+    /// Whether it ran on the main thread.
+    public var onMainThread: Bool
+
+    public init(kind: String, detail: String, callSite: String, start: UInt64, end: UInt64, onMainThread: Bool) {
+        self.kind = kind
+        self.detail = detail
+        self.callSite = callSite
+        self.start = start
+        self.end = end
+        self.onMainThread = onMainThread
     }
 }

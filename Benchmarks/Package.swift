@@ -1,0 +1,32 @@
+// swift-tools-version:6.1
+// Frugal's own costs, measured with package-benchmark. A package of its own (as swift-nio does)
+// so that building or depending on Frugal never pulls package-benchmark in.
+//   cd Benchmarks && swift package benchmark
+import PackageDescription
+import class Foundation.ProcessInfo
+import struct Foundation.URL
+
+// SwiftPM names a path dependency after its directory, which differs between checkouts
+// (main, a worktree, CI's clone), so the name is worked out rather than written down.
+let frugal = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
+
+let package = Package(
+    name: "FrugalBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "FrugalCoreBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "FrugalCore", package: frugal),
+            ],
+            path: "Benchmarks/FrugalCoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v5]
+)
