@@ -1,3 +1,4 @@
+import Foundation
 import FrugalCore
 
 /// What to run: a built-in workload (a FrugalKit app in the workload host) under a scenario,
@@ -13,11 +14,14 @@ public struct RunPlan: Sendable {
     public var target: Target
     public var scenario: Scenario
     public var repetition: Int
+    /// Files installed in the app bundle before launch.
+    public var bundleResources: [BundleResource]
 
-    public init(target: Target, scenario: Scenario, repetition: Int) {
+    public init(target: Target, scenario: Scenario, repetition: Int, bundleResources: [BundleResource] = []) {
         self.target = target
         self.scenario = scenario
         self.repetition = repetition
+        self.bundleResources = bundleResources
     }
 
     /// The name the report uses for the workload.
@@ -47,10 +51,15 @@ public struct HarnessOptions: Sendable {
     public var commandTimeout: Double
     /// Extra environment for the workload.
     public var environment: [String: String]
+    /// Where runs' sandboxes are made.
+    public var sandboxParent: URL
+    /// Keep each run's sandbox after the run (for inspection) instead of deleting it.
+    public var keepSandboxes: Bool
 
     public init(workloadHost: String, sampleInterval: Double = 0.2, launchWatchdog: Double = Thresholds.launchWatchdogSeconds,
                 settleTimeout: Double = 0.25, inputTimeout: Double = 10, terminateWatchdog: Double = 5, commandTimeout: Double = 60,
-                environment: [String: String] = [:]) {
+                environment: [String: String] = [:], sandboxParent: URL = FileManager.default.temporaryDirectory,
+                keepSandboxes: Bool = false) {
         self.workloadHost = workloadHost
         self.sampleInterval = sampleInterval
         self.launchWatchdog = launchWatchdog
@@ -59,6 +68,8 @@ public struct HarnessOptions: Sendable {
         self.terminateWatchdog = terminateWatchdog
         self.commandTimeout = commandTimeout
         self.environment = environment
+        self.sandboxParent = sandboxParent
+        self.keepSandboxes = keepSandboxes
     }
 }
 

@@ -12,6 +12,8 @@ final class RunSession {
     let process: ChildProcess
     let reader: EventStreamReader
     let sampler: ProcSampler
+    /// The app's home, kept across relaunches within the run.
+    let sandbox: Sandbox
     /// The steps carried out so far.
     var steps: [StepRecord] = []
     /// The last control message's sequence number.
@@ -29,8 +31,15 @@ final class RunSession {
         self.plan = plan
         self.workload = workload
         do {
-            process = try ChildProcess(arguments: [options.workloadHost, workload], environment: options.environment)
+            sandbox = try Sandbox(parent: options.sandboxParent, workload: workload, resources: plan.bundleResources)
         } catch {
+            throw HarnessError("cannot create the app sandbox under \(options.sandboxParent.path): \(error)")
+        }
+        do {
+            process = try ChildProcess(arguments: [options.workloadHost, workload],
+                                       environment: options.environment.merging(sandbox.environment) { $1 })
+        } catch {
+            sandbox.remove()
             throw HarnessError("cannot start the workload host \(options.workloadHost): \(error)")
         }
         reader = EventStreamReader(fd: process.eventFD)
@@ -79,6 +88,7 @@ final class RunSession {
 
     /// After the last step: ends the app if the scenario did not, reaps it, and builds the record.
     func finish() throws -> RunRecord {
+        defer { if !options.keepSandboxes { sandbox.remove() } }
         if !terminated && !process.hasExited && outcome == nil {
             // The scenario ended without terminate: close the control pipe (the app ends itself on
             // EOF) and give it the terminate budget before killing it.
@@ -99,9 +109,11 @@ final class RunSession {
         for line in reader.malformedLines {
             events.append(WorkloadEvent(time: exit.time, body: .mark(Mark(name: "malformed-event", detail: line))))
         }
-        return RunRecord(workload: workload, scenario: plan.scenario.name, repetition: plan.repetition,
-                         startTime: process.spawnTime, endTime: exit.time, pid: process.pid, steps: steps,
-                         events: events, samples: sampler.all, outcome: outcome ?? .crashed,
-                         outcomeDetail: outcomeDetail, exitStatus: exit.status, resourceUsage: exit.usage)
+        var record = RunRecord(workload: workload, scenario: plan.scenario.name, repetition: plan.repetition,
+                               startTime: process.spawnTime, endTime: exit.time, pid: process.pid, steps: steps,
+                               events: events, samples: sampler.all, outcome: outcome ?? .crashed,
+                               outcomeDetail: outcomeDetail, exitStatus: exit.status, resourceUsage: exit.usage)
+        record.sandboxPath = sandbox.root.path
+        return record
     }
 }

@@ -1,3 +1,4 @@
+import FrugalCore
 import FrugalKit
 
 /// A built-in sample app.
@@ -10,15 +11,18 @@ public struct WorkloadDefinition: Sendable {
     public let defaultScenarios: [String]
     /// Whether `frugal run` with no arguments includes it (test fixtures are excluded).
     public let inDefaultSuite: Bool
+    /// Files the harness installs in the app bundle before launch.
+    public let bundleResources: [BundleResource]
     /// Makes the app's delegate, in the workload's process.
     public let makeDelegate: @Sendable () -> AppDelegate
 
     public init(name: String, summary: String, defaultScenarios: [String], inDefaultSuite: Bool = true,
-                makeDelegate: @escaping @Sendable () -> AppDelegate) {
+                bundleResources: [BundleResource] = [], makeDelegate: @escaping @Sendable () -> AppDelegate) {
         self.name = name
         self.summary = summary
         self.defaultScenarios = defaultScenarios
         self.inDefaultSuite = inDefaultSuite
+        self.bundleResources = bundleResources
         self.makeDelegate = makeDelegate
     }
 }

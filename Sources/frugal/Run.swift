@@ -35,6 +35,9 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Workloads run side by side. More than 1 adds CPU contention: launch times and handler durations stretch; wakeup counts do not change.", valueName: "n"))
     var jobs = 1
 
+    @Flag(help: "Keep each run's app sandbox (Documents, Library, tmp, Bundle) in the temporary directory for inspection.")
+    var keepSandboxes = false
+
     @Flag(help: "No progress on standard error and no summary on standard output.")
     var quiet = false
 
@@ -52,7 +55,7 @@ struct Run: ParsableCommand {
         guard let host = WorkloadHostLocator.locate() else {
             throw CLIFailure.harness("cannot find \(WorkloadHostLocator.executableName) beside frugal, on PATH or in FRUGAL_WORKLOAD_HOST")
         }
-        let options = HarnessOptions(workloadHost: host, commandTimeout: timeout)
+        let options = HarnessOptions(workloadHost: host, commandTimeout: timeout, keepSandboxes: keepSandboxes)
         let started = Date()
         if !quiet {
             let seconds = plans.reduce(0.0) { $0 + $1.scenario.waitSeconds }
@@ -126,7 +129,8 @@ struct Run: ParsableCommand {
             let scenarios = namedScenarios.isEmpty ? workload.defaultScenarios.compactMap(ScenarioCatalogue.named) : namedScenarios
             for scenario in scenarios {
                 for repetition in 1...repetitions {
-                    plans.append(RunPlan(target: .builtIn(name: workload.name), scenario: scenario, repetition: repetition))
+                    plans.append(RunPlan(target: .builtIn(name: workload.name), scenario: scenario, repetition: repetition,
+                                         bundleResources: workload.bundleResources))
                 }
             }
         }

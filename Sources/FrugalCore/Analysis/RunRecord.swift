@@ -22,6 +22,8 @@ public struct RunRecord: Codable, Sendable {
     public var resourceUsage: ResourceUsage?
     /// Whether the workload is a FrugalKit app (events) or a black-box command (process only).
     public var blackBox: Bool
+    /// Where the run's app sandbox was (deleted after the run unless kept).
+    public var sandboxPath: String?
 
     public init(workload: String, scenario: String, repetition: Int, startTime: UInt64, endTime: UInt64,
                 pid: Int32?, steps: [StepRecord], events: [WorkloadEvent], samples: [ProcessSample],

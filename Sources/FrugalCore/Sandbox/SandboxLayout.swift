@@ -1,0 +1,71 @@
+/// The app's home directory, laid out as the guide's "App Backup Best Practices" describes.
+/// Paths are relative to the sandbox root; the harness creates them for each run.
+public enum SandboxLayout {
+    /// User documents: critical data, backed up.
+    public static let documents = "Documents"
+    /// Files the app needs but the user does not see; backed up.
+    public static let applicationSupport = "Library/Application Support"
+    /// Re-creatable caches; not backed up.
+    public static let caches = "Library/Caches"
+    /// Temporary files the app must delete when done; not backed up.
+    public static let tmp = "tmp"
+    /// The read-only app bundle with the workload's resources.
+    public static let bundle = "Bundle"
+
+    /// Every directory, in creation order.
+    public static let all = [documents, applicationSupport, caches, tmp, bundle]
+
+    /// The environment variable that gives a workload its sandbox root.
+    public static let environmentVariable = "FRUGAL_SANDBOX"
+}
+
+/// A file installed in the app bundle before launch, like a resource shipped with an app: the
+/// harness writes it (so its bytes are not the app's disk writes) and makes the bundle read-only.
+public struct BundleResource: Codable, Sendable, Equatable {
+    /// What the bytes look like.
+    public enum Content: String, Codable, Sendable {
+        /// A repeating 251-byte printable pattern: compresses very well.
+        case pattern
+        /// SplitMix64 output: does not compress.
+        case random
+    }
+
+    /// The path inside the bundle (`atlas.bin`, `images/hero.jpg`).
+    public var path: String
+    public var bytes: Int
+    public var content: Content
+    /// Seeds the content, so every run installs the same bytes.
+    public var seed: UInt64
+
+    public init(path: String, bytes: Int, content: Content = .random, seed: UInt64 = 1) {
+        self.path = path
+        self.bytes = bytes
+        self.content = content
+        self.seed = seed
+    }
+
+    /// The resource's bytes from `offset`, `count` of them (deterministic in `seed`).
+    public func contents(offset: Int, count: Int) -> [UInt8] {
+        let end = min(bytes, offset + count)
+        guard offset < end else { return [] }
+        switch content {
+        case .pattern:
+            return (offset..<end).map { UInt8(33 + (($0 + Int(seed % 251)) % 251) % 94) }
+        case .random:
+            // Each 8-byte word is the SplitMix64 output of (seed, word index): any range can be
+            // produced without generating what comes before it.
+            var result: [UInt8] = []
+            result.reserveCapacity(end - offset)
+            var index = offset
+            while index < end {
+                var generator = SplitMix64(seed: seed &+ UInt64(index / 8) &* 0x9E37_79B9_7F4A_7C15)
+                let word = generator.next()
+                let byteInWord = index % 8
+                let take = min(8 - byteInWord, end - index)
+                for shift in byteInWord..<(byteInWord + take) { result.append(UInt8(truncatingIfNeeded: word >> (8 * UInt64(shift)))) }
+                index += take
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import FrugalCore
+
+/// A run's app home on disk: created before launch, kept across a relaunch within the run,
+/// removed at the end unless asked to keep it.
+final class Sandbox {
+    let root: URL
+
+    /// Creates the layout under `parent`, installs `resources` in the bundle and makes it read-only.
+    init(parent: URL, workload: String, resources: [BundleResource]) throws {
+        let safeName = workload.map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "-" }
+        root = parent.appendingPathComponent("frugal-sandbox-\(String(safeName))-\(getpid())-\(UUID().uuidString.prefix(8))")
+        let manager = FileManager.default
+        for directory in SandboxLayout.all {
+            try manager.createDirectory(at: root.appendingPathComponent(directory), withIntermediateDirectories: true)
+        }
+        let bundle = root.appendingPathComponent(SandboxLayout.bundle)
+        for resource in resources {
+            let url = bundle.appendingPathComponent(resource.path)
+            try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            manager.createFile(atPath: url.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: url)
+            defer { try? handle.close() }
+            var offset = 0
+            while offset < resource.bytes {
+                let chunk = resource.contents(offset: offset, count: 1 << 20)
+                try handle.write(contentsOf: chunk)
+                offset += chunk.count
+            }
+            try manager.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
+        }
+        try manager.setAttributes([.posixPermissions: 0o555], ofItemAtPath: bundle.path)
+    }
+
+    /// The environment a workload needs to find its sandbox.
+    var environment: [String: String] { [SandboxLayout.environmentVariable: root.path] }
+
+    /// Deletes the sandbox (making the bundle writable again first, so it can be removed).
+    func remove() {
+        let bundle = root.appendingPathComponent(SandboxLayout.bundle)
+        try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bundle.path)
+        try? FileManager.default.removeItem(at: root)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import XCTest
+@testable import FrugalHarness
+import FrugalCore
+
+/// The app sandbox, made for a real run of the idle app.
+final class SandboxTests: XCTestCase {
+    func testRunGetsTheGuidesLayoutAndAReadOnlyBundleWithItsResources() throws {
+        let resource = BundleResource(path: "data/atlas.bin", bytes: 3 * 1_048_576 + 5, content: .random, seed: 42)
+        let runner = try ScenarioRunnerTests.runner { $0.keepSandboxes = true }
+        let record = try runner.run(RunPlan(target: .builtIn(name: "idle"), scenario: ScenarioRunnerTests.short, repetition: 1,
+                                            bundleResources: [resource]))
+        XCTAssertEqual(record.outcome, .completed)
+        let root = URL(fileURLWithPath: try XCTUnwrap(record.sandboxPath))
+        defer { Sandbox.removeKept(root) }
+        for directory in SandboxLayout.all {
+            var isDirectory: ObjCBool = false
+            XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent(directory).path, isDirectory: &isDirectory) && isDirectory.boolValue, directory)
+        }
+        let file = root.appendingPathComponent("Bundle/data/atlas.bin")
+        let data = try Data(contentsOf: file)
+        XCTAssertEqual(data.count, resource.bytes)
+        XCTAssertEqual(Array(data.prefix(4096)), resource.contents(offset: 0, count: 4096))
+        XCTAssertEqual(Array(data.suffix(5)), resource.contents(offset: resource.bytes - 5, count: 5))
+        let permissions = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        XCTAssertEqual(permissions, 0o444, "bundle resources are read-only")
+    }
+
+    func testSandboxIsRemovedAfterTheRunByDefault() throws {
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: "idle"), scenario: ScenarioRunnerTests.short, repetition: 1))
+        let path = try XCTUnwrap(record.sandboxPath)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+    }
+}
+
+extension Sandbox {
+    /// Removes a sandbox kept by a test.
+    static func removeKept(_ root: URL) {
+        try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: root.appendingPathComponent(SandboxLayout.bundle).path)
+        try? FileManager.default.removeItem(at: root)
+    }
+}
