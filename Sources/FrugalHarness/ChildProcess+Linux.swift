@@ -18,7 +18,8 @@ final class ChildProcess: @unchecked Sendable {
     /// The harness's end of the event pipe.
     let eventFD: Int32
     private let condition = NSCondition()
-    private var exit: (status: ExitStatus, usage: ResourceUsage, time: UInt64)?
+    /// The exit once reaped; `usage` is nil when `wait4` failed, so no total is invented.
+    private var exit: (status: ExitStatus, usage: ResourceUsage?, time: UInt64)?
 
     /// Spawns `arguments[0]` (a path) with `arguments` and `environment` added to the harness's own.
     init(arguments: [String], environment: [String: String]) throws {
@@ -78,7 +79,7 @@ final class ChildProcess: @unchecked Sendable {
             if result == pid { break }
             if result < 0 && errno == EINTR { continue }
             condition.lock()
-            exit = (ExitStatus(), ResourceUsage(rusage()), MonotonicClock.now())
+            exit = (ExitStatus(), nil, MonotonicClock.now())
             condition.broadcast()
             condition.unlock()
             return
@@ -104,7 +105,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Waits until the process exits or `deadline` (monotonic ns) passes; returns the exit if it came.
-    func waitForExit(until deadline: UInt64) -> (status: ExitStatus, usage: ResourceUsage, time: UInt64)? {
+    func waitForExit(until deadline: UInt64) -> (status: ExitStatus, usage: ResourceUsage?, time: UInt64)? {
         condition.lock()
         defer { condition.unlock() }
         while exit == nil {

@@ -20,9 +20,9 @@ public final class EventEmitter: @unchecked Sendable {
     /// Sends `body`, stamped now.
     public func emit(_ body: WorkloadEvent.Body, at time: UInt64 = MonotonicClock.now()) {
         guard let fd else { return }
-        guard var line = try? encoder.encode(WorkloadEvent(time: time, body: body)) else { return }
-        line.append(UInt8(ascii: "\n"))
         lock.withLock {
+            guard var line = try? encoder.encode(WorkloadEvent(time: time, body: body)) else { return }
+            line.append(UInt8(ascii: "\n"))
             line.withUnsafeBytes { raw in
                 var offset = 0
                 while offset < raw.count {
