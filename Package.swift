@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "frugal", targets: ["frugal"]),
         .executable(name: "frugal-workload-host", targets: ["frugal-workload-host"]),
         .library(name: "FrugalCore", targets: ["FrugalCore"]),
+        .library(name: "FrugalProbe", targets: ["FrugalProbe"]),
         .library(name: "FrugalKit", targets: ["FrugalKit"]),
         .library(name: "FrugalHarness", targets: ["FrugalHarness"]),
         .library(name: "FrugalReport", targets: ["FrugalReport"]),

@@ -27,6 +27,15 @@ let package = Package(
             path: "Benchmarks/FrugalCoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "FrugalProbeBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "FrugalProbe", package: frugal),
+            ],
+            path: "Benchmarks/FrugalProbeBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v5]
 )
