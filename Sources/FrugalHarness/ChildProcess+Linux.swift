@@ -19,6 +19,7 @@ final class ChildProcess: @unchecked Sendable {
     let eventFD: Int32
     private let condition = NSCondition()
     private var exit: (status: ExitStatus, usage: ResourceUsage, time: UInt64)?
+    private var exitIO: ProcessIOCounters?
 
     /// Spawns `arguments[0]` (a path) with `arguments` and `environment` added to the harness's own.
     init(arguments: [String], environment: [String: String]) throws {
@@ -71,6 +72,14 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     private func reap() {
+        // Wait for the exit without reaping, so /proc/<pid>/io still holds the final totals
+        // (writes made in the last moments before exit, which no periodic sample saw).
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        let io = try? ProcFS.ioCounters(pid: pid, time: MonotonicClock.now())
+        condition.lock()
+        exitIO = io
+        condition.unlock()
         var status: Int32 = 0
         var usage = rusage()
         while true {
@@ -113,6 +122,13 @@ final class ChildProcess: @unchecked Sendable {
             _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
         }
         return exit
+    }
+
+    /// `/proc/<pid>/io` as it stood when the process exited, once it has.
+    var finalIO: ProcessIOCounters? {
+        condition.lock()
+        defer { condition.unlock() }
+        return exitIO
     }
 
     /// Sends `signal` to the process group.

@@ -71,18 +71,32 @@ public final class FileStore: @unchecked Sendable {
     /// adds an fsync. The journal records the block diff against the bytes that were there.
     public func write(_ file: StoredFile, _ bytes: [UInt8], at offset: Int, sync: Bool = false,
                       callerFile: String = #fileID, callerLine: Int = #line) throws {
+        try write(file, extents: [FileExtent(offset: offset, bytes: bytes)], sync: sync, callerFile: callerFile, callerLine: callerLine)
+    }
+
+    /// Writes several extents of the file in place as one coalesced operation: one open, a
+    /// `pwrite` per extent, at most one fsync, one journal entry (its diff summed over the extents).
+    public func write(_ file: StoredFile, extents: [FileExtent], sync: Bool = false,
+                      callerFile: String = #fileID, callerLine: Int = #line) throws {
         let path = url(of: file).path
         try journaled(file, .write, callSite: (callerFile, callerLine)) {
             try makeParent(path)
             let existed = PosixPath.exists(path)
             let handle = try PosixFile.open(path, O_RDWR | O_CREAT)
             defer { handle.close() }
-            let old = existed ? try handle.read(count: bytes.count, at: offset) : []
-            let diff = BlockDiff.compare(old: old, new: bytes, offset: offset)
-            try bytes.withUnsafeBytes { try handle.write($0, at: offset) }
+            var diff = BlockDiff(blockSize: BlockDiff.defaultBlockSize, changedBlocks: 0, changedBlockBytes: 0, differingBytes: 0)
+            for extent in extents {
+                let old = existed ? try handle.read(count: extent.bytes.count, at: extent.offset) : []
+                let one = BlockDiff.compare(old: old, new: extent.bytes, offset: extent.offset)
+                diff.changedBlocks += one.changedBlocks
+                diff.changedBlockBytes += one.changedBlockBytes
+                diff.differingBytes += one.differingBytes
+                try extent.bytes.withUnsafeBytes { try handle.write($0, at: extent.offset) }
+            }
             if sync { try handle.sync() }
             try applyExclusion(file, path: path)
-            return Outcome(offset: offset, length: bytes.count, synced: sync, existed: existed, diff: diff, sizeAfter: try handle.size())
+            return Outcome(offset: extents.first?.offset ?? 0, length: extents.reduce(0) { $0 + $1.bytes.count }, synced: sync,
+                           existed: existed, diff: diff, sizeAfter: try handle.size())
         }
     }
 
@@ -204,5 +218,15 @@ public final class FileStore: @unchecked Sendable {
         }
         guard let text else { return }
         try replace(StoredFile(.other, BackupExclusion.sidecarPath, dataClass: .support), with: Array(text.utf8))
+    }
+}
+
+/// Bytes to write at an offset of a file.
+public struct FileExtent: Sendable, Equatable {
+    public var offset: Int
+    public var bytes: [UInt8]
+    public init(offset: Int, bytes: [UInt8]) {
+        self.offset = offset
+        self.bytes = bytes
     }
 }
