@@ -2,11 +2,11 @@ import Foundation
 import FrugalCore
 import FrugalKit
 
-/// Downloads three 4 MiB map tiles (one per input, saved off the main thread). The data is
+/// Downloads four 4 MiB map tiles (one per input, saved off the main thread). The data is
 /// re-creatable (it can be downloaded again), and the app says so; the two differ only in where
 /// they keep it.
 final class DownloadsApp: AppDelegate {
-    static let downloads = 3
+    static let downloads = 4
     static let bytesPerDownload = 4 * 1_048_576
 
     let location: SandboxLocation
@@ -38,10 +38,10 @@ final class DownloadsApp: AppDelegate {
     }
 }
 
-/// Exports a 6 MiB archive to tmp in 1 MiB appends, reads it back to "share" it, and then
+/// Exports an 8 MiB archive to tmp in 1 MiB appends, reads it back to "share" it, and then
 /// deletes it, or does not.
 final class ExportApp: AppDelegate {
-    static let chunks = 6
+    static let chunks = 8
     static let chunkBytes = 1_048_576
 
     let cleansUp: Bool
@@ -65,6 +65,27 @@ final class ExportApp: AppDelegate {
             let shared = try store.read(file)
             app.mark("export.shared", detail: "\(shared.count) bytes")
             if cleansUp { try store.delete(file) }
+        }
+    }
+
+    func willTerminate(_ app: Application) { ledger.report(app) }
+}
+
+/// A test fixture that writes around FrugalKit: 1 MiB with Foundation straight into Documents,
+/// and 64 KiB through `FileStore`. Only `/proc` sees the first; the report shows the gap.
+final class BypassingApp: AppDelegate {
+    static let bypassBytes = 1_048_576
+    static let journaledBytes = 65_536
+    let ledger = WriteLedger()
+
+    func handleInput(_ app: Application, kind: String) {
+        guard kind != "done" else { return }
+        reportingFailure(app, "bypass") {
+            let url = FileStore.shared.sandbox.documents.appendingPathComponent("bypass.bin")
+            try Data(PatternBytes.make(count: Self.bypassBytes, seed: 300)).write(to: url)
+            try FileStore.shared.replace(StoredFile(.documents, "journaled.bin", dataClass: .critical),
+                                         with: PatternBytes.make(count: Self.journaledBytes, seed: 301))
+            ledger.record(bytes: Self.journaledBytes, changed: Self.journaledBytes, synced: true)
         }
     }
 

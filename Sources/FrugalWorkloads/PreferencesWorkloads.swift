@@ -1,11 +1,11 @@
 import FrugalCore
 import FrugalKit
 
-/// An app whose settings change in bursts (a slider being dragged: seven changes per input).
+/// An app whose settings change in bursts (a slider being dragged: ten changes per input).
 /// One saves its preferences file after every change; the other marks it dirty and saves once,
 /// 1 s after the last change, or when quitting if a save is still pending.
 final class PreferencesApp: AppDelegate {
-    static let changesPerInput = 7
+    static let changesPerInput = 10
 
     let coalesce: Bool
     let store = FileStore.shared
