@@ -20,6 +20,7 @@ final class ChildProcess: @unchecked Sendable {
     private let condition = NSCondition()
     private var exit: (status: ExitStatus, usage: ResourceUsage, time: UInt64)?
     private var exitIO: ProcessIOCounters?
+    private var controlClosed = false
 
     /// Spawns `arguments[0]` (a path) with `arguments` and `environment` added to the harness's own.
     init(arguments: [String], environment: [String: String]) throws {
@@ -153,11 +154,18 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    /// Closes the harness's end of the control pipe (the app sees EOF and ends).
-    func closeControl() { close(controlFD) }
+    /// Closes the harness's end of the control pipe (the app sees EOF and ends). Only once: a
+    /// second close could hit the same number reused by another run's pipe and end that app.
+    func closeControl() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !controlClosed else { return }
+        controlClosed = true
+        close(controlFD)
+    }
 
     deinit {
-        close(controlFD)
+        closeControl()
         close(eventFD)
     }
 }
