@@ -75,7 +75,7 @@ public enum TimelineSVG {
         case .replace: return "#ef6c00"
         case .write: return "#00897b"
         case .append: return "#3949ab"
-        case .fsync, .setExcludedFromBackup: return "#424242"
+        case .fsync: return "#424242"
         case .delete: return "#c62828"
         }
     }

@@ -1,8 +1,10 @@
 import FrugalCore
 import FrugalKit
 
-/// A notes app with one 4 MiB document. Each input is an edit burst: three 32-byte changes in
-/// three different 4 KiB blocks, then a save. The two strategies save the same edits.
+/// A notes app with one 4 MiB document and a 64 KiB search index. Each input is an edit burst:
+/// three 32-byte changes in three different 4 KiB blocks, then a save. The two strategies save
+/// the same edits. The index is support data the app can rebuild, so it sits in Application
+/// Support excluded from backup, as the guide asks.
 final class NotesApp: AppDelegate {
     enum Strategy {
         /// Atomic replacement of the whole file (temporary file, fsync, rename).
@@ -19,6 +21,8 @@ final class NotesApp: AppDelegate {
     let strategy: Strategy
     let store = FileStore.shared
     let note = StoredFile(.documents, "notes.txt", dataClass: .critical)
+    let index = StoredFile(.applicationSupport, "search-index.bin", dataClass: .support, excludedFromBackup: true)
+    static let indexBytes = 65_536
     let ledger = WriteLedger()
     var document: [UInt8] = []
     var random = SplitMix64(seed: 0x6e6f746573)
@@ -33,6 +37,8 @@ final class NotesApp: AppDelegate {
         reportingFailure(app, "create note") {
             try store.replace(note, with: document)
             ledger.record(bytes: document.count, changed: document.count, synced: true)
+            try store.replace(index, with: PatternBytes.make(count: Self.indexBytes, seed: 2))
+            ledger.record(bytes: Self.indexBytes, changed: Self.indexBytes, synced: true)
         }
     }
 

@@ -106,6 +106,29 @@ final class DiskWorkloadPairTests: XCTestCase {
         XCTAssertEqual(lane.filter { $0.operation == .append }.count, 8)
     }
 
+    func testExcludedSupportFilesAreNotBackedUp() throws {
+        let notes = try report("notes.append-delta")
+        let index = try XCTUnwrap(notes.files?.first { $0.path == "Library/Application Support/search-index.bin" })
+        XCTAssertEqual(index.exclusion, .extendedAttribute)
+        XCTAssertEqual(index.backedUp, false)
+        // Only the note itself is backed up.
+        XCTAssertEqual(notes.metrics[MetricName.diskBackupBytes]?.value, 4_194_304)
+        XCTAssertEqual(notes.metrics[MetricName.diskRecreatableBackupBytes]?.value, 0)
+    }
+
+    func testSidecarRecordsExclusionWhereForced() throws {
+        let runner = try ScenarioRunnerTests.runner { $0.environment = ["FRUGAL_BACKUP_EXCLUSION": "sidecar"] }
+        let record = try runner.run(RunPlan(target: .builtIn(name: "notes.append-delta"), scenario: ScenarioRunnerTests.short, repetition: 1))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let report = ReportBuilder.runReport(record)
+        let index = try XCTUnwrap(report.files?.first { $0.path == "Library/Application Support/search-index.bin" })
+        XCTAssertEqual(index.exclusion, .sidecar)
+        XCTAssertEqual(index.backedUp, false)
+        XCTAssertTrue(record.events.contains { if case .mark(let mark) = $0.body { return mark.name == "disk.backup-exclusion" && (mark.detail ?? "").contains("sidecar") } else { return false } })
+        // The sidecar's bytes are journaled: nothing is left unexplained in wchar.
+        XCTAssertEqual(report.metrics[MetricName.diskUnjournaledBytesWritten]?.value, 0)
+    }
+
     func testWritesAroundFrugalKitShowAsTheGap() throws {
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: "fixture.disk-bypass"),
                                                                   scenario: ScenarioRunnerTests.short, repetition: 1))

@@ -41,6 +41,7 @@ final class ReportTests: XCTestCase {
         let html = HTMLReportRenderer.render(decoded)
         XCTAssertTrue(html.contains("tmp/export/archive.zip"), "the file table is rendered")
         XCTAssertTrue(html.contains("proc:io.wchar"), "bytes written are shown with their sources")
+        XCTAssertTrue(html.contains(">disk</text>"), "the timeline has a disk lane")
     }
 
     func testTheValidatorCatchesBrokenReports() throws {

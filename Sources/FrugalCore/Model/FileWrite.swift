@@ -14,8 +14,6 @@ public struct FileWrite: Codable, Sendable, Equatable {
         case fsync
         /// The file was deleted.
         case delete
-        /// The file's exclude-from-backup flag was set or cleared (no content written).
-        case setExcludedFromBackup = "exclude"
 
         /// Whether the operation writes content.
         public var writesContent: Bool { self == .replace || self == .write || self == .append }

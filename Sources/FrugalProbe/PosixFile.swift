@@ -1,31 +1,37 @@
-import FrugalProbe
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// An open file descriptor with each system call wrapped once (`SystemCall.retrying`: EINTR
 /// retried, errno kept). Short reads and writes are continued until done.
-struct PosixFile {
-    let fd: Int32
-    let path: String
+public struct PosixFile {
+    /// The descriptor, and the path it was opened with (named in errors).
+    public let fd: Int32
+    public let path: String
+
+    public init(fd: Int32, path: String) {
+        self.fd = fd
+        self.path = path
+    }
 
     /// Opens `path` with `flags` (`O_CLOEXEC` added), creating it with mode 0644 if asked.
-    static func open(_ path: String, _ flags: Int32) throws -> PosixFile {
+    public static func open(_ path: String, _ flags: Int32) throws -> PosixFile {
         let fd = try SystemCall.retrying("open", subject: path) { Glibc.open(path, flags | O_CLOEXEC, 0o644) }
         return PosixFile(fd: fd, path: path)
     }
 
-    func close() { _ = Glibc.close(fd) }
+    /// Closes the descriptor.
+    public func close() { _ = Glibc.close(fd) }
 
     /// The file's size now.
-    func size() throws -> Int {
+    public func size() throws -> Int {
         var info = stat()
         try SystemCall.retrying("fstat", subject: path) { fstat(fd, &info) }
         return Int(info.st_size)
     }
 
     /// Reads up to `count` bytes at `offset` (fewer where the file ends).
-    func read(count: Int, at offset: Int) throws -> [UInt8] {
+    public func read(count: Int, at offset: Int) throws -> [UInt8] {
         guard count > 0 else { return [] }
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
@@ -40,7 +46,7 @@ struct PosixFile {
     }
 
     /// Writes all of `bytes` at `offset`.
-    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
+    public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
         var done = 0
         while done < bytes.count {
             done += try SystemCall.retrying("pwrite", subject: path) {
@@ -49,20 +55,24 @@ struct PosixFile {
         }
     }
 
-    func sync() throws {
+    /// fsync(2): the file's data and metadata to storage.
+    public func sync() throws {
         try SystemCall.retrying("fsync", subject: path) { fsync(fd) }
     }
 }
 
 /// Path-level calls.
-enum PosixPath {
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+public enum PosixPath {
+    /// Whether `path` exists.
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
-    static func rename(_ from: String, to: String) throws {
+    /// rename(2): replaces `to` atomically if it exists.
+    public static func rename(_ from: String, to: String) throws {
         try SystemCall.retrying("rename", subject: "\(from) -> \(to)") { Glibc.rename(from, to) }
     }
 
-    static func unlink(_ path: String) throws {
+    /// unlink(2).
+    public static func unlink(_ path: String) throws {
         try SystemCall.retrying("unlink", subject: path) { Glibc.unlink(path) }
     }
 }
