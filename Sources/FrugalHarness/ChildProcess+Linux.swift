@@ -20,6 +20,8 @@ final class ChildProcess: @unchecked Sendable {
     private let condition = NSCondition()
     /// The exit once reaped; `usage` is nil when `wait4` failed, so no total is invented.
     private var exit: (status: ExitStatus, usage: ResourceUsage?, time: UInt64)?
+    private var exitIO: ProcessIOCounters?
+    private var controlClosed = false
 
     /// Spawns `arguments[0]` (a path) with `arguments` and `environment` added to the harness's own.
     init(arguments: [String], environment: [String: String]) throws {
@@ -72,6 +74,14 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     private func reap() {
+        // Wait for the exit without reaping, so /proc/<pid>/io still holds the final totals
+        // (writes made in the last moments before exit, which no periodic sample saw).
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        let io = try? ProcFS.ioCounters(pid: pid, time: MonotonicClock.now())
+        condition.lock()
+        exitIO = io
+        condition.unlock()
         var status: Int32 = 0
         var usage = rusage()
         while true {
@@ -116,6 +126,13 @@ final class ChildProcess: @unchecked Sendable {
         return exit
     }
 
+    /// `/proc/<pid>/io` as it stood when the process exited, once it has.
+    var finalIO: ProcessIOCounters? {
+        condition.lock()
+        defer { condition.unlock() }
+        return exitIO
+    }
+
     /// Sends `signal` to the process group.
     func kill(_ signal: Int32) {
         guard !hasExited else { return }
@@ -138,11 +155,18 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    /// Closes the harness's end of the control pipe (the app sees EOF and ends).
-    func closeControl() { close(controlFD) }
+    /// Closes the harness's end of the control pipe (the app sees EOF and ends). Only once: a
+    /// second close could hit the same number reused by another run's pipe and end that app.
+    func closeControl() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !controlClosed else { return }
+        controlClosed = true
+        close(controlFD)
+    }
 
     deinit {
-        close(controlFD)
+        closeControl()
         close(eventFD)
     }
 }

@@ -10,6 +10,7 @@ final class EventStreamReader: @unchecked Sendable {
     private var acknowledged: Set<Int> = []
     private var finished = false
     private(set) var malformedLines: [String] = []
+    private var bytes = 0
 
     init(fd: Int32) {
         self.fd = fd
@@ -39,6 +40,7 @@ final class EventStreamReader: @unchecked Sendable {
                 }
             }
             condition.lock()
+            bytes += count
             for event in parsed {
                 events.append(event)
                 if case .ack(let ack) = event.body { acknowledged.insert(ack.sequence) }
@@ -75,6 +77,13 @@ final class EventStreamReader: @unchecked Sendable {
             if now >= deadline { return }
             _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
         }
+    }
+
+    /// Bytes read from the stream so far (the workload's writes to its event pipe).
+    var bytesRead: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return bytes
     }
 
     /// Every event so far.

@@ -114,6 +114,7 @@ final class RunSession {
                                events: events, samples: sampler.all, outcome: outcome ?? .crashed,
                                outcomeDetail: outcomeDetail, exitStatus: exit.status, resourceUsage: exit.usage)
         record.sandboxPath = sandbox.root.path
+        recordDisk(into: &record)
         return record
     }
 }

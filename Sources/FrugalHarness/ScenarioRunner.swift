@@ -92,10 +92,12 @@ public final class ScenarioRunner {
             if exit.status.code == 0 { outcome = .completed } else { (outcome, detail) = Self.classify(exit.status, terminated: true) }
         }
         let step = StepRecord(index: 0, step: .launch, start: process.spawnTime, end: exit.time)
-        return RunRecord(workload: plan.workloadName, scenario: "command", repetition: plan.repetition,
+        var record = RunRecord(workload: plan.workloadName, scenario: "command", repetition: plan.repetition,
                          startTime: process.spawnTime, endTime: exit.time, pid: process.pid, steps: [step], events: [],
                          samples: sampler.all, outcome: outcome ?? .crashed, outcomeDetail: detail,
                          exitStatus: exit.status, resourceUsage: exit.usage, blackBox: true)
+        record.finalIO = process.finalIO
+        return record
     }
 
     /// The first executable called `name` on `PATH`.

@@ -28,7 +28,12 @@ public enum ProcFS {
         }
         let io = try? parseIO(FileReader.readText("/proc/\(pid)/io"))
         return ProcessSample(time: time, threads: threads, residentBytes: status.residentBytes,
-                             physicalBytesWritten: io?["write_bytes"])
+                             physicalBytesWritten: io?["write_bytes"], charactersWritten: io?["wchar"], writeSyscalls: io?["syscw"])
+    }
+
+    /// The I/O totals of `pid` (`/proc/<pid>/io`); readable for a zombie until it is reaped.
+    public static func ioCounters(pid: Int32, time: UInt64) throws -> ProcessIOCounters {
+        ProcessIOCounters(time: time, fields: parseIO(try FileReader.readText("/proc/\(pid)/io")))
     }
 
     /// The fields Frugal uses from a `status` file.

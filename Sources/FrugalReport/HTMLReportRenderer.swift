@@ -106,7 +106,10 @@ public enum HTMLReportRenderer {
         // The first run's timeline is open: the page shows what happened without a click.
         var html = "<details class=\"run\"\(run.repetition == 1 ? " open" : "")><summary>Run \(run.repetition): \(e(run.outcome.rawValue))\(run.outcomeDetail.map { " — " + e($0) } ?? "") · \(DisplayFormat.number(run.durationSeconds)) s</summary>"
         html += TimelineSVG.render(run.timeline)
-        html += "<p class=\"legend\"><span style=\"color:#4caf50\">■</span> active <span style=\"color:#ffc107\">■</span> inactive <span style=\"color:#2196f3\">■</span> background <span style=\"color:#5c6bc0\">■</span> handler <span style=\"color:#fb8c00\">■</span> &gt; 50 ms <span style=\"color:#e53935\">■</span> hang (≥ 250 ms) <span style=\"color:#8e24aa\">■</span> wakeups</p>"
+        html += "<p class=\"legend\"><span style=\"color:#4caf50\">■</span> active <span style=\"color:#ffc107\">■</span> inactive <span style=\"color:#2196f3\">■</span> background <span style=\"color:#5c6bc0\">■</span> handler <span style=\"color:#fb8c00\">■</span> &gt; 50 ms <span style=\"color:#e53935\">■</span> hang (≥ 250 ms) <span style=\"color:#8e24aa\">■</span> wakeups"
+            + (run.timeline.disk == nil ? "" : " · disk: <span style=\"color:#ef6c00\">■</span> replace <span style=\"color:#00897b\">■</span> in-place write <span style=\"color:#3949ab\">■</span> append <span style=\"color:#c62828\">■</span> delete, a dark cap = fsync")
+            + "</p>"
+        html += diskDetails(run)
         html += "<table class=\"metrics\"><thead><tr><th>metric</th><th>value</th><th>unit</th><th>source</th></tr></thead><tbody>"
         for (name, metric) in run.metrics.sorted(by: { $0.key < $1.key }) {
             let value = metric.value.map { DisplayFormat.number($0) } ?? "<span class=\"unavailable\">unavailable: \(e(metric.unavailable ?? ""))</span>"

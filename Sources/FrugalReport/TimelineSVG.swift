@@ -2,7 +2,8 @@ import Foundation
 import FrugalCore
 
 /// Draws a run's timeline as inline SVG: lanes for the app state, the scenario's steps, the
-/// main thread's handlers (hangs in red) and the wakeups per `/proc` sample.
+/// main thread's handlers (hangs in red), the wakeups per `/proc` sample and, when the app
+/// wrote through FrugalKit, its writes and fsyncs (the disk lane).
 public enum TimelineSVG {
     static let width = 960.0
     static let labelWidth = 110.0
@@ -24,7 +25,8 @@ public enum TimelineSVG {
         let plotWidth = width - labelWidth - 10
         func x(_ t: Double) -> Double { labelWidth + max(0, min(t, duration)) / duration * plotWidth }
         func f(_ value: Double) -> String { String(format: "%.1f", value) }
-        let lanes = ["state", "steps", "main thread", "wakeups"]
+        let disk = timeline.disk ?? []
+        let lanes = ["state", "steps", "main thread", "wakeups"] + (disk.isEmpty ? [] : ["disk"])
         let height = Double(lanes.count) * laneHeight + 24
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" viewBox=\"0 0 \(f(width)) \(f(height))\" width=\"100%\" role=\"img\" aria-label=\"run timeline\">"
         for (index, lane) in lanes.enumerated() {
@@ -56,6 +58,7 @@ public enum TimelineSVG {
             let start = x(sample.time - sample.interval), end = x(sample.time)
             svg += "<rect x=\"\(f(start))\" y=\"\(f(4 * laneHeight - barHeight))\" width=\"\(f(max(1, end - start)))\" height=\"\(f(barHeight))\" fill=\"#8e24aa\"><title>\(sample.wakeups) wakeups in \(f(sample.interval)) s ending at \(f(sample.time)) s</title></rect>"
         }
+        svg += diskLane(disk, top: 4 * laneHeight, x: x)
         let axisY = Double(lanes.count) * laneHeight + 16
         let tickStep = max(1, (duration / 10).rounded(.up))
         var tick = 0.0
@@ -64,6 +67,38 @@ public enum TimelineSVG {
             tick += tickStep
         }
         svg += "</svg>"
+        return svg
+    }
+
+    static func diskColor(_ operation: FileWrite.Operation) -> String {
+        switch operation {
+        case .replace: return "#ef6c00"
+        case .write: return "#00897b"
+        case .append: return "#3949ab"
+        case .fsync: return "#424242"
+        case .delete: return "#c62828"
+        }
+    }
+
+    /// One bar per write, its height growing with the log of its bytes; a dark cap marks an fsync.
+    static func diskLane(_ marks: [DiskMark], top: Double, x: (Double) -> Double) -> String {
+        guard !marks.isEmpty else { return "" }
+        func f(_ value: Double) -> String { String(format: "%.1f", value) }
+        let largest = log2(Double(max(2, marks.map(\.bytes).max() ?? 2)))
+        var svg = ""
+        for mark in marks {
+            let height = mark.bytes > 0 ? max(3, log2(Double(max(2, mark.bytes))) / largest * 18) : 6
+            let start = x(mark.time), end = x(mark.time + mark.durationMs / 1000)
+            var title = "\(mark.operation.rawValue) \(mark.path)"
+            if mark.operation.writesContent {
+                title += ": \(mark.bytes) bytes" + (mark.changedBytes.map { ", \($0) in changed blocks" } ?? "")
+            }
+            title += (mark.synced ? ", fsync" : "") + (mark.onMainThread ? ", main thread" : ", background thread")
+            svg += "<rect x=\"\(f(start))\" y=\"\(f(top + 22 - height))\" width=\"\(f(max(1.5, end - start)))\" height=\"\(f(height))\" fill=\"\(diskColor(mark.operation))\"><title>\(HTMLEscaping.escape(title)) at \(f(mark.time)) s</title></rect>"
+            if mark.synced {
+                svg += "<rect x=\"\(f(start))\" y=\"\(f(top + 2))\" width=\"\(f(max(1.5, end - start)))\" height=\"2\" fill=\"#212121\"/>"
+            }
+        }
         return svg
     }
 }

@@ -20,8 +20,10 @@ final class ReportTests: XCTestCase {
         guard let host = WorkloadHostLocator.locate() else { throw XCTSkip("frugal-workload-host is not built") }
         let runner = ScenarioRunner(options: HarnessOptions(workloadHost: host))
         let scenario = Scenario(name: "short", summary: "", steps: [.launch, .input(kind: "tap"), .wait(seconds: 1), .terminate])
+        // export.leaves-tmp writes through FrugalKit and leaves a file: the disk lane and file table.
         let records = [try runner.run(RunPlan(target: .builtIn(name: "idle"), scenario: scenario, repetition: 1)),
-                       try runner.run(RunPlan(target: .command(["true"]), scenario: scenario, repetition: 1))]
+                       try runner.run(RunPlan(target: .command(["true"]), scenario: scenario, repetition: 1)),
+                       try runner.run(RunPlan(target: .builtIn(name: "export.leaves-tmp"), scenario: scenario, repetition: 1))]
         return ReportBuilder.build(records: records, tool: ToolInfo(version: "test"), generatedAt: "2026-11-21T00:00:00Z",
                                    environment: environment)
     }
@@ -31,8 +33,15 @@ final class ReportTests: XCTestCase {
         let errors = try Self.validator().validate(data)
         XCTAssertEqual(errors, [], errors.joined(separator: "\n"))
         let decoded = try ReportJSON.decode(data)
-        XCTAssertEqual(decoded.runs.count, 2)
-        XCTAssertEqual(decoded.results.count, 2)
+        XCTAssertEqual(decoded.runs.count, 3)
+        XCTAssertEqual(decoded.results.count, 3)
+        XCTAssertEqual(decoded.runs[2].outcome, .completed, decoded.runs[2].outcomeDetail ?? "")
+        XCTAssertNotNil(decoded.runs[2].timeline.disk, "the disk lane is in the validated report")
+        XCTAssertNotNil(decoded.runs[2].files, "the file table is in the validated report")
+        let html = HTMLReportRenderer.render(decoded)
+        XCTAssertTrue(html.contains("tmp/export/archive.zip"), "the file table is rendered")
+        XCTAssertTrue(html.contains("proc:io.wchar"), "bytes written are shown with their sources")
+        XCTAssertTrue(html.contains(">disk</text>"), "the timeline has a disk lane")
     }
 
     func testTheValidatorCatchesBrokenReports() throws {

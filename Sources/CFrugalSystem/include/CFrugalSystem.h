@@ -5,6 +5,8 @@
 #include <sys/eventfd.h>
 #include <sys/types.h>
 #include <spawn.h>
+#include <sys/xattr.h>
+#include <sys/wait.h>
 
 /* pipe2(fds, O_CLOEXEC): needs _GNU_SOURCE, which the Glibc module does not define. */
 int frugal_pipe_cloexec(int fds[2]);

@@ -51,10 +51,6 @@ public enum MetricExtraction {
             metrics[MetricName.mainThreadWakeups] = .unavailable(unit: "count", source: Source.procMainVoluntary,
                                                                  reason: "no /proc sample of the main thread was taken")
         }
-        if let write = record.samples.last(where: { $0.physicalBytesWritten != nil })?.physicalBytesWritten {
-            metrics[MetricName.diskPhysicalBytesWritten] = MetricValue(Double(write), unit: "bytes", source: Source.procWriteBytes)
-        }
-
         for area in areaMetrics { area(analysis, &metrics) }
         if record.blackBox {
             return metrics
@@ -88,7 +84,7 @@ public enum MetricExtraction {
     /// Metrics of each area (disk, memory, network, lifecycle), each defined in its own
     /// `MetricExtraction+<Area>.swift`. They run for black-box runs too, so each must say
     /// "unavailable" itself where its facts are missing.
-    static let areaMetrics: [@Sendable (RunAnalysis, inout [String: MetricValue]) -> Void] = []
+    static let areaMetrics: [@Sendable (RunAnalysis, inout [String: MetricValue]) -> Void] = [diskMetrics]
 
     /// Wakeups per second over all idle phases together.
     static func idleWakeupsPerSecond(_ analysis: RunAnalysis) -> MetricValue {

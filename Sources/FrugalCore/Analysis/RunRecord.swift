@@ -24,6 +24,13 @@ public struct RunRecord: Codable, Sendable {
     public var blackBox: Bool
     /// Where the run's app sandbox was (deleted after the run unless kept).
     public var sandboxPath: String?
+    /// `/proc/<pid>/io` read once the process had exited and before it was reaped: the final
+    /// totals, writes in its last moments included.
+    public var finalIO: ProcessIOCounters?
+    /// Bytes the harness read from the workload's event stream (they count in `wchar` too).
+    public var eventStreamBytes: Int?
+    /// The files in the sandbox at the end of the run, before it was deleted.
+    public var sandboxFiles: [SandboxFileRecord]?
 
     public init(workload: String, scenario: String, repetition: Int, startTime: UInt64, endTime: UInt64,
                 pid: Int32?, steps: [StepRecord], events: [WorkloadEvent], samples: [ProcessSample],

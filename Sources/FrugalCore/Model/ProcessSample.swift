@@ -8,12 +8,19 @@ public struct ProcessSample: Codable, Sendable, Equatable {
     public var residentBytes: Int?
     /// `write_bytes` from `/proc/<pid>/io`.
     public var physicalBytesWritten: Int?
+    /// `wchar` from `/proc/<pid>/io`: bytes passed to write system calls (files, pipes, terminals).
+    public var charactersWritten: Int?
+    /// `syscw` from `/proc/<pid>/io`: write system calls.
+    public var writeSyscalls: Int?
 
-    public init(time: UInt64, threads: [ThreadSample], residentBytes: Int? = nil, physicalBytesWritten: Int? = nil) {
+    public init(time: UInt64, threads: [ThreadSample], residentBytes: Int? = nil, physicalBytesWritten: Int? = nil,
+                charactersWritten: Int? = nil, writeSyscalls: Int? = nil) {
         self.time = time
         self.threads = threads
         self.residentBytes = residentBytes
         self.physicalBytesWritten = physicalBytesWritten
+        self.charactersWritten = charactersWritten
+        self.writeSyscalls = writeSyscalls
     }
 
     /// Whether every thread is off the CPU: the app has finished reacting to what it was sent.

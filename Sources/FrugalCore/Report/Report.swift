@@ -75,6 +75,9 @@ public struct RunReport: Codable, Sendable {
     public var categories: [String: CategoryScore]
     /// The overall score: the weighted mean of the categories that have a score.
     public var score: Double?
+    /// The files the app wrote or left in its sandbox, by location: bytes written and changed,
+    /// size at the end, backed up or not. Absent when the run wrote no file.
+    public var files: [FileSummary]?
 
     public init(workload: String, scenario: String, repetition: Int, outcome: RunOutcome, outcomeDetail: String?,
                 exitStatus: ExitStatus?, durationSeconds: Double, metrics: [String: MetricValue], timeline: Timeline,

@@ -12,10 +12,13 @@ public enum ReportBuilder {
         let metrics = MetricExtraction.metrics(of: analysis)
         let audits = record.blackBox ? blackBoxAudits(analysis, metrics: metrics) : Audits.evaluate(analysis, metrics: metrics)
         let categories = categoryScores(audits.mapValues { $0.score })
-        return RunReport(workload: record.workload, scenario: record.scenario, repetition: record.repetition,
-                         outcome: record.outcome, outcomeDetail: record.outcomeDetail, exitStatus: record.exitStatus,
-                         durationSeconds: analysis.wallSeconds, metrics: metrics, timeline: Timeline(analysis),
-                         audits: audits, categories: categories, score: overallScore(categories))
+        var report = RunReport(workload: record.workload, scenario: record.scenario, repetition: record.repetition,
+                               outcome: record.outcome, outcomeDetail: record.outcomeDetail, exitStatus: record.exitStatus,
+                               durationSeconds: analysis.wallSeconds, metrics: metrics, timeline: Timeline(analysis),
+                               audits: audits, categories: categories, score: overallScore(categories))
+        let files = DiskActivity(analysis).files
+        report.files = files.isEmpty ? nil : files
+        return report
     }
 
     /// A black-box command has no handlers or states: only audits that need the process alone apply.

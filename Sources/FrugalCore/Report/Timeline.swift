@@ -10,6 +10,8 @@ public struct Timeline: Codable, Sendable, Equatable {
     public var activity: [ActivitySample]
     /// The run's length, seconds.
     public var duration: Double
+    /// Writes, fsyncs and deletes through FrugalKit (the disk lane); absent for runs without a journal.
+    public var disk: [DiskMark]?
 
     public init(states: [StateInterval], handlers: [HandlerSpan], steps: [StepMark], activity: [ActivitySample], duration: Double) {
         self.states = states
@@ -84,5 +86,30 @@ extension Timeline {
                                            residentBytes: sample.residentBytes))
         }
         self.init(states: states, handlers: handlers, steps: steps, activity: activity, duration: duration)
+        let journal = DiskActivity(analysis).journal
+        if !journal.isEmpty {
+            disk = journal.map {
+                DiskMark(time: analysis.runTime($0.start), durationMs: Double($0.end &- $0.start) / 1e6, path: $0.path,
+                         location: $0.location, operation: $0.operation, bytes: $0.length,
+                         changedBytes: $0.operation.writesContent ? $0.changedBytes : nil, synced: $0.synced, onMainThread: $0.onMainThread)
+            }
+        }
     }
+}
+
+/// One entry of the disk lane: a write, fsync or delete through FrugalKit.
+public struct DiskMark: Codable, Sendable, Equatable {
+    /// Seconds since exec, and how long the call took.
+    public var time: Double
+    public var durationMs: Double
+    /// Path relative to the sandbox root, and its place.
+    public var path: String
+    public var location: SandboxLocation
+    public var operation: FileWrite.Operation
+    /// Bytes written, and bytes of blocks that changed (content writes only).
+    public var bytes: Int
+    public var changedBytes: Int?
+    /// Whether the call ended with an fsync.
+    public var synced: Bool
+    public var onMainThread: Bool
 }

@@ -40,8 +40,18 @@ public enum ScenarioCatalogue {
         steps: [.launch, .wait(seconds: 30), .terminate]
     )
 
+    /// Launch, six inputs 0.25 s apart (the user edits, changes settings, downloads, exports),
+    /// 1.5 s for coalesced saves to land, terminate: about 3.5 s, enough to separate the disk
+    /// pairs, which differ in what they write, not in how long they wait.
+    public static let diskSession = Scenario(
+        name: "disk-session",
+        summary: "launch, 6 inputs 0.25 s apart, 1.5 s idle, terminate",
+        steps: [.launch] + Array(repeating: [ScenarioStep.input(kind: "edit"), .wait(seconds: 0.25)], count: 6).flatMap { $0 }
+            + [.wait(seconds: 1.5), .terminate]
+    )
+
     /// Every built-in scenario.
-    public static let all: [Scenario] = [standard, idle]
+    public static let all: [Scenario] = [standard, idle, diskSession]
 
     /// The scenario called `name`, if there is one.
     public static func named(_ name: String) -> Scenario? { all.first { $0.name == name } }

@@ -1,0 +1,87 @@
+extension Audits {
+    /// Disk audits (RULES.md, Disk). Each is not applicable when the app wrote nothing.
+    static let disk: [Audit] = [
+        Audit("disk.avoid-frequent-writes") { analysis, metrics in
+            let disk = DiskActivity(analysis)
+            guard disk.writeOperations > 0 else { return .notApplicable("the app wrote nothing through FrugalKit") }
+            let busiest = disk.busiestWindow()
+            let evidence = disk.contentWrites.prefix(30).map { write in
+                Evidence(time: analysis.runTime(write.start), durationMs: Double(write.end &- write.start) / 1e6,
+                         description: "\(write.operation.rawValue) \(write.path): \(bytes(write.length)) from \(write.callSite)")
+            }
+            return .value(Double(busiest.count), display: "\(busiest.count) write\(busiest.count == 1 ? "" : "s") in the busiest minute (\(disk.writeOperations) in all)",
+                          evidence: Array(evidence))
+        },
+        Audit("disk.write-changed-portions") { analysis, metrics in
+            let disk = DiskActivity(analysis)
+            guard disk.writeOperations > 0 else { return .notApplicable("the app wrote nothing through FrugalKit") }
+            guard let amplification = disk.amplification else {
+                return .notApplicable("every write created a new file: nothing was rewritten")
+            }
+            let value = Double(amplification.written) / Double(max(1, amplification.changed))
+            let evidence = disk.updates.sorted { $0.length - $0.changedBytes > $1.length - $1.changedBytes }.prefix(20).map { write in
+                Evidence(time: analysis.runTime(write.start), durationMs: Double(write.end &- write.start) / 1e6,
+                         description: "\(write.operation.rawValue) \(write.path): wrote \(bytes(write.length)), \(bytes(write.changedBytes)) of blocks changed (\(write.diff?.differingBytes ?? write.length) bytes differ) at \(write.callSite)")
+            }
+            return .value(value, display: "\(DisplayFormat.number(value))× (\(bytes(amplification.written)) written for \(bytes(amplification.changed)) changed)",
+                          evidence: Array(evidence))
+        },
+        Audit("disk.write-budget") { analysis, metrics in
+            guard DiskActivity(analysis).wroteAnything else { return .notApplicable("the app wrote nothing through FrugalKit") }
+            switch Audit.require(metrics, MetricName.diskBytesWrittenPerDay) {
+            case .failure(let failure): return .unavailable(failure.reason)
+            case .success(let perDay):
+                var evidence = [Evidence(description: "\(bytes(Int(metrics[MetricName.diskLogicalBytesWritten]?.value ?? 0))) through FrugalKit in \(DisplayFormat.number(analysis.wallSeconds)) s")]
+                if let gap = metrics[MetricName.diskUnjournaledBytesWritten]?.value {
+                    evidence.append(Evidence(description: "\(bytes(Int(gap))) written around FrugalKit (wchar − event stream − journal)"))
+                }
+                if let physical = metrics[MetricName.diskPhysicalBytesWritten]?.value {
+                    evidence.append(Evidence(description: "\(bytes(Int(physical))) reached storage (write_bytes)"))
+                }
+                return .value(perDay, display: "\(bytes(Int(perDay))) per day at this run's rate", evidence: evidence)
+            }
+        },
+        Audit("disk.no-cache-files") { analysis, metrics in
+            let disk = DiskActivity(analysis)
+            guard disk.writeOperations > 0 else { return .notApplicable("the app wrote nothing through FrugalKit") }
+            let writes = disk.cacheWritesOutsideTermination
+            let total = writes.reduce(0) { $0 + $1.length }
+            let evidence = writes.prefix(20).map { write in
+                Evidence(time: analysis.runTime(write.start), description: "\(write.operation.rawValue) \(write.path) (\(write.dataClass.rawValue) data in \(write.location.title)): \(bytes(write.length)) at \(write.callSite)")
+            }
+            return .value(Double(total), display: "\(bytes(total)) of cache data written before quitting", evidence: Array(evidence))
+        },
+        Audit("disk.backup-placement") { analysis, metrics in
+            let disk = DiskActivity(analysis)
+            guard disk.wroteAnything else { return .notApplicable("the app wrote nothing through FrugalKit") }
+            guard disk.sandboxFiles != nil else { return .unavailable("the sandbox was not scanned at the end of the run") }
+            let files = disk.recreatableBackedUpFiles
+            let total = files.reduce(0) { $0 + ($1.bytesAtEnd ?? 0) }
+            var evidence = files.prefix(20).map { file in
+                Evidence(description: "\(file.path): \(bytes(file.bytesAtEnd ?? 0)) of \(file.dataClass?.rawValue ?? "?") data, backed up in \(file.location.title)")
+            }
+            for file in disk.files where file.dataClass == .critical && file.backedUp == false && (file.bytesAtEnd ?? 0) > 0 {
+                evidence.append(Evidence(description: "\(file.path): critical data that backups do not copy (\(file.location.title)\(file.exclusion.map { ", excluded by \($0.rawValue)" } ?? ""))"))
+            }
+            return .value(Double(total), display: "\(bytes(total)) of re-creatable data backed up (\(bytes(disk.backupBytes ?? 0)) backed up in all)",
+                          evidence: evidence)
+        },
+        Audit("disk.clean-tmp") { analysis, metrics in
+            let disk = DiskActivity(analysis)
+            guard disk.wroteAnything else { return .notApplicable("the app wrote nothing through FrugalKit") }
+            guard let files = disk.tmpFilesAtEnd else { return .unavailable("the sandbox was not scanned at the end of the run") }
+            let total = files.reduce(0) { $0 + $1.bytes }
+            let evidence = files.prefix(20).map { Evidence(description: "\($0.path): \(bytes($0.bytes)) left in tmp") }
+            return .value(Double(total), display: "\(bytes(total)) left in tmp at the end", evidence: Array(evidence))
+        },
+    ]
+
+    /// Bytes as a person reads them (`4 MiB`, `12 KiB`, `310 B`).
+    static func bytes(_ count: Int) -> String {
+        let value = Double(count)
+        if abs(value) >= 1_073_741_824 { return DisplayFormat.number(value / 1_073_741_824) + " GiB" }
+        if abs(value) >= 1_048_576 { return DisplayFormat.number(value / 1_048_576) + " MiB" }
+        if abs(value) >= 1024 { return DisplayFormat.number(value / 1024) + " KiB" }
+        return "\(count) B"
+    }
+}

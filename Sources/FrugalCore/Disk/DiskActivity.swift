@@ -1,0 +1,170 @@
+/// A run's disk activity from the app's side: FrugalKit's write journal, joined with the files
+/// the harness found in the sandbox at the end. Pure, so audits and tests share one reading.
+public struct DiskActivity: Sendable {
+    /// The journal, in time order.
+    public let journal: [FileWrite]
+    /// Monotonic ns when `willTerminate` began, if it ran: writes from then on are the guide's
+    /// one exception ("when your app quits").
+    public let terminationStart: UInt64?
+    /// The sandbox at the end of the run, if the harness could look (nil for black-box commands).
+    public let sandboxFiles: [SandboxFileRecord]?
+
+    public init(journal: [FileWrite], terminationStart: UInt64?, sandboxFiles: [SandboxFileRecord]?) {
+        self.journal = journal.sorted { $0.start < $1.start }
+        self.terminationStart = terminationStart
+        self.sandboxFiles = sandboxFiles
+    }
+
+    /// The activity of a run.
+    public init(_ analysis: RunAnalysis) {
+        let journal = analysis.record.events.compactMap { event -> FileWrite? in
+            if case .fileWrite(let write) = event.body { return write }
+            return nil
+        }
+        self.init(journal: journal, terminationStart: analysis.handlers.first { $0.name == "willTerminate" }?.start,
+                  sandboxFiles: analysis.record.sandboxFiles)
+    }
+
+    /// Writes of content (replacements, in-place writes, appends).
+    public var contentWrites: [FileWrite] { journal.filter { $0.operation.writesContent } }
+
+    /// Bytes written through FrugalKit.
+    public var logicalBytesWritten: Int { contentWrites.reduce(0) { $0 + $1.length } }
+
+    /// Content writes: each replacement, in-place write or append is one operation.
+    public var writeOperations: Int { contentWrites.count }
+
+    /// fsyncs: synced writes (a replacement syncs its new file) and explicit fsyncs.
+    public var fsyncs: Int { journal.filter { $0.synced || $0.operation == .fsync }.count }
+
+    /// Whether the app wrote anything through FrugalKit or left any file in its sandbox.
+    public var wroteAnything: Bool {
+        !journal.isEmpty || (sandboxFiles?.contains { $0.location != .bundle } ?? false)
+    }
+
+    /// Whether a write happened while the app was quitting.
+    public func isAtTermination(_ write: FileWrite) -> Bool {
+        terminationStart.map { write.start >= $0 } ?? false
+    }
+
+    /// The most content writes that started within any `window` ns; a run shorter than the
+    /// window counts as one window. Also when the busiest window began.
+    public func busiestWindow(_ window: UInt64 = 60_000_000_000) -> (count: Int, start: UInt64?) {
+        let times = contentWrites.map(\.start)
+        var best = 0, bestStart: UInt64?
+        var first = 0
+        for (index, time) in times.enumerated() {
+            while times[first] + window <= time { first += 1 }
+            if index - first + 1 > best {
+                best = index - first + 1
+                bestStart = times[first]
+            }
+        }
+        return (best, bestStart)
+    }
+
+    /// Writes that modify a file that already existed: the ones that could have written less.
+    /// A new file's first write has nothing to compare with, so it is not counted.
+    public var updates: [FileWrite] { contentWrites.filter(\.existed) }
+
+    /// Write amplification of the updates: bytes written and bytes (of blocks) that changed.
+    public var amplification: (written: Int, changed: Int)? {
+        let updates = self.updates
+        guard !updates.isEmpty else { return nil }
+        return (updates.reduce(0) { $0 + $1.length }, updates.reduce(0) { $0 + $1.changedBytes })
+    }
+
+    /// Content writes of cache data made before the app began to quit: writes into
+    /// `Library/Caches`, and writes of data the app declared as cache wherever it put them.
+    public var cacheWritesOutsideTermination: [FileWrite] {
+        contentWrites.filter { ($0.location == .caches || $0.dataClass == .cache) && !isAtTermination($0) }
+    }
+
+    /// The files, joined from the journal and the end-of-run scan, by path.
+    public var files: [FileSummary] {
+        var order: [String] = []
+        var summaries: [String: FileSummary] = [:]
+        for write in journal {
+            if summaries[write.path] == nil {
+                order.append(write.path)
+                summaries[write.path] = FileSummary(path: write.path, location: write.location)
+            }
+            summaries[write.path]!.add(write)
+        }
+        for file in sandboxFiles ?? [] where file.location != .bundle && file.path != BackupExclusion.sidecarPath {
+            if summaries[file.path] == nil {
+                order.append(file.path)
+                summaries[file.path] = FileSummary(path: file.path, location: file.location)
+            }
+            summaries[file.path]!.bytesAtEnd = file.bytes
+            summaries[file.path]!.backedUp = file.isBackedUp
+            summaries[file.path]!.exclusion = file.exclusion
+        }
+        if sandboxFiles != nil {
+            // Scanned: a journaled file missing at the end was deleted, and is not backed up.
+            for path in order where summaries[path]!.bytesAtEnd == nil { summaries[path]!.backedUp = false }
+        }
+        return order.map { summaries[$0]! }
+    }
+
+    /// Files at the end that backups copy although the app declared their data re-creatable.
+    public var recreatableBackedUpFiles: [FileSummary] {
+        files.filter { $0.backedUp == true && ($0.dataClass?.isRecreatable ?? false) && ($0.bytesAtEnd ?? 0) > 0 }
+    }
+
+    /// Bytes that backups copy at the end of the run (nil without a scan).
+    public var backupBytes: Int? {
+        sandboxFiles.map { $0.filter(\.isBackedUp).reduce(0) { $0 + $1.bytes } }
+    }
+
+    /// Files left in `tmp` at the end (nil without a scan).
+    public var tmpFilesAtEnd: [SandboxFileRecord]? {
+        sandboxFiles.map { $0.filter { $0.location == .tmp } }
+    }
+}
+
+/// One file of the run: what the app wrote to it and what was left at the end.
+public struct FileSummary: Codable, Sendable, Equatable {
+    /// Path relative to the sandbox root.
+    public var path: String
+    public var location: SandboxLocation
+    /// The data class the app declared (nil for a file FrugalKit never wrote).
+    public var dataClass: FileDataClass?
+    /// Content writes through FrugalKit, and their bytes.
+    public var writes: Int
+    public var bytesWritten: Int
+    /// Bytes of the blocks those writes changed.
+    public var changedBytes: Int
+    public var fsyncs: Int
+    /// Size at the end of the run (nil if it was gone, or the sandbox was not scanned).
+    public var bytesAtEnd: Int?
+    /// Whether backups copy it at the end (nil if the sandbox was not scanned).
+    public var backedUp: Bool?
+    /// How it was excluded from backup, if it was.
+    public var exclusion: BackupExclusionMechanism?
+
+    public init(path: String, location: SandboxLocation, dataClass: FileDataClass? = nil, writes: Int = 0, bytesWritten: Int = 0,
+                changedBytes: Int = 0, fsyncs: Int = 0, bytesAtEnd: Int? = nil, backedUp: Bool? = nil,
+                exclusion: BackupExclusionMechanism? = nil) {
+        self.path = path
+        self.location = location
+        self.dataClass = dataClass
+        self.writes = writes
+        self.bytesWritten = bytesWritten
+        self.changedBytes = changedBytes
+        self.fsyncs = fsyncs
+        self.bytesAtEnd = bytesAtEnd
+        self.backedUp = backedUp
+        self.exclusion = exclusion
+    }
+
+    mutating func add(_ write: FileWrite) {
+        dataClass = write.dataClass
+        if write.operation.writesContent {
+            writes += 1
+            bytesWritten += write.length
+            changedBytes += write.changedBytes
+        }
+        if write.synced || write.operation == .fsync { fsyncs += 1 }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+
+/// The disk area's part of a run: the process's final `/proc/<pid>/io`, the size of its event
+/// stream (which `wchar` counts too), and the sandbox as the app left it.
+extension RunSession {
+    /// Adds the disk facts to `record`; call after the process is reaped, before the sandbox is deleted.
+    func recordDisk(into record: inout RunRecord) {
+        record.finalIO = process.finalIO
+        record.eventStreamBytes = reader.bytesRead
+        record.sandboxFiles = SandboxScanner.scan(root: sandbox.root)
+    }
+}
+
+/// Lists the regular files of a sandbox with their sizes and exclusion from backup.
+enum SandboxScanner {
+    /// Every regular file under `root` (the bundle included), by path relative to it; nil if
+    /// the root cannot be read.
+    static func scan(root: URL) -> [SandboxFileRecord]? {
+        let rootPath = root.standardizedFileURL.path
+        guard let enumerator = FileManager.default.enumerator(atPath: rootPath) else { return nil }
+        let sidecar = (try? FileReader.readText(rootPath + "/" + BackupExclusion.sidecarPath)).map(BackupExclusion.parseSidecar) ?? []
+        var files: [SandboxFileRecord] = []
+        while let relative = enumerator.nextObject() as? String {
+            let path = rootPath + "/" + relative
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            var exclusion: BackupExclusionMechanism?
+            if (try? ExtendedAttributes.get(BackupExclusion.attributeName, path: path)) ?? nil != nil {
+                exclusion = .extendedAttribute
+            } else if sidecar.contains(relative) {
+                exclusion = .sidecar
+            }
+            files.append(SandboxFileRecord(path: relative, bytes: Int(info.st_size), exclusion: exclusion))
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+}

@@ -1,0 +1,95 @@
+import FrugalCore
+import FrugalKit
+
+/// A notes app with one 4 MiB document and a 64 KiB search index. Each input is an edit burst:
+/// three 32-byte changes in three different 4 KiB blocks, then a save. The two strategies save
+/// the same edits. The index is support data the app can rebuild, so it sits in Application
+/// Support excluded from backup, as the guide asks.
+final class NotesApp: AppDelegate {
+    enum Strategy {
+        /// Atomic replacement of the whole file (temporary file, fsync, rename).
+        case rewriteWhole
+        /// Only the changed blocks, written in place as one batch with one fsync.
+        case changedBlocks
+    }
+
+    static let documentBytes = 4 * 1_048_576
+    static let blockSize = 4096
+    static let editsPerInput = 3
+    static let editLength = 32
+
+    let strategy: Strategy
+    let store = FileStore.shared
+    let note = StoredFile(.documents, "notes.txt", dataClass: .critical)
+    let index = StoredFile(.applicationSupport, "search-index.bin", dataClass: .support, excludedFromBackup: true)
+    static let indexBytes = 65_536
+    let ledger = WriteLedger()
+    var document: [UInt8] = []
+    var random = SplitMix64(seed: 0x6e6f746573)
+    /// Every block edited so far: edits never share a block, so each changes exactly one.
+    var editedBlocks: Set<Int> = []
+    var dirtyBlocks: Set<Int> = []
+
+    init(strategy: Strategy) { self.strategy = strategy }
+
+    func didFinishLaunching(_ app: Application) {
+        document = PatternBytes.make(count: Self.documentBytes, seed: 1)
+        reportingFailure(app, "create note") {
+            try store.replace(note, with: document)
+            ledger.record(bytes: document.count, changed: document.count, synced: true)
+            try store.replace(index, with: PatternBytes.make(count: Self.indexBytes, seed: 2))
+            ledger.record(bytes: Self.indexBytes, changed: Self.indexBytes, synced: true)
+        }
+    }
+
+    func handleInput(_ app: Application, kind: String) {
+        let blocks = Self.documentBytes / Self.blockSize
+        for _ in 0..<Self.editsPerInput {
+            var block = Int(random.next() % UInt64(blocks))
+            while editedBlocks.contains(block) { block = (block + 1) % blocks }
+            editedBlocks.insert(block)
+            dirtyBlocks.insert(block)
+            let start = block * Self.blockSize + Int(random.next() % UInt64(Self.blockSize - Self.editLength))
+            // Flipping the low bit changes every byte of the edit.
+            for index in start..<(start + Self.editLength) { document[index] ^= 1 }
+        }
+        save(app)
+    }
+
+    func willTerminate(_ app: Application) {
+        if !dirtyBlocks.isEmpty { save(app) }
+        ledger.report(app)
+    }
+
+    func save(_ app: Application) {
+        let changed = dirtyBlocks.count * Self.blockSize
+        reportingFailure(app, "save note") {
+            switch strategy {
+            case .rewriteWhole:
+                try store.replace(note, with: document)
+                ledger.record(bytes: document.count, changed: changed, synced: true)
+            case .changedBlocks:
+                let extents = Self.runs(of: dirtyBlocks).map { run in
+                    FileExtent(offset: run.lowerBound * Self.blockSize,
+                               bytes: Array(document[(run.lowerBound * Self.blockSize)..<(run.upperBound * Self.blockSize)]))
+                }
+                try store.write(note, extents: extents, sync: true)
+                ledger.record(bytes: extents.reduce(0) { $0 + $1.bytes.count }, changed: changed, synced: true)
+            }
+        }
+        dirtyBlocks = []
+    }
+
+    /// Adjacent blocks merged into runs, so neighbours go out in one pwrite.
+    static func runs(of blocks: Set<Int>) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        for block in blocks.sorted() {
+            if let last = runs.last, last.upperBound == block {
+                runs[runs.count - 1] = last.lowerBound..<(block + 1)
+            } else {
+                runs.append(block..<(block + 1))
+            }
+        }
+        return runs
+    }
+}
