@@ -1,0 +1,73 @@
+import Foundation
+import FrugalKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension WorkloadCatalogue {
+    static let responsiveness: [WorkloadDefinition] = [
+        WorkloadDefinition(name: "feed.sync-on-main",
+                           summary: "fetches its feed from a slow server (150 ms) on the main thread (bad: main.no-waiting-on-main)",
+                           defaultScenarios: ["refresh"]) { FeedApp(fetchesOnMainThread: true) },
+        WorkloadDefinition(name: "feed.async",
+                           summary: "fetches the same feed on a background queue and hands the result to the main thread (good)",
+                           defaultScenarios: ["refresh"]) { FeedApp(fetchesOnMainThread: false) },
+    ]
+
+    static let responsivenessFixtures: [WorkloadDefinition] = [
+        WorkloadDefinition(name: "fixture.main-hang",
+                           summary: "test fixture: input 'hang' blocks the main thread for 400 ms in MainThreadBlocker.blockMainThread",
+                           defaultScenarios: ["standard"], inDefaultSuite: false) { HangingApp() },
+    ]
+}
+
+/// A news feed fetched from a server that takes 150 ms to answer, over a real loopback socket.
+final class FeedApp: AppDelegate {
+    let fetchesOnMainThread: Bool
+    var server: SlowLoopbackServer?
+    var stories: [UInt8] = []
+    private let queue = DispatchQueue(label: "feed.fetch")
+    init(fetchesOnMainThread: Bool) { self.fetchesOnMainThread = fetchesOnMainThread }
+
+    func didFinishLaunching(_ app: Application) {
+        server = try? SlowLoopbackServer(latency: 0.150, response: Array(repeating: UInt8(ascii: "s"), count: 4096))
+    }
+
+    func handleInput(_ app: Application, kind: String) {
+        guard kind == "refresh", let port = server?.port else { return }
+        if fetchesOnMainThread {
+            stories = (try? fetch(port: port)) ?? stories
+        } else {
+            queue.async { [unowned self] in
+                let fetched = try? self.fetch(port: port)
+                app.runLoop.perform("feed-loaded") { self.stories = fetched ?? self.stories }
+            }
+        }
+    }
+
+    private func fetch(port: UInt16) throws -> [UInt8] {
+        try BlockingCalls.measure("network.request", detail: "127.0.0.1:\(port)/feed") {
+            try SlowLoopbackServer.request(port: port, Array("GET /feed".utf8))
+        }
+    }
+}
+
+/// Blocks the main thread when asked: the hang test's fixture.
+final class HangingApp: AppDelegate {
+    func handleInput(_ app: Application, kind: String) {
+        if kind == "hang" { MainThreadBlocker.blockMainThread(milliseconds: 400) }
+    }
+}
+
+/// Sleeps the calling thread until a deadline, restarting after signals (the hang probe's included).
+enum MainThreadBlocker {
+    @inline(never)
+    static func blockMainThread(milliseconds: Int) {
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let total = Int(deadline.tv_nsec) + milliseconds * 1_000_000
+        deadline.tv_sec += total / 1_000_000_000
+        deadline.tv_nsec = total % 1_000_000_000
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
+    }
+}
