@@ -97,29 +97,24 @@ final class DisplayTimerApp: AppDelegate {
 /// upload goes to a server that takes 1 s to accept it, over a real loopback connection.
 final class UploadApp: AppDelegate {
     let endsTask: Bool
-    var server: SlowLoopbackServer?
     var pending: [UInt8]?
     var task = BackgroundTaskIdentifier.invalid
     init(endsTask: Bool) { self.endsTask = endsTask }
-
-    func didFinishLaunching(_ app: Application) {
-        server = try? SlowLoopbackServer(latency: 1.0, response: Array("stored\n".utf8))
-    }
 
     func handleInput(_ app: Application, kind: String) {
         if kind == "upload" { pending = [UInt8](repeating: UInt8(ascii: "u"), count: 64 * 1024) }
     }
 
     func didEnterBackground(_ app: Application) {
-        guard let payload = pending, let port = server?.port else { return }
+        guard let payload = pending else { return }
         task = app.beginBackgroundTask(name: "upload") { [unowned self] in
             app.mark("upload-expiring")
             if self.endsTask { app.endBackgroundTask(self.task) }
         }
         let task = self.task
         Thread.detachNewThread { [endsTask] in
-            let reply = try? BlockingCalls.measure("network.request", detail: "127.0.0.1:\(port)/upload") {
-                try SlowLoopbackServer.request(port: port, payload)
+            let reply = try? BlockingCalls.measure("network.request", detail: "loopback/upload (1 s server)") {
+                try SlowLoopbackServer.request(latency: 1.0, response: Array("stored".utf8), payload)
             }
             app.runLoop.perform("upload-finished") { [unowned self] in
                 self.pending = reply == nil ? payload : nil

@@ -95,35 +95,33 @@ enum LoopbackSocket {
     }
 }
 
-/// A slow server in the app's own process, standing in for a remote one: a thread that sleeps in
-/// `accept` until a client comes, reads its request line, takes `latency` to answer (a slow
-/// backend), then sends `response` and closes. The client's wait for it is a real socket wait.
-final class SlowLoopbackServer: @unchecked Sendable {
-    let port: UInt16
-    private let fd: Int32
-
-    init(latency: Double, response: [UInt8]) throws {
-        (fd, port) = try LoopbackSocket.listen()
-        let fd = self.fd
+/// A slow server standing in for a remote one, for exactly one request: a thread that sleeps in
+/// `accept` until the client comes, closes its listening socket at once (so the app holds no
+/// listener of its own), reads the request line, takes `latency` to answer (a slow backend),
+/// sends `response` and closes. The client's wait for it is a real socket wait.
+enum SlowLoopbackServer {
+    /// Starts the one-shot server; returns its port.
+    static func start(latency: Double, response: [UInt8]) throws -> UInt16 {
+        let (fd, port) = try LoopbackSocket.listen()
         let thread = Thread {
-            while true {
-                let client = accept(fd, nil, nil)
-                if client < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                _ = try? LoopbackSocket.readLine(client)
-                Thread.sleep(forTimeInterval: latency)
-                try? LoopbackSocket.writeAll(client, response)
-                close(client)
-            }
+            var client: Int32 = -1
+            repeat { client = accept(fd, nil, nil) } while client < 0 && errno == EINTR
+            close(fd)
+            guard client >= 0 else { return }
+            _ = try? LoopbackSocket.readLine(client)
+            Thread.sleep(forTimeInterval: latency)
+            try? LoopbackSocket.writeAll(client, response)
+            close(client)
         }
         thread.name = "slow-server"
         thread.start()
+        return port
     }
 
-    /// One request: connect, send `request` as a line, read the whole answer. Blocks the caller.
-    static func request(port: UInt16, _ request: [UInt8]) throws -> [UInt8] {
+    /// One request to a fresh slow server: connect, send `request` as a line, read the whole answer.
+    /// Blocks the caller for about `latency`.
+    static func request(latency: Double, response: [UInt8], _ request: [UInt8]) throws -> [UInt8] {
+        let port = try start(latency: latency, response: response)
         let fd = try LoopbackSocket.connect(port: port)
         defer { close(fd) }
         try LoopbackSocket.writeAll(fd, request + [UInt8(ascii: "\n")])
