@@ -18,6 +18,9 @@ extension WorkloadCatalogue {
         WorkloadDefinition(name: "fixture.main-hang",
                            summary: "test fixture: input 'hang' blocks the main thread for 400 ms in MainThreadBlocker.blockMainThread",
                            defaultScenarios: ["standard"], inDefaultSuite: false) { HangingApp() },
+        WorkloadDefinition(name: "fixture.background-hang",
+                           summary: "test fixture: didEnterBackground blocks for 7 s, past the 5 s background watchdog",
+                           defaultScenarios: ["suspend-resume"], inDefaultSuite: false) { BackgroundHangApp() },
     ]
 }
 
@@ -51,6 +54,13 @@ final class FeedApp: AppDelegate {
 final class HangingApp: AppDelegate {
     func handleInput(_ app: Application, kind: String) {
         if kind == "hang" { MainThreadBlocker.blockMainThread(milliseconds: 400) }
+    }
+}
+
+/// Blocks in didEnterBackground past the watchdog: the background watchdog test's fixture.
+final class BackgroundHangApp: AppDelegate {
+    func didEnterBackground(_ app: Application) {
+        MainThreadBlocker.blockMainThread(milliseconds: 7000)
     }
 }
 

@@ -29,6 +29,23 @@ final class LifecycleHarnessTests: XCTestCase {
         let evidence = try XCTUnwrap(report.audits["main.no-long-blocks"]?.evidence.first?.description)
         XCTAssertTrue(evidence.contains("blockMainThread"), evidence)
         XCTAssertEqual(report.timeline.hangs?.count, 1)
+        print("HANG \(hang.handler.name): \(Double(hang.handler.duration) / 1e6) ms; stack: \(stack.summary())")
+    }
+
+    func testTheBackgroundWatchdogKillsAnAppStuckInDidEnterBackgroundAndNamesTheHandler() throws {
+        // A 1 s watchdog instead of the guide's 5 s keeps the test short; the mechanism is the same.
+        let record = try ScenarioRunnerTests.runner { $0.backgroundWatchdog = 1 }
+            .run(RunPlan(target: .builtIn(name: "fixture.background-hang"), scenario: ScenarioCatalogue.suspendResume, repetition: 1))
+        XCTAssertEqual(record.outcome, .killedWatchdog)
+        let detail = try XCTUnwrap(record.outcomeDetail)
+        XCTAssertTrue(detail.contains("background watchdog") && detail.contains("still in didEnterBackground") && detail.contains("1 s"), detail)
+        XCTAssertEqual(record.exitStatus?.signal, SIGKILL)
+        let report = ReportBuilder.runReport(record)
+        let audit = try XCTUnwrap(report.audits["lifecycle.background-transition"])
+        // It ran from its start to the kill: at least the 1 s watchdog, which is the rule's 0.5 point.
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(audit.numericValue), 1000, audit.displayValue)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(audit.score), 0.5 + 1e-9, audit.displayValue)
+        XCTAssertTrue(audit.evidence.contains { $0.description.contains("didEnterBackground") })
     }
 
     func testASuspendedAppAccruesNoCPUTimeAndNoWakeups() throws {

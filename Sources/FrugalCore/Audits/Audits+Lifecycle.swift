@@ -135,8 +135,16 @@ extension Audits {
     /// The measurement of a run a watchdog killed in `handler`, if that is how it ended.
     static func watchdogKill(_ analysis: RunAnalysis, handler: String) -> AuditMeasurement? {
         guard analysis.record.outcome == .killedWatchdog, let detail = analysis.record.outcomeDetail, detail.contains(handler) else { return nil }
-        let limit = 5000.0
-        return .value(limit, display: "killed by the watchdog: \(handler) did not return within \(DisplayFormat.number(limit / 1000)) s",
-                      evidence: [Evidence(durationMs: limit, description: detail)])
+        // The handler never returned: it ran from its start to the kill, at least that long.
+        let began = analysis.record.events.last { event in
+            if case .handlerBegan(let begin) = event.body { return begin.name == handler }
+            return false
+        }
+        guard let began else {
+            return .value(Thresholds.launchWatchdogSeconds * 1000, display: "killed by the watchdog in \(handler)", evidence: [Evidence(description: detail)])
+        }
+        let ms = Double(analysis.record.endTime &- began.time) / 1e6
+        return .value(ms, display: "killed by the watchdog: \(handler) ran \(DisplayFormat.number(ms)) ms without returning",
+                      evidence: [Evidence(time: analysis.runTime(began.time), durationMs: ms, description: detail)])
     }
 }
