@@ -22,7 +22,7 @@ extension RunAnalysis {
         if let (state, start) = current, state != .notRunning {
             spans.append(StateSpan(state: state, start: start, end: max(start, record.endTime)))
         }
-        return spans.filter { $0.end > $0.start || $0.state != .notRunning }
+        return spans.filter { $0.end > $0.start }
     }
 
     /// One background task's life.
@@ -33,11 +33,10 @@ extension RunAnalysis {
         public var ended: UInt64?
         /// When its expiration handler was called, if the background time ran low.
         public var expirationHandlerCalled: UInt64?
-        /// Whether it was still open when its expiration handler was called (the audit's count).
-        public var reachedExpirationUnended: Bool {
-            guard let expired = expirationHandlerCalled else { return false }
-            return ended.map { $0 > expired } ?? true
-        }
+        /// Whether the background time ran out on it: its expiration handler was called and it was
+        /// never ended (the audit's count). A task ended in its expiration handler, as the guide
+        /// suggests, was balanced in time.
+        public var reachedExpirationUnended: Bool { expirationHandlerCalled != nil && ended == nil }
     }
 
     /// Every background task, in the order begun.

@@ -84,8 +84,9 @@ extension Audits {
                 var evidence = tasks.map { task -> Evidence in
                     let state: String
                     if task.reachedExpirationUnended {
-                        state = "still open when its expiration handler was called at \(DisplayFormat.number(analysis.runTime(task.expirationHandlerCalled ?? 0))) s"
-                            + (task.ended == nil ? ", never ended" : "")
+                        state = "never ended, though its expiration handler was called at \(DisplayFormat.number(analysis.runTime(task.expirationHandlerCalled ?? 0))) s"
+                    } else if let ended = task.ended, task.expirationHandlerCalled != nil {
+                        state = "ended in time for its expiration, after \(DisplayFormat.number(Double(ended - task.begun) / 1e6)) ms"
                     } else if let ended = task.ended {
                         state = "ended after \(DisplayFormat.number(Double(ended - task.begun) / 1e6)) ms"
                     } else {
@@ -96,7 +97,7 @@ extension Audits {
                 if analysis.record.outcome == .killedWatchdog, let detail = analysis.record.outcomeDetail, detail.contains("background task") {
                     evidence.append(Evidence(description: detail))
                 }
-                return .value(expired, display: "\(DisplayFormat.number(expired)) of \(tasks.count) background task\(tasks.count == 1 ? "" : "s") reached expiration unended",
+                return .value(expired, display: "\(DisplayFormat.number(expired)) of \(tasks.count) background task\(tasks.count == 1 ? "" : "s") ran out of background time unended",
                               evidence: evidence)
             }
         },

@@ -36,7 +36,7 @@ public enum MetricName {
     public static let lifecycleInactiveWakeupsPerSecond = "lifecycle.inactiveWakeupsPerSecond"
     /// Preserved values lost across kill-while-suspended and relaunch.
     public static let lifecycleLostChanges = "lifecycle.lostChanges"
-    /// Background tasks still open when their expiration handler was called.
+    /// Background tasks whose expiration handler was called and that were never ended.
     public static let lifecycleExpiredBackgroundTasks = "lifecycle.expiredBackgroundTasks"
     /// Listening sockets held while suspended (the most at any suspension).
     public static let lifecycleListeningSocketsWhileSuspended = "lifecycle.listeningSocketsWhileSuspended"

@@ -34,7 +34,7 @@ extension RuleCatalogue {
         Rule(id: "lifecycle.end-background-tasks", category: .lifecycle, title: "End background tasks",
              guideSection: "App States and Multitasking › Executing a Finite-Length Task in the Background",
              guideQuote: "Every call to this method must be balanced by a corresponding call to the endBackgroundTask: method.",
-             measures: "background tasks that reached their expiration unended", unit: "count",
+             measures: "background tasks that reached their expiration unended: the expiration handler was called and the task was never ended", unit: "count",
              scoring: .binary(maxPassing: 0), calibration: rulesProposal, measured: true),
         Rule(id: "lifecycle.close-listeners", category: .lifecycle, title: "Close listeners before suspension",
              guideSection: responsibleSection,
