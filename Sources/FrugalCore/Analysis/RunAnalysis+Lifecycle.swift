@@ -131,11 +131,13 @@ extension RunAnalysis {
 
     /// CPU time in the background outside background tasks, and the background time it was spent in.
     /// From the harness's `/proc` samples: intervals between consecutive samples of one process that
-    /// lie in the background state with no task open.
+    /// lie in the background state with no task open and `didEnterBackground` not running.
     public var backgroundWorkOutsideTasks: (cpuSeconds: Double, backgroundSeconds: Double)? {
         let background = stateSpans.filter { $0.state == .background }
         guard !background.isEmpty else { return nil }
+        // Granted time: background tasks, and didEnterBackground itself (it has its own audit and watchdog).
         let tasks = backgroundTasks.map { ($0.begun, $0.ended ?? record.endTime) }
+            + handlers.filter { $0.name == "didEnterBackground" }.map { ($0.start, $0.end) }
         func inBackgroundWithoutTask(_ from: UInt64, _ to: UInt64) -> Bool {
             background.contains { $0.start <= from && to <= $0.end } && !tasks.contains { $0.0 < to && from < $0.1 }
         }
