@@ -61,8 +61,9 @@ final class RunSession {
         -> (ChildProcess, EventStreamReader, ProcSampler, HangWatcher) {
         let process: ChildProcess
         do {
-            process = try ChildProcess(arguments: [options.workloadHost, workload],
-                                       environment: options.environment.merging(sandbox.environment) { $1 })
+            var environment = options.environment.merging(sandbox.environment) { $1 }
+            if let peer = SlowPeer.shared { environment[SlowPeer.environmentVariable] = String(peer.port) }
+            process = try ChildProcess(arguments: [options.workloadHost, workload], environment: environment)
         } catch {
             throw HarnessError("cannot start the workload host \(options.workloadHost): \(error)")
         }

@@ -113,8 +113,8 @@ final class UploadApp: AppDelegate {
         }
         let task = self.task
         Thread.detachNewThread { [endsTask] in
-            let reply = try? BlockingCalls.measure("network.request", detail: "loopback/upload (1 s server)") {
-                try SlowLoopbackServer.request(latency: 1.0, response: Array("stored".utf8), payload)
+            let reply = try? BlockingCalls.measure("network.request", detail: "upload to a server that takes 1 s") {
+                try SlowLoopbackServer.request(latency: 1.0, responseBytes: 6, payload: payload)
             }
             app.runLoop.perform("upload-finished") { [unowned self] in
                 self.pending = reply == nil ? payload : nil

@@ -77,54 +77,39 @@ enum LoopbackSocket {
             result += buffer[0..<count]
         }
     }
-
-    /// Reads a request that ends with a newline (the client then waits for the answer).
-    static func readLine(_ fd: Int32) throws -> [UInt8] {
-        var line: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Failure("read")
-            }
-            if count == 0 { return line }
-            line += buffer[0..<count]
-            if line.last == UInt8(ascii: "\n") { return line.dropLast() }
-        }
-    }
 }
 
-/// A slow server standing in for a remote one, for exactly one request: a thread that sleeps in
-/// `accept` until the client comes, closes its listening socket at once (so the app holds no
-/// listener of its own), reads the request line, takes `latency` to answer (a slow backend),
-/// sends `response` and closes. The client's wait for it is a real socket wait.
+/// A slow remote server: the harness's (`FRUGAL_SLOW_PEER_PORT`), outside the app's process so
+/// its wakeups are not the app's; an app run by hand gets a one-shot stand-in thread instead.
+/// A request is `SLOW <latency ms> <response bytes>\n` and a payload, ended by a half-close.
 enum SlowLoopbackServer {
-    /// Starts the one-shot server; returns its port.
-    static func start(latency: Double, response: [UInt8]) throws -> UInt16 {
+    /// One request: connect, send the header and `payload`, half-close, read the whole answer.
+    /// Blocks the caller for about `latency` seconds: a real socket wait.
+    static func request(latency: Double, responseBytes: Int, payload: [UInt8] = []) throws -> [UInt8] {
+        let port = try ProcessInfo.processInfo.environment["FRUGAL_SLOW_PEER_PORT"].flatMap { UInt16($0) }
+            ?? startStandIn(latency: latency, responseBytes: responseBytes)
+        let fd = try LoopbackSocket.connect(port: port)
+        defer { close(fd) }
+        try LoopbackSocket.writeAll(fd, Array("SLOW \(Int(latency * 1000)) \(responseBytes)\n".utf8) + payload)
+        shutdown(fd, Int32(SHUT_WR))
+        return try LoopbackSocket.readToEnd(fd)
+    }
+
+    /// A one-shot server thread in this process, for an app run without the harness.
+    private static func startStandIn(latency: Double, responseBytes: Int) throws -> UInt16 {
         let (fd, port) = try LoopbackSocket.listen()
         let thread = Thread {
             var client: Int32 = -1
             repeat { client = accept(fd, nil, nil) } while client < 0 && errno == EINTR
             close(fd)
             guard client >= 0 else { return }
-            _ = try? LoopbackSocket.readLine(client)
+            _ = try? LoopbackSocket.readToEnd(client)
             Thread.sleep(forTimeInterval: latency)
-            try? LoopbackSocket.writeAll(client, response)
+            try? LoopbackSocket.writeAll(client, [UInt8](repeating: UInt8(ascii: "s"), count: responseBytes))
             close(client)
         }
-        thread.name = "slow-server"
+        thread.name = "slow-server-stand-in"
         thread.start()
         return port
-    }
-
-    /// One request to a fresh slow server: connect, send `request` as a line, read the whole answer.
-    /// Blocks the caller for about `latency`.
-    static func request(latency: Double, response: [UInt8], _ request: [UInt8]) throws -> [UInt8] {
-        let port = try start(latency: latency, response: response)
-        let fd = try LoopbackSocket.connect(port: port)
-        defer { close(fd) }
-        try LoopbackSocket.writeAll(fd, request + [UInt8(ascii: "\n")])
-        return try LoopbackSocket.readToEnd(fd)
     }
 }

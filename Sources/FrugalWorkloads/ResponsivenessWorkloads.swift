@@ -44,8 +44,8 @@ final class FeedApp: AppDelegate {
     }
 
     private func fetch() throws -> [UInt8] {
-        try BlockingCalls.measure("network.request", detail: "loopback/feed (150 ms server)") {
-            try SlowLoopbackServer.request(latency: 0.150, response: Array(repeating: UInt8(ascii: "s"), count: 4096), Array("GET /feed".utf8))
+        try BlockingCalls.measure("network.request", detail: "GET /feed from a server that takes 150 ms") {
+            try SlowLoopbackServer.request(latency: 0.150, responseBytes: 4096, payload: Array("GET /feed".utf8))
         }
     }
 }

@@ -145,3 +145,24 @@ final class LifecycleAnalysisTests: XCTestCase {
         XCTAssertEqual(timeline.hangs, [HangMark(handler: "input:hang", start: 1, durationMs: 400, stack: ["blockMainThread (host)"])])
     }
 }
+
+extension LifecycleAnalysisTests {
+    func testLifecycleEventsAndRecordFieldsRoundTrip() throws {
+        let bodies: [WorkloadEvent.Body] = [
+            .handlerBegan(HandlerBegin(name: "didEnterBackground", start: 5)),
+            .backgroundTask(BackgroundTaskEvent(id: 2, name: "upload", phase: .expirationHandlerCalled)),
+            .preservedState(PreservedStateSnapshot(moment: .background, values: ["a": "1"])),
+            .hangStack(HangStack(handler: "input:hang", capturedAt: 9, frames: [StackFrame(module: "host", symbol: "f()", address: "0x10")])),
+        ]
+        for body in bodies {
+            let event = WorkloadEvent(time: 42, body: body)
+            XCTAssertEqual(try JSONDecoder().decode(WorkloadEvent.self, from: JSONEncoder().encode(event)), event)
+        }
+        let text = #"{"t":1,"type":"backgroundTask","backgroundTask":{"id":1,"name":"u","phase":"expiration-handler-called"}}"#
+        XCTAssertEqual(try JSONDecoder().decode(WorkloadEvent.self, from: Data(text.utf8)).body,
+                       .backgroundTask(BackgroundTaskEvent(id: 1, name: "u", phase: .expirationHandlerCalled)))
+        // A handler record from before the waiting counters still decodes.
+        let old = #"{"name":"x","start":1,"end":2}"#
+        XCTAssertNil(try JSONDecoder().decode(HandlerRecord.self, from: Data(old.utf8)).voluntaryContextSwitches)
+    }
+}
