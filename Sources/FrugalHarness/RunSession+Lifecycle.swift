@@ -86,7 +86,12 @@ extension RunSession {
     func suspend() {
         process.kill(SIGSTOP)
         hangWatcher.setPaused(true)
-        guard let sample = sampler.stoppedSample(timeout: 2) else { return }
+        guard let sample = sampler.stoppedSample(timeout: 2) else {
+            // Not every thread stopped (or the process is gone): do not leave it half stopped.
+            process.kill(SIGCONT)
+            hangWatcher.setPaused(false)
+            return
+        }
         let sockets = (try? ProcFS.listeningSockets(pid: process.pid)) ?? []
         suspensions.append(SuspensionRecord(pid: process.pid, start: sample.time, sampleAtStart: sample, listeningSockets: sockets))
         systemEvents.append(WorkloadEvent(time: sample.time, body: .stateChanged(StateChange(from: .background, to: .suspended))))

@@ -54,6 +54,7 @@ extension RunSession {
         var problem: String?
         if process.waitForExit(until: start + Self.nanoseconds(options.terminateWatchdog)) == nil {
             problem = "terminate watchdog: willTerminate did not return and exit within \(DisplayFormat.number(options.terminateWatchdog)) s"
+                + (reader.openHandlerDescription.map { " (\($0))" } ?? "")
             kill(outcome: .killedWatchdog, detail: problem!)
         }
         record(.terminate, index: index, start: start, problem: problem)

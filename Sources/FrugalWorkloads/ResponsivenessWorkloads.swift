@@ -16,7 +16,7 @@ extension WorkloadCatalogue {
 
     static let responsivenessFixtures: [WorkloadDefinition] = [
         WorkloadDefinition(name: "fixture.main-hang",
-                           summary: "test fixture: input 'hang' blocks the main thread for 400 ms in MainThreadBlocker.blockMainThread",
+                           summary: "test fixture: every input blocks the main thread for 400 ms in MainThreadBlocker.blockMainThread",
                            defaultScenarios: ["standard"], inDefaultSuite: false) { HangingApp() },
         WorkloadDefinition(name: "fixture.background-hang",
                            summary: "test fixture: didEnterBackground blocks for 7 s, past the 5 s background watchdog",
@@ -50,10 +50,10 @@ final class FeedApp: AppDelegate {
     }
 }
 
-/// Blocks the main thread when asked: the hang test's fixture.
+/// Blocks the main thread on every input: the hang test's fixture.
 final class HangingApp: AppDelegate {
     func handleInput(_ app: Application, kind: String) {
-        if kind == "hang" { MainThreadBlocker.blockMainThread(milliseconds: 400) }
+        MainThreadBlocker.blockMainThread(milliseconds: 400)
     }
 }
 
