@@ -47,7 +47,8 @@ public enum TimelineSVG {
             let start = x(handler.start), end = x(handler.start + handler.durationMs / 1000)
             let hang = handler.durationMs >= Thresholds.hangMilliseconds
             let color = hang ? "#e53935" : (handler.durationMs > 50 ? "#fb8c00" : "#5c6bc0")
-            let title = HTMLEscaping.escape("\(handler.name): \(DisplayFormat.number(handler.durationMs)) ms" + (hang ? " (hang)" : ""))
+            let waiting = handler.waitingMs.flatMap { $0 >= 1 ? ", \(DisplayFormat.number($0)) ms waiting off the CPU" : nil } ?? ""
+            let title = HTMLEscaping.escape("\(handler.name): \(DisplayFormat.number(handler.durationMs)) ms" + (hang ? " (hang)" : "") + waiting)
             svg += "<rect x=\"\(f(start))\" y=\"\(f(2 * laneHeight + 4))\" width=\"\(f(max(1.5, end - start)))\" height=\"18\" fill=\"\(color)\"><title>\(title) at \(f(handler.start)) s</title></rect>"
         }
         let peak = max(1, timeline.activity.map { Double($0.wakeups) / max($0.interval, 0.001) }.max() ?? 1)

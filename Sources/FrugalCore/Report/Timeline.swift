@@ -47,6 +47,8 @@ public struct HandlerSpan: Codable, Sendable, Equatable {
     public var cpuMs: Double?
     /// Context switches of the main thread in the handler, when counted.
     public var contextSwitches: Int?
+    /// Off-CPU waiting in the handler, ms (wall − on-CPU − run-queue delay, when it slept), when counted.
+    public var waitingMs: Double?
 }
 
 public struct StepMark: Codable, Sendable, Equatable {
@@ -76,7 +78,8 @@ extension Timeline {
         }
         let handlers = analysis.handlers.map {
             HandlerSpan(name: $0.name, start: analysis.runTime($0.start), durationMs: Double($0.duration) / 1e6,
-                        cpuMs: $0.cpuNanoseconds.map { Double($0) / 1e6 }, contextSwitches: $0.contextSwitches)
+                        cpuMs: $0.cpuNanoseconds.map { Double($0) / 1e6 }, contextSwitches: $0.contextSwitches,
+                        waitingMs: $0.offCPUWaitingNanoseconds.map { Double($0) / 1e6 })
         }
         let steps = record.steps.map {
             StepMark(step: $0.step.description, start: analysis.runTime($0.start), end: analysis.runTime($0.end), problem: $0.problem)
