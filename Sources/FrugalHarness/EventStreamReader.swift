@@ -1,19 +1,28 @@
 import Foundation
 import FrugalCore
+import FrugalProbe
 
 /// Reads a workload's event pipe on its own thread, keeps every event, and lets the runner wait
 /// for acknowledgements. Lines that do not parse are kept as notes, not dropped silently.
+///
+/// Between `@frugal-stack-begin <ns>` and `@frugal-stack-end` the stream carries the lines of a
+/// hang stack (glibc's `backtrace_symbols_fd`, written by FrugalKit's signal handler); they are
+/// symbolised and kept as one `hangStack` event.
 final class EventStreamReader: @unchecked Sendable {
     private let fd: Int32
-    private let condition = NSCondition()
+    let condition = NSCondition()
     private var events: [WorkloadEvent] = []
     private var acknowledged: Set<Int> = []
-    private var finished = false
+    private(set) var finished = false
     private(set) var malformedLines: [String] = []
     private var bytes = 0
+    /// The handler running on the main thread now (its start event came, its record did not).
+    private(set) var openHandler: HandlerBegin?
+    private let symbolizer: StackSymbolizer
 
-    init(fd: Int32) {
+    init(fd: Int32, symbolizer: StackSymbolizer = StackSymbolizer()) {
         self.fd = fd
+        self.symbolizer = symbolizer
         let thread = Thread { [self] in readLoop() }
         thread.name = "frugal-events-\(fd)"
         thread.start()
@@ -23,6 +32,7 @@ final class EventStreamReader: @unchecked Sendable {
         let decoder = JSONDecoder()
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
+        var stack: (time: UInt64, lines: [String])?
         while true {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
@@ -35,15 +45,34 @@ final class EventStreamReader: @unchecked Sendable {
                 pending.removeSubrange(...newline)
                 if let event = try? decoder.decode(WorkloadEvent.self, from: line) {
                     parsed.append(event)
+                    continue
+                }
+                let text = String(decoding: line, as: UTF8.self)
+                if text.hasPrefix("@frugal-stack-begin ") {
+                    stack = (UInt64(text.dropFirst("@frugal-stack-begin ".count)) ?? 0, [])
+                } else if text == "@frugal-stack-end", let captured = stack {
+                    condition.lock()
+                    let handler = openHandler?.name
+                    condition.unlock()
+                    let frames = symbolizer.frames(captured.lines)
+                    parsed.append(WorkloadEvent(time: captured.time, body: .hangStack(HangStack(handler: handler, capturedAt: captured.time, frames: frames))))
+                    stack = nil
+                } else if stack != nil {
+                    stack?.lines.append(text)
                 } else {
-                    bad.append(String(decoding: line.prefix(200), as: UTF8.self))
+                    bad.append(String(text.prefix(200)))
                 }
             }
             condition.lock()
             bytes += count
             for event in parsed {
                 events.append(event)
-                if case .ack(let ack) = event.body { acknowledged.insert(ack.sequence) }
+                switch event.body {
+                case .ack(let ack): acknowledged.insert(ack.sequence)
+                case .handlerBegan(let begin): openHandler = begin
+                case .handler(let handler): if openHandler?.start == handler.start { openHandler = nil }
+                default: break
+                }
             }
             malformedLines += bad
             condition.broadcast()
@@ -51,6 +80,7 @@ final class EventStreamReader: @unchecked Sendable {
         }
         condition.lock()
         finished = true
+        openHandler = nil
         condition.broadcast()
         condition.unlock()
     }
@@ -62,6 +92,20 @@ final class EventStreamReader: @unchecked Sendable {
         while !acknowledged.contains(sequence) {
             if finished { return false }
             let now = clock()
+            if now >= deadline { return false }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+        }
+        return true
+    }
+
+    /// Waits until `predicate` holds over the events so far, the stream ends, or `deadline` passes;
+    /// returns whether it held.
+    func wait(until deadline: UInt64, for predicate: ([WorkloadEvent]) -> Bool) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !predicate(events) {
+            if finished { return false }
+            let now = MonotonicClock.now()
             if now >= deadline { return false }
             _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
         }
@@ -91,5 +135,12 @@ final class EventStreamReader: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return events
+    }
+
+    /// The handler running now, as `still in <name>` for a watchdog's reason, or nil.
+    var openHandlerDescription: String? {
+        condition.lock()
+        defer { condition.unlock() }
+        return openHandler.map { "still in \($0.name)" }
     }
 }

@@ -50,6 +50,23 @@ final class ProcSampler: @unchecked Sendable {
         }
     }
 
+    /// A sample taken once every thread is stopped (`T`: the group stop of SIGSTOP has completed),
+    /// or nil after `timeout` seconds. Threads wake to enter the stop, so only this sample is final.
+    func stoppedSample(timeout: Double) -> ProcessSample? {
+        let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
+        while true {
+            guard let sample = try? ProcFS.sample(pid: pid, time: MonotonicClock.now()) else { return nil }
+            if sample.threads.allSatisfy({ $0.state == "T" || $0.state == "t" }) {
+                lock.lock()
+                samples.append(sample)
+                lock.unlock()
+                return sample
+            }
+            if sample.time >= deadline { return nil }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+    }
+
     func stop() {
         lock.lock()
         stopped = true

@@ -55,6 +55,11 @@ public struct HarnessOptions: Sendable {
     public var sandboxParent: URL
     /// Keep each run's sandbox after the run (for inspection) instead of deleting it.
     public var keepSandboxes: Bool
+    /// How long `didEnterBackground` may take (the guide's "approximately 5 seconds").
+    public var backgroundWatchdog: Double = 5
+    /// How long a background app with no task open runs before it is suspended. iOS suspends
+    /// "shortly after"; 0.5 s lets the end of a transition settle without hiding background work.
+    public var backgroundGrace: Double = 0.5
 
     public init(workloadHost: String, sampleInterval: Double = 0.2, launchWatchdog: Double = Thresholds.launchWatchdogSeconds,
                 settleTimeout: Double = 0.25, inputTimeout: Double = 10, terminateWatchdog: Double = 5, commandTimeout: Double = 60,

@@ -6,9 +6,20 @@ import FrugalProbe
 /// stream (which `wchar` counts too), and the sandbox as the app left it.
 extension RunSession {
     /// Adds the disk facts to `record`; call after the process is reaped, before the sandbox is deleted.
+    /// A relaunched run has several processes: their counters add up, and a total is only given
+    /// when every process's final reading was taken.
     func recordDisk(into record: inout RunRecord) {
-        record.finalIO = process.finalIO
-        record.eventStreamBytes = reader.bytesRead
+        let readings = finishedIO.compactMap(\.io)
+        if readings.count == finishedIO.count, let last = readings.last {
+            func sum(_ field: (ProcessIOCounters) -> Int?) -> Int? {
+                let values = readings.compactMap(field)
+                return values.count == readings.count ? values.reduce(0, +) : nil
+            }
+            record.finalIO = ProcessIOCounters(time: last.time, charactersWritten: sum(\.charactersWritten),
+                                               writeSyscalls: sum(\.writeSyscalls), physicalBytesWritten: sum(\.physicalBytesWritten),
+                                               cancelledBytesWritten: sum(\.cancelledBytesWritten))
+        }
+        record.eventStreamBytes = finishedIO.reduce(0) { $0 + $1.eventStreamBytes }
         record.sandboxFiles = SandboxScanner.scan(root: sandbox.root)
     }
 }

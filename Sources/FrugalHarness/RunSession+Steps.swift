@@ -5,12 +5,13 @@ import FrugalProbe
 /// The skeleton's steps: launch (with the guide's launch watchdog), wait (an idle phase),
 /// input, terminate (with its watchdog).
 extension RunSession {
-    func launch(index: Int, start: UInt64) {
+    /// Waits for the first event handled, under the launch watchdog; `step` is `.relaunch` for a relaunch.
+    func launch(index: Int, start: UInt64, step: ScenarioStep = .launch) {
         sequence += 1
         try? process.send(ControlMessage(sequence: sequence, command: .ping))
         let deadline = process.spawnTime + Self.nanoseconds(options.launchWatchdog)
         if reader.waitForAck(sequence, until: deadline, clock: MonotonicClock.now) {
-            record(.launch, index: index, start: start)
+            record(step, index: index, start: start)
             return
         }
         if process.hasExited {
@@ -20,11 +21,17 @@ extension RunSession {
         let detail = "launch watchdog: no event handled within \(DisplayFormat.number(options.launchWatchdog)) s of exec"
             + ScenarioRunner.launchStage(reader.snapshot)
         kill(outcome: .killedWatchdog, detail: detail)
-        record(.launch, index: index, start: start, problem: detail)
+        record(step, index: index, start: start, problem: detail)
     }
 
     func wait(_ duration: Double, index: Int, start: UInt64) {
         let end = start + Self.nanoseconds(duration)
+        if killedByScenario {
+            // Not running: time passes before a relaunch, with nothing to sample.
+            Thread.sleep(forTimeInterval: duration)
+            steps.append(StepRecord(index: index, step: .wait(seconds: duration), start: start, end: MonotonicClock.now()))
+            return
+        }
         let startSample = sampler.settledSample(timeout: min(options.settleTimeout, duration))
         let exited = process.waitForExit(until: end)
         let endSample = exited == nil ? sampler.sampleNow() : nil
@@ -40,12 +47,14 @@ extension RunSession {
     }
 
     func terminate(index: Int, start: UInt64) {
+        if isSuspended { endSuspension(endedBy: "terminate", continueProcess: true) }
         sequence += 1
         terminated = true
         try? process.send(ControlMessage(sequence: sequence, command: .terminate))
         var problem: String?
         if process.waitForExit(until: start + Self.nanoseconds(options.terminateWatchdog)) == nil {
             problem = "terminate watchdog: willTerminate did not return and exit within \(DisplayFormat.number(options.terminateWatchdog)) s"
+                + (reader.openHandlerDescription.map { " (\($0))" } ?? "")
             kill(outcome: .killedWatchdog, detail: problem!)
         }
         record(.terminate, index: index, start: start, problem: problem)

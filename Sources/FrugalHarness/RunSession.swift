@@ -2,16 +2,19 @@ import Foundation
 import FrugalCore
 import FrugalProbe
 
-/// One workload process being driven through a scenario: the process, its event stream, its
-/// sampler, and what has happened so far. Each step kind is carried out by a method; areas add
-/// their steps in extensions (`RunSession+Lifecycle.swift`, ...), and `perform(_:index:)` routes.
+/// One workload being driven through a scenario: its current process, event stream and sampler,
+/// the processes before it (a relaunch starts a new one in the same sandbox), and what has
+/// happened so far. Each step kind is carried out by a method; areas add their steps in
+/// extensions (`RunSession+Lifecycle.swift`, ...), and `perform(_:index:)` routes.
 final class RunSession {
     let options: HarnessOptions
     let plan: RunPlan
     let workload: String
-    let process: ChildProcess
-    let reader: EventStreamReader
-    let sampler: ProcSampler
+    /// The current process, its event stream, its `/proc` sampler and its hang watcher.
+    private(set) var process: ChildProcess
+    private(set) var reader: EventStreamReader
+    private(set) var sampler: ProcSampler
+    private(set) var hangWatcher: HangWatcher
     /// The app's home, kept across relaunches within the run.
     let sandbox: Sandbox
     /// The steps carried out so far.
@@ -25,6 +28,18 @@ final class RunSession {
     var terminated = false
     /// Set by a step that ends the scenario early (a kill, a watchdog).
     var stopped = false
+    /// Whether the current process was ended by the scenario's `kill` step (the system's kill, not a crash).
+    var killedByScenario = false
+    /// Whether the current process is stopped (suspended) by the harness.
+    var isSuspended = false
+    /// Each suspension so far.
+    var suspensions: [SuspensionRecord] = []
+    /// State changes made by the harness, which is the system here: suspension, resumption, kills.
+    var systemEvents: [WorkloadEvent] = []
+    /// Each ended process's final `/proc/<pid>/io` and the bytes of its event stream (disk area).
+    var finishedIO: [(io: ProcessIOCounters?, eventStreamBytes: Int)] = []
+    /// The processes that have ended, with what they reported.
+    private var finishedProcesses: [(segment: ProcessSegment, events: [WorkloadEvent], samples: [ProcessSample], malformed: [String])] = []
 
     init(plan: RunPlan, workload: String, options: HarnessOptions) throws {
         self.options = options
@@ -36,15 +51,36 @@ final class RunSession {
             throw HarnessError("cannot create the app sandbox under \(options.sandboxParent.path): \(error)")
         }
         do {
-            process = try ChildProcess(arguments: [options.workloadHost, workload],
-                                       environment: options.environment.merging(sandbox.environment) { $1 })
+            (process, reader, sampler, hangWatcher) = try Self.spawn(workload: workload, options: options, sandbox: sandbox)
         } catch {
             sandbox.remove()
+            throw error
+        }
+    }
+
+    /// Starts the workload host for `workload` in `sandbox`, with its reader, sampler and hang watcher.
+    private static func spawn(workload: String, options: HarnessOptions, sandbox: Sandbox) throws
+        -> (ChildProcess, EventStreamReader, ProcSampler, HangWatcher) {
+        let process: ChildProcess
+        do {
+            var environment = options.environment.merging(sandbox.environment) { $1 }
+            if let peer = SlowPeer.shared { environment[SlowPeer.environmentVariable] = String(peer.port) }
+            process = try ChildProcess(arguments: [options.workloadHost, workload], environment: environment)
+        } catch {
             throw HarnessError("cannot start the workload host \(options.workloadHost): \(error)")
         }
-        reader = EventStreamReader(fd: process.eventFD)
-        sampler = ProcSampler(pid: process.pid, interval: options.sampleInterval)
+        let reader = EventStreamReader(fd: process.eventFD)
+        let sampler = ProcSampler(pid: process.pid, interval: options.sampleInterval)
         sampler.start()
+        return (process, reader, sampler, HangWatcher(reader: reader, pid: process.pid))
+    }
+
+    /// Starts a new process of the same workload in the same sandbox; the current one must have exited.
+    func respawn() throws {
+        try archiveCurrentProcess()
+        (process, reader, sampler, hangWatcher) = try Self.spawn(workload: workload, options: options, sandbox: sandbox)
+        killedByScenario = false
+        isSuspended = false
     }
 
     static func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0, seconds) * 1e9) }
@@ -57,7 +93,19 @@ final class RunSession {
         case .wait(let seconds): wait(seconds, index: index, start: start)
         case .input(let kind): input(kind, index: index, start: start)
         case .terminate: terminate(index: index, start: start)
+        case .interrupt(let seconds): interrupt(seconds, index: index, start: start)
+        case .home: home(index: index, start: start)
+        case .foreground: foreground(index: index, start: start)
+        case .kill: killStep(index: index, start: start)
+        case .relaunch: relaunch(index: index, start: start)
+        case .notify(let name): notify(name, index: index, start: start)
         }
+    }
+
+    /// Whether the scenario can go on to `step`: a process killed by the scenario can be relaunched.
+    func canPerform(_ step: ScenarioStep) -> Bool {
+        if stopped { return false }
+        return !process.hasExited || killedByScenario
     }
 
     /// Records a step as done.
@@ -80,15 +128,35 @@ final class RunSession {
 
     /// Kills the process group and records why.
     func kill(outcome: RunOutcome, detail: String) {
+        if isSuspended { endSuspension(endedBy: "watchdog kill", continueProcess: false) }
         process.kill(SIGKILL)
         self.outcome = outcome
         outcomeDetail = detail
         stopped = true
     }
 
+    /// Reaps the current process and keeps what it reported.
+    private func archiveCurrentProcess() throws {
+        guard let exit = process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(30)) else {
+            throw HarnessError("workload \(workload) (pid \(process.pid)) could not be reaped after SIGKILL")
+        }
+        sampler.stop()
+        reader.waitForEnd(until: MonotonicClock.now() + Self.nanoseconds(2), clock: MonotonicClock.now)
+        hangWatcher.stop()
+        var events = reader.snapshot
+        for line in reader.malformedLines {
+            events.append(WorkloadEvent(time: exit.time, body: .mark(Mark(name: "malformed-event", detail: line))))
+        }
+        let segment = ProcessSegment(pid: process.pid, startTime: process.spawnTime, endTime: exit.time,
+                                     exitStatus: exit.status, resourceUsage: exit.usage)
+        finishedProcesses.append((segment, events, sampler.all, reader.malformedLines))
+        finishedIO.append((process.finalIO, reader.bytesRead))
+    }
+
     /// After the last step: ends the app if the scenario did not, reaps it, and builds the record.
     func finish() throws -> RunRecord {
         defer { if !options.keepSandboxes { sandbox.remove() } }
+        if isSuspended { endSuspension(endedBy: "end of scenario", continueProcess: true) }
         if !terminated && !process.hasExited && outcome == nil {
             // The scenario ended without terminate: close the control pipe (the app ends itself on
             // EOF) and give it the terminate budget before killing it.
@@ -97,24 +165,43 @@ final class RunSession {
                 kill(outcome: .timedOut, detail: "did not exit within \(DisplayFormat.number(options.terminateWatchdog)) s after the scenario ended")
             }
         }
-        guard let exit = process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(30)) else {
-            throw HarnessError("workload \(workload) (pid \(process.pid)) could not be reaped after SIGKILL")
-        }
-        sampler.stop()
-        reader.waitForEnd(until: MonotonicClock.now() + Self.nanoseconds(2), clock: MonotonicClock.now)
+        try archiveCurrentProcess()
+        let processes = finishedProcesses
+        guard let first = processes.first, let last = processes.last else { throw HarnessError("no process was run") }
         if outcome == nil {
-            (outcome, outcomeDetail) = ScenarioRunner.classify(exit.status, terminated: terminated)
+            if killedByScenario {
+                (outcome, outcomeDetail) = (.completed, "ended by the scenario's kill step")
+            } else if let status = last.segment.exitStatus {
+                (outcome, outcomeDetail) = ScenarioRunner.classify(status, terminated: terminated)
+            }
         }
-        var events = reader.snapshot
-        for line in reader.malformedLines {
-            events.append(WorkloadEvent(time: exit.time, body: .mark(Mark(name: "malformed-event", detail: line))))
-        }
+        // Stable order by time: the harness's state changes fall between the app's own events.
+        let events = (processes.flatMap(\.events) + systemEvents).enumerated()
+            .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        let usages = processes.compactMap(\.segment.resourceUsage)
         var record = RunRecord(workload: workload, scenario: plan.scenario.name, repetition: plan.repetition,
-                               startTime: process.spawnTime, endTime: exit.time, pid: process.pid, steps: steps,
-                               events: events, samples: sampler.all, outcome: outcome ?? .crashed,
-                               outcomeDetail: outcomeDetail, exitStatus: exit.status, resourceUsage: exit.usage)
+                               startTime: first.segment.startTime, endTime: last.segment.endTime, pid: last.segment.pid, steps: steps,
+                               events: events, samples: processes.flatMap(\.samples).sorted { $0.time < $1.time },
+                               outcome: outcome ?? .crashed, outcomeDetail: outcomeDetail, exitStatus: last.segment.exitStatus,
+                               resourceUsage: usages.count == processes.count ? ResourceUsage.total(usages) : nil)
         record.sandboxPath = sandbox.root.path
         recordDisk(into: &record)
+        record.processes = processes.map(\.segment)
+        record.suspensions = suspensions.isEmpty ? nil : suspensions
+        if plan.scenario.steps.contains(.home) { record.backgroundTimeBudget = plan.scenario.effectiveBackgroundTimeBudget }
         return record
+    }
+}
+
+extension ResourceUsage {
+    /// The totals of several processes: times and counts add up, the peak resident size is the largest.
+    static func total(_ usages: [ResourceUsage]) -> ResourceUsage {
+        usages.dropFirst().reduce(usages[0]) { sum, usage in
+            ResourceUsage(userSeconds: sum.userSeconds + usage.userSeconds, systemSeconds: sum.systemSeconds + usage.systemSeconds,
+                          voluntaryContextSwitches: sum.voluntaryContextSwitches + usage.voluntaryContextSwitches,
+                          involuntaryContextSwitches: sum.involuntaryContextSwitches + usage.involuntaryContextSwitches,
+                          maxResidentBytes: max(sum.maxResidentBytes, usage.maxResidentBytes),
+                          majorFaults: sum.majorFaults + usage.majorFaults, minorFaults: sum.minorFaults + usage.minorFaults)
+        }
     }
 }

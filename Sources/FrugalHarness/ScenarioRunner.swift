@@ -28,7 +28,7 @@ public final class ScenarioRunner {
         }
         let session = try RunSession(plan: plan, workload: name, options: options)
         for (index, step) in plan.scenario.steps.enumerated() {
-            if session.stopped || session.process.hasExited { break }
+            if !session.canPerform(step) { break }
             session.perform(step, index: index)
         }
         return try session.finish()

@@ -15,6 +15,10 @@ public protocol AppDelegate: AnyObject {
     func willTerminate(_ app: Application)
     /// An input event (a touch, a button) of `kind`.
     func handleInput(_ app: Application, kind: String)
+    /// A system notification (`significant-time-change`, ...). Those that arrive while the app is
+    /// in the background or suspended are queued, one per name, and delivered on return to the
+    /// foreground, after `willEnterForeground` and before `didBecomeActive`.
+    func didReceiveNotification(_ app: Application, name: String)
 }
 
 extension AppDelegate {
@@ -25,4 +29,5 @@ extension AppDelegate {
     public func willEnterForeground(_ app: Application) {}
     public func willTerminate(_ app: Application) {}
     public func handleInput(_ app: Application, kind: String) {}
+    public func didReceiveNotification(_ app: Application, name: String) {}
 }

@@ -12,6 +12,8 @@ public final class Application {
     public private(set) var state: AppState = .notRunning
     let emitter: EventEmitter
     let delegate: AppDelegate
+    /// Background tasks and queued notifications (`Application+Lifecycle.swift`).
+    let lifecycle = LifecycleRuntime()
     private var controlBuffer: [UInt8] = []
     private let decoder = JSONDecoder()
 
@@ -36,8 +38,14 @@ public final class Application {
         do {
             let app = try Application(name: name, delegate: delegate, emitter: emitter, preferPAPI: preferPAPI)
             current = app
+            if let events = environment["FRUGAL_EVENT_FD"].flatMap({ Int32($0) }) {
+                // The harness asks for the main thread's stack with a signal when a handler hangs.
+                if frugal_install_stack_dumper(events) != 0 {
+                    app.mark("stack-dumper-unavailable", detail: String(cString: strerror(errno)))
+                }
+            }
             if let control = environment["FRUGAL_CONTROL_FD"].flatMap({ Int32($0) }) {
-                try app.runLoop.addReadSource(fd: control) { [unowned app] fd in app.readControl(fd) }
+                try app.runLoop.addControlSource(fd: control) { [unowned app] fd in app.readControl(fd) }
             }
             app.start()
             app.runLoop.run()
@@ -58,6 +66,7 @@ public final class Application {
                                   counters: runLoop.meter.availability)))
         transition(to: .inactive)
         runLoop.meter.measure("didFinishLaunching") { delegate.didFinishLaunching(self) }
+        reportPreservedState(.launch)
         transition(to: .active)
         runLoop.meter.measure("didBecomeActive") { delegate.didBecomeActive(self) }
     }
@@ -103,6 +112,12 @@ public final class Application {
         case .terminate:
             terminate(sequence: message.sequence)
             return
+        case .resignActive: resignActive()
+        case .becomeActive: becomeActive()
+        case .enterBackground: enterBackground()
+        case .enterForeground: enterForeground()
+        case .expireBackgroundTasks: expireBackgroundTasks()
+        case .notification: receiveNotification(message.argument ?? "notification")
         }
         emitter.emit(.ack(Ack(sequence: message.sequence)))
     }

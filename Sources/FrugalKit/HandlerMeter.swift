@@ -1,32 +1,65 @@
 import FrugalCore
 import FrugalProbe
+import CFrugalSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads the main thread's counters at each handler's start and end and reports the handler.
 /// Counting happens only at boundaries the app crosses anyway: nothing wakes up to measure.
 final class HandlerMeter {
     private let counters: ThreadCounters
     private let emitter: EventEmitter
+    /// `/proc/self/task/<tid>/schedstat` of the counted thread, kept open and re-read with pread:
+    /// its second field (run-queue delay) separates preemption from waiting.
+    private let schedstatFD: Int32
 
     /// Must be created on the main thread (PAPI counts the thread that made the set).
     init(emitter: EventEmitter, preferPAPI: Bool) {
         self.counters = ThreadCounters(preferPAPI: preferPAPI)
         self.emitter = emitter
+        self.schedstatFD = open("/proc/self/task/\(frugal_gettid())/schedstat", O_RDONLY | O_CLOEXEC)
     }
+
+    deinit { if schedstatFD >= 0 { close(schedstatFD) } }
 
     var availability: [CounterAvailability] { counters.availability }
 
-    /// Runs `body` as the handler `name` and reports it.
+    /// The run-queue delay of the counted thread so far, ns.
+    private func runQueueDelay() -> UInt64? {
+        guard schedstatFD >= 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 96)
+        let count = buffer.withUnsafeMutableBytes { pread(schedstatFD, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        let fields = String(decoding: buffer[0..<count], as: UTF8.self).split(separator: " ")
+        return fields.count >= 2 ? UInt64(fields[1]) : nil
+    }
+
+    private func voluntarySwitches() -> Int? { (try? ResourceUsage.currentThread())?.voluntaryContextSwitches }
+
+    /// Runs `body` as the handler `name` and reports it; its start is reported first, so the
+    /// harness can see a handler that outlives the hang limit while it still runs.
     func measure(_ name: String, _ body: () -> Void) {
         let before = counters.read()
+        let voluntaryBefore = voluntarySwitches()
+        let delayBefore = runQueueDelay()
         let start = MonotonicClock.now()
+        emitter.emit(.handlerBegan(HandlerBegin(name: name, start: start)), at: start)
         body()
         let end = MonotonicClock.now()
         let after = counters.read()
+        let voluntaryAfter = voluntarySwitches()
+        let delayAfter = runQueueDelay()
         var cpu: UInt64?
         if let a = after.cpuNanoseconds, let b = before.cpuNanoseconds { cpu = a >= b ? a - b : 0 }
         var switches: Int?
         if let a = after.contextSwitches, let b = before.contextSwitches { switches = max(0, a - b) }
+        var voluntary: Int?
+        if let a = voluntaryAfter, let b = voluntaryBefore { voluntary = max(0, a - b) }
+        var delay: UInt64?
+        if let a = delayAfter, let b = delayBefore { delay = a >= b ? a - b : 0 }
         emitter.emit(.handler(HandlerRecord(name: name, start: start, end: end, cpuNanoseconds: cpu,
-                                            contextSwitches: switches, counterSource: counters.source)), at: end)
+                                            contextSwitches: switches, counterSource: counters.source,
+                                            voluntaryContextSwitches: voluntary, runQueueNanoseconds: delay)), at: end)
     }
 }

@@ -10,7 +10,9 @@ public final class MainRunLoop {
     /// Other threads write here to wake the loop for posted work.
     private let wakeFD: Int32
     private var timers: [RunLoopTimer] = []
-    private var readSources: [Int32: (Int32) -> Void] = [:]
+    /// Each watched descriptor: the handler's name (nil for the runtime's control pipe, whose
+    /// messages are measured one by one) and the handler.
+    private var readSources: [Int32: (name: String?, handler: (Int32) -> Void)] = [:]
     private let postedLock = Lock()
     private var posted: [(String, () -> Void)] = []
     private var running = false
@@ -35,14 +37,21 @@ public final class MainRunLoop {
         try SystemCall.retrying("epoll_ctl", subject: "ADD \(fd)") { epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) }
     }
 
-    /// Calls `handler` on the main thread whenever `fd` is readable.
-    func addReadSource(fd: Int32, handler: @escaping (Int32) -> Void) throws {
+    /// Calls `handler` on the main thread whenever `fd` is readable (a listening socket, a pipe),
+    /// as a run-loop source: the loop sleeps until the descriptor has something. Call on the main thread.
+    public func addReadSource(fd: Int32, name: String, handler: @escaping (Int32) -> Void) throws {
         try register(fd: fd)
-        readSources[fd] = handler
+        readSources[fd] = (name, handler)
     }
 
-    /// Stops watching `fd`.
-    func removeReadSource(fd: Int32) {
+    /// The runtime's own source (the control pipe): not measured as one handler.
+    func addControlSource(fd: Int32, handler: @escaping (Int32) -> Void) throws {
+        try register(fd: fd)
+        readSources[fd] = (nil, handler)
+    }
+
+    /// Stops watching `fd`. Call on the main thread.
+    public func removeReadSource(fd: Int32) {
         readSources[fd] = nil
         _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
     }
@@ -85,8 +94,12 @@ public final class MainRunLoop {
                     var value: UInt64 = 0
                     _ = read(wakeFD, &value, 8)
                     runPosted()
-                } else if let handler = readSources[fd] {
-                    handler(fd)
+                } else if let source = readSources[fd] {
+                    if let name = source.name {
+                        meter.measure("source:\(name)") { source.handler(fd) }
+                    } else {
+                        source.handler(fd)
+                    }
                 }
                 if !running { return }
             }

@@ -1,8 +1,9 @@
 import Foundation
 import FrugalCore
 
-/// Draws a run's timeline as inline SVG: lanes for the app state, the scenario's steps, the
-/// main thread's handlers (hangs in red), the wakeups per `/proc` sample and, when the app
+/// Draws a run's timeline as inline SVG: lanes for the app state (a band per state, all five
+/// colours), the scenario's steps, the main thread's handlers (hangs in red, marked with a
+/// triangle whose tooltip holds the stack), the wakeups per `/proc` sample and, when the app
 /// wrote through FrugalKit, its writes and fsyncs (the disk lane).
 public enum TimelineSVG {
     static let width = 960.0
@@ -27,7 +28,7 @@ public enum TimelineSVG {
         func f(_ value: Double) -> String { String(format: "%.1f", value) }
         let disk = timeline.disk ?? []
         let lanes = ["state", "steps", "main thread", "wakeups"] + (disk.isEmpty ? [] : ["disk"])
-        let height = Double(lanes.count) * laneHeight + 24
+        let height = Double(lanes.count) * laneHeight + 40
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" viewBox=\"0 0 \(f(width)) \(f(height))\" width=\"100%\" role=\"img\" aria-label=\"run timeline\">"
         for (index, lane) in lanes.enumerated() {
             let y = Double(index) * laneHeight
@@ -48,7 +49,8 @@ public enum TimelineSVG {
             let start = x(handler.start), end = x(handler.start + handler.durationMs / 1000)
             let hang = handler.durationMs >= Thresholds.hangMilliseconds
             let color = hang ? "#e53935" : (handler.durationMs > 50 ? "#fb8c00" : "#5c6bc0")
-            let title = HTMLEscaping.escape("\(handler.name): \(DisplayFormat.number(handler.durationMs)) ms" + (hang ? " (hang)" : ""))
+            let waiting = handler.waitingMs.flatMap { $0 >= 1 ? ", \(DisplayFormat.number($0)) ms waiting off the CPU" : nil } ?? ""
+            let title = HTMLEscaping.escape("\(handler.name): \(DisplayFormat.number(handler.durationMs)) ms" + (hang ? " (hang)" : "") + waiting)
             svg += "<rect x=\"\(f(start))\" y=\"\(f(2 * laneHeight + 4))\" width=\"\(f(max(1.5, end - start)))\" height=\"18\" fill=\"\(color)\"><title>\(title) at \(f(handler.start)) s</title></rect>"
         }
         let peak = max(1, timeline.activity.map { Double($0.wakeups) / max($0.interval, 0.001) }.max() ?? 1)
@@ -59,12 +61,26 @@ public enum TimelineSVG {
             svg += "<rect x=\"\(f(start))\" y=\"\(f(4 * laneHeight - barHeight))\" width=\"\(f(max(1, end - start)))\" height=\"\(f(barHeight))\" fill=\"#8e24aa\"><title>\(sample.wakeups) wakeups in \(f(sample.interval)) s ending at \(f(sample.time)) s</title></rect>"
         }
         svg += diskLane(disk, top: 4 * laneHeight, x: x)
+        for hang in timeline.hangs ?? [] {
+            let start = x(hang.start), end = x(hang.start + hang.durationMs / 1000)
+            let middle = (start + end) / 2
+            let stack = hang.stack.map { "\n" + $0.prefix(12).joined(separator: "\n") } ?? "\n(no stack captured)"
+            let title = HTMLEscaping.escape("hang: \(hang.handler) \(DisplayFormat.number(hang.durationMs)) ms\(stack)")
+            svg += "<path class=\"hang\" d=\"M\(f(middle - 5)) \(f(2 * laneHeight + 1)) L\(f(middle + 5)) \(f(2 * laneHeight + 1)) L\(f(middle)) \(f(2 * laneHeight + 8)) Z\" fill=\"#b71c1c\"><title>\(title)</title></path>"
+        }
         let axisY = Double(lanes.count) * laneHeight + 16
         let tickStep = max(1, (duration / 10).rounded(.up))
         var tick = 0.0
         while tick <= duration + 0.0001 {
             svg += "<text x=\"\(f(x(tick)))\" y=\"\(f(axisY))\" class=\"tick\" text-anchor=\"middle\">\(Int(tick))s</text>"
             tick += tickStep
+        }
+        // A legend for the state bands, so suspended and not-running read as states, not gaps.
+        var legendX = labelWidth
+        for state in AppState.allCases {
+            svg += "<rect x=\"\(f(legendX))\" y=\"\(f(axisY + 6))\" width=\"10\" height=\"10\" fill=\"\(stateColor(state))\" stroke=\"#999\" stroke-width=\"0.5\"/>"
+            svg += "<text x=\"\(f(legendX + 14))\" y=\"\(f(axisY + 15))\" class=\"tick\">\(state.rawValue)</text>"
+            legendX += 100
         }
         svg += "</svg>"
         return svg

@@ -39,3 +39,17 @@ final class ProcFSTests: XCTestCase {
         }
     }
 }
+
+/// Listening sockets from `/proc/<pid>/net/tcp`, on fixed text.
+final class ProcFSSocketTests: XCTestCase {
+    func testListeningEntriesAreDecoded() {
+        let text = """
+          sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+           0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 314479 1 0000000000000000 100 0 0 10 0
+           1: 0100007F:D2F0 0100007F:1F90 01 00000000:00000000 00:00000000 00000000     0        0 314480 1 0000000000000000 20 4 30 10 -1
+        """
+        XCTAssertEqual(ProcFS.parseListeningEntries(text), [ProcFS.ListenEntry(localAddress: "127.0.0.1:8080", inode: 314479)])
+        XCTAssertEqual(ProcFS.socketInode(link: "socket:[314479]"), 314479)
+        XCTAssertNil(ProcFS.socketInode(link: "pipe:[12]"))
+    }
+}

@@ -14,6 +14,19 @@ int frugal_pipe_cloexec(int fds[2]);
 /* The calling thread's kernel id. */
 pid_t frugal_gettid(void);
 
+/* The signal the harness sends the main thread when a handler outlives the hang limit
+   (SIGRTMIN + 4: a real-time signal nothing else in the process uses). */
+int frugal_hang_signal(void);
+
+/* Installs the async-signal-safe handler for frugal_hang_signal(): it writes
+   "@frugal-stack-begin <monotonic ns>\n", the backtrace_symbols_fd lines, and "@frugal-stack-end\n"
+   to `fd`. Each is one write of less than PIPE_BUF, so other threads' event lines never split them.
+   Returns 0, or -1 with errno. */
+int frugal_install_stack_dumper(int fd);
+
+/* tgkill(2): a signal to one thread of a process. */
+int frugal_tgkill(pid_t tgid, pid_t tid, int signal);
+
 /* epoll_event's data is a union Swift reads awkwardly; these read and write its fd. */
 static inline void frugal_epoll_event_set_fd(struct epoll_event *event, int fd) { event->data.fd = fd; }
 static inline int frugal_epoll_event_fd(const struct epoll_event *event) { return event->data.fd; }

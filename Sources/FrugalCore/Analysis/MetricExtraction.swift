@@ -43,10 +43,14 @@ public enum MetricExtraction {
 
         metrics[MetricName.cpuIdleWakeupsPerSecond] = idleWakeupsPerSecond(analysis)
 
-        // The main thread's voluntary switches from the last /proc sample (tid == pid).
-        if let pid = record.pid, let last = record.samples.last(where: { $0.threads.contains { $0.tid == pid } }),
-           let main = last.threads.first(where: { $0.tid == pid }) {
-            metrics[MetricName.mainThreadWakeups] = MetricValue(Double(main.voluntaryContextSwitches), unit: "count", source: Source.procMainVoluntary)
+        // The main thread's voluntary switches from the last /proc sample (tid == pid) of each process.
+        let pids = record.processes?.map(\.pid) ?? record.pid.map { [$0] } ?? []
+        let mainThreads = pids.compactMap { pid in
+            record.samples.last(where: { $0.threads.contains { $0.tid == pid } })?.threads.first(where: { $0.tid == pid })
+        }
+        if !mainThreads.isEmpty {
+            metrics[MetricName.mainThreadWakeups] = MetricValue(Double(mainThreads.reduce(0) { $0 + $1.voluntaryContextSwitches }),
+                                                                unit: "count", source: Source.procMainVoluntary)
         } else {
             metrics[MetricName.mainThreadWakeups] = .unavailable(unit: "count", source: Source.procMainVoluntary,
                                                                  reason: "no /proc sample of the main thread was taken")
@@ -84,7 +88,7 @@ public enum MetricExtraction {
     /// Metrics of each area (disk, memory, network, lifecycle), each defined in its own
     /// `MetricExtraction+<Area>.swift`. They run for black-box runs too, so each must say
     /// "unavailable" itself where its facts are missing.
-    static let areaMetrics: [@Sendable (RunAnalysis, inout [String: MetricValue]) -> Void] = [diskMetrics]
+    static let areaMetrics: [@Sendable (RunAnalysis, inout [String: MetricValue]) -> Void] = [diskMetrics, lifecycleMetrics]
 
     /// Wakeups per second over all idle phases together.
     static func idleWakeupsPerSecond(_ analysis: RunAnalysis) -> MetricValue {

@@ -11,6 +11,9 @@ public struct RunAnalysis: Sendable {
     public let launchNanoseconds: UInt64?
     /// The counters the workload reported in its hello.
     public let counters: [CounterAvailability]
+    /// Inactive phases: `interrupt` steps from the moment the app was inactive and quiet to
+    /// just before it was made active again.
+    public let inactivePhases: [Phase]
 
     /// A span of the run with the process sampled at both ends.
     public struct Phase: Sendable {
@@ -34,12 +37,17 @@ public struct RunAnalysis: Sendable {
             case .handler(let handler): handlers.append(handler)
             case .ack: if firstAck == nil { firstAck = event.time }
             case .hello(let hello): counters = hello.counters
-            case .stateChanged, .mark, .blockingCall, .fileWrite: break
+            case .stateChanged, .mark, .blockingCall, .fileWrite, .handlerBegan, .backgroundTask, .preservedState, .hangStack: break
             }
         }
         self.handlers = handlers
         self.counters = counters
         self.launchNanoseconds = firstAck.map { $0 >= record.startTime ? $0 - record.startTime : 0 }
+        self.inactivePhases = record.steps.compactMap { step in
+            guard case .interrupt = step.step, let startSample = step.sampleAtStart, let endSample = step.sampleAtEnd,
+                  step.problem == nil else { return nil }
+            return Phase(start: startSample.time, end: endSample.time, startSample: startSample, endSample: endSample)
+        }
         self.idlePhases = record.steps.compactMap { step in
             guard case .wait = step.step, let startSample = step.sampleAtStart, let endSample = step.sampleAtEnd,
                   step.problem == nil else { return nil }

@@ -5,8 +5,9 @@ public struct RunRecord: Codable, Sendable {
     public var repetition: Int
     /// Monotonic ns when the process was spawned (exec): the run's time zero.
     public var startTime: UInt64
-    /// Monotonic ns when the run ended (the process was reaped).
+    /// Monotonic ns when the run ended (the last process was reaped).
     public var endTime: UInt64
+    /// The last process's pid (the only one unless the scenario relaunched; see `processes`).
     public var pid: Int32?
     /// The steps as they were carried out.
     public var steps: [StepRecord]
@@ -18,7 +19,7 @@ public struct RunRecord: Codable, Sendable {
     /// Why the run ended as it did, in words (which watchdog, which signal).
     public var outcomeDetail: String?
     public var exitStatus: ExitStatus?
-    /// `wait4`'s totals for the process, when it was reaped.
+    /// `wait4`'s totals, when reaped: summed over every process of the run (see `processes`).
     public var resourceUsage: ResourceUsage?
     /// Whether the workload is a FrugalKit app (events) or a black-box command (process only).
     public var blackBox: Bool
@@ -31,6 +32,13 @@ public struct RunRecord: Codable, Sendable {
     public var eventStreamBytes: Int?
     /// The files in the sandbox at the end of the run, before it was deleted.
     public var sandboxFiles: [SandboxFileRecord]?
+    /// Every process of the run, in order: more than one when the scenario relaunched the app.
+    /// Absent in records of a single process made before relaunch existed.
+    public var processes: [ProcessSegment]?
+    /// Each time the harness suspended the app (SIGSTOP), with `/proc` samples at both ends.
+    public var suspensions: [SuspensionRecord]?
+    /// The background time the app was given for background tasks, seconds.
+    public var backgroundTimeBudget: Double?
 
     public init(workload: String, scenario: String, repetition: Int, startTime: UInt64, endTime: UInt64,
                 pid: Int32?, steps: [StepRecord], events: [WorkloadEvent], samples: [ProcessSample],

@@ -21,4 +21,16 @@ public enum ControlCommand: String, Codable, Sendable {
     case input
     /// End the app: `willTerminate`, then exit.
     case terminate
+    /// An interruption begins: `willResignActive`, → inactive.
+    case resignActive
+    /// The interruption is over: → active, `didBecomeActive`.
+    case becomeActive
+    /// The user left the app: → inactive (`willResignActive`), → background (`didEnterBackground`).
+    case enterBackground
+    /// The user returned: `willEnterForeground`, queued notifications, `didBecomeActive`.
+    case enterForeground
+    /// The background time is nearly over: call the expiration handlers of open background tasks.
+    case expireBackgroundTasks
+    /// A system notification; the argument names it.
+    case notification
 }

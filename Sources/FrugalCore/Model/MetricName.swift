@@ -28,4 +28,28 @@ public enum MetricName {
     public static let memoryMajorFaults = "memory.majorFaults"
     /// Bytes the process caused to be written to storage (`/proc/<pid>/io` write_bytes).
     public static let diskPhysicalBytesWritten = "disk.physicalBytesWritten"
+    /// ms in the longest `didEnterBackground`.
+    public static let lifecycleBackgroundTransitionMs = "lifecycle.backgroundTransitionMs"
+    /// CPU seconds in the background outside background tasks.
+    public static let lifecycleBackgroundCpuSeconds = "lifecycle.backgroundCpuSeconds"
+    /// Wakeups per second while inactive (interruptions).
+    public static let lifecycleInactiveWakeupsPerSecond = "lifecycle.inactiveWakeupsPerSecond"
+    /// Preserved values lost across kill-while-suspended and relaunch.
+    public static let lifecycleLostChanges = "lifecycle.lostChanges"
+    /// Background tasks whose expiration handler was called and that were never ended.
+    public static let lifecycleExpiredBackgroundTasks = "lifecycle.expiredBackgroundTasks"
+    /// Listening sockets held while suspended (the most at any suspension).
+    public static let lifecycleListeningSocketsWhileSuspended = "lifecycle.listeningSocketsWhileSuspended"
+    /// ms from resume to the end of `didBecomeActive` (the slowest return to the foreground).
+    public static let lifecycleResumeMs = "lifecycle.resumeMs"
+    /// ms from the relaunch's spawn to its first event handled.
+    public static let lifecycleRelaunchMs = "lifecycle.relaunchMs"
+    /// CPU seconds accrued while suspended (all suspensions; 0 when suspension is real).
+    public static let lifecycleSuspendedCpuSeconds = "lifecycle.suspendedCpuSeconds"
+    /// Wakeups while suspended (all suspensions; 0 when suspension is real).
+    public static let lifecycleSuspendedWakeups = "lifecycle.suspendedWakeups"
+    /// Off-CPU waiting of the main thread inside handlers, ms.
+    public static let mainThreadWaitingMs = "mainThread.waitingMs"
+    /// FrugalKit blocking calls (file, network) made on the main thread.
+    public static let mainThreadBlockingCalls = "mainThread.blockingCalls"
 }

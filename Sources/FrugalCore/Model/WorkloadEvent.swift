@@ -29,9 +29,19 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case blockingCall(BlockingCall)
         /// A write, fsync or delete through FrugalKit's `FileStore`: the write journal.
         case fileWrite(FileWrite)
+        /// A handler started on the main thread (so the harness can see one outlive the hang limit).
+        case handlerBegan(HandlerBegin)
+        /// A background task began, ended, or had its expiration handler called.
+        case backgroundTask(BackgroundTaskEvent)
+        /// The state an app preserves: what it had on entering the background, or what it restored at launch.
+        case preservedState(PreservedStateSnapshot)
+        /// The main thread's stack, captured while a handler hung (symbolised by the harness).
+        case hangStack(HangStack)
     }
 
-    private enum CodingKeys: String, CodingKey { case t, type, hello, state, handler, ack, mark, blockingCall, fileWrite }
+    private enum CodingKeys: String, CodingKey {
+        case t, type, hello, state, handler, ack, mark, blockingCall, fileWrite, handlerBegan, backgroundTask, preservedState, hangStack
+    }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -45,6 +55,10 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case "mark": body = .mark(try container.decode(Mark.self, forKey: .mark))
         case "blockingCall": body = .blockingCall(try container.decode(BlockingCall.self, forKey: .blockingCall))
         case "fileWrite": body = .fileWrite(try container.decode(FileWrite.self, forKey: .fileWrite))
+        case "handlerBegan": body = .handlerBegan(try container.decode(HandlerBegin.self, forKey: .handlerBegan))
+        case "backgroundTask": body = .backgroundTask(try container.decode(BackgroundTaskEvent.self, forKey: .backgroundTask))
+        case "preservedState": body = .preservedState(try container.decode(PreservedStateSnapshot.self, forKey: .preservedState))
+        case "hangStack": body = .hangStack(try container.decode(HangStack.self, forKey: .hangStack))
         default:
             throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown event type '\(type)'")
         }
@@ -61,6 +75,10 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case .mark(let payload): try container.encode("mark", forKey: .type); try container.encode(payload, forKey: .mark)
         case .blockingCall(let payload): try container.encode("blockingCall", forKey: .type); try container.encode(payload, forKey: .blockingCall)
         case .fileWrite(let payload): try container.encode("fileWrite", forKey: .type); try container.encode(payload, forKey: .fileWrite)
+        case .handlerBegan(let payload): try container.encode("handlerBegan", forKey: .type); try container.encode(payload, forKey: .handlerBegan)
+        case .backgroundTask(let payload): try container.encode("backgroundTask", forKey: .type); try container.encode(payload, forKey: .backgroundTask)
+        case .preservedState(let payload): try container.encode("preservedState", forKey: .type); try container.encode(payload, forKey: .preservedState)
+        case .hangStack(let payload): try container.encode("hangStack", forKey: .type); try container.encode(payload, forKey: .hangStack)
         }
     }
 }
@@ -121,15 +139,33 @@ public struct HandlerRecord: Codable, Sendable, Equatable {
     public var contextSwitches: Int?
     /// Where the counters came from: `papi:perf::TASK-CLOCK+perf::CONTEXT-SWITCHES` or `rusage:thread`.
     public var counterSource: String?
+    /// Voluntary context switches of the main thread in the handler (`getrusage(RUSAGE_THREAD)`
+    /// `ru_nvcsw`): each is the thread going to sleep to wait for something.
+    public var voluntaryContextSwitches: Int?
+    /// ns the main thread spent runnable but waiting for a CPU in the handler
+    /// (`/proc/thread-self/schedstat`, second field): preemption, not waiting.
+    public var runQueueNanoseconds: UInt64?
 
     public init(name: String, start: UInt64, end: UInt64, cpuNanoseconds: UInt64? = nil,
-                contextSwitches: Int? = nil, counterSource: String? = nil) {
+                contextSwitches: Int? = nil, counterSource: String? = nil,
+                voluntaryContextSwitches: Int? = nil, runQueueNanoseconds: UInt64? = nil) {
         self.name = name
         self.start = start
         self.end = end
         self.cpuNanoseconds = cpuNanoseconds
         self.contextSwitches = contextSwitches
         self.counterSource = counterSource
+        self.voluntaryContextSwitches = voluntaryContextSwitches
+        self.runQueueNanoseconds = runQueueNanoseconds
+    }
+
+    /// Off-CPU waiting in the handler, ns: wall − on-CPU − run-queue delay, counted only when the
+    /// thread went to sleep at least once (a voluntary switch); nil when the counters are missing.
+    public var offCPUWaitingNanoseconds: UInt64? {
+        guard let cpu = cpuNanoseconds, let voluntary = voluntaryContextSwitches else { return nil }
+        guard voluntary > 0 else { return 0 }
+        let busy = cpu + (runQueueNanoseconds ?? 0)
+        return duration > busy ? duration - busy : 0
     }
 
     /// Wall time of the handler, ns.

@@ -12,14 +12,27 @@ public struct Timeline: Codable, Sendable, Equatable {
     public var duration: Double
     /// Writes, fsyncs and deletes through FrugalKit (the disk lane); absent for runs without a journal.
     public var disk: [DiskMark]?
+    /// Hangs of the main thread (handlers of 250 ms or more), with their stacks. Absent in older reports.
+    public var hangs: [HangMark]?
 
-    public init(states: [StateInterval], handlers: [HandlerSpan], steps: [StepMark], activity: [ActivitySample], duration: Double) {
+    public init(states: [StateInterval], handlers: [HandlerSpan], steps: [StepMark], activity: [ActivitySample], duration: Double,
+                hangs: [HangMark]? = nil) {
         self.states = states
         self.handlers = handlers
         self.steps = steps
         self.activity = activity
         self.duration = duration
+        self.hangs = hangs
     }
+}
+
+/// A hang on the main-thread lane.
+public struct HangMark: Codable, Sendable, Equatable {
+    public var handler: String
+    public var start: Double
+    public var durationMs: Double
+    /// The main thread's stack while it hung, innermost first, when one was captured.
+    public var stack: [String]?
 }
 
 public struct StateInterval: Codable, Sendable, Equatable {
@@ -36,6 +49,8 @@ public struct HandlerSpan: Codable, Sendable, Equatable {
     public var cpuMs: Double?
     /// Context switches of the main thread in the handler, when counted.
     public var contextSwitches: Int?
+    /// Off-CPU waiting in the handler, ms (wall − on-CPU − run-queue delay, when it slept), when counted.
+    public var waitingMs: Double?
 }
 
 public struct StepMark: Codable, Sendable, Equatable {
@@ -60,20 +75,13 @@ extension Timeline {
     public init(_ analysis: RunAnalysis) {
         let record = analysis.record
         let duration = analysis.wallSeconds
-        var states: [StateInterval] = []
-        var current: (AppState, Double)?
-        for event in record.events {
-            guard case .stateChanged(let change) = event.body else { continue }
-            let time = analysis.runTime(event.time)
-            if let (state, start) = current { states.append(StateInterval(state: state, start: start, end: time)) }
-            current = (change.to, time)
-        }
-        if let (state, start) = current, state != .notRunning {
-            states.append(StateInterval(state: state, start: start, end: duration))
+        let states = analysis.stateSpans.map {
+            StateInterval(state: $0.state, start: analysis.runTime($0.start), end: analysis.runTime($0.end))
         }
         let handlers = analysis.handlers.map {
             HandlerSpan(name: $0.name, start: analysis.runTime($0.start), durationMs: Double($0.duration) / 1e6,
-                        cpuMs: $0.cpuNanoseconds.map { Double($0) / 1e6 }, contextSwitches: $0.contextSwitches)
+                        cpuMs: $0.cpuNanoseconds.map { Double($0) / 1e6 }, contextSwitches: $0.contextSwitches,
+                        waitingMs: $0.offCPUWaitingNanoseconds.map { Double($0) / 1e6 })
         }
         let steps = record.steps.map {
             StepMark(step: $0.step.description, start: analysis.runTime($0.start), end: analysis.runTime($0.end), problem: $0.problem)
@@ -85,7 +93,11 @@ extension Timeline {
                                            cpuSeconds: Double(sample.onCPUNanoseconds(since: previous)) / 1e9,
                                            residentBytes: sample.residentBytes))
         }
-        self.init(states: states, handlers: handlers, steps: steps, activity: activity, duration: duration)
+        let hangs = analysis.hangs.sorted { $0.handler.start < $1.handler.start }.map { hang in
+            HangMark(handler: hang.handler.name, start: analysis.runTime(hang.handler.start), durationMs: Double(hang.handler.duration) / 1e6,
+                     stack: hang.stack.map { $0.frames.map { "\($0.symbol ?? "?") (\($0.module))" } })
+        }
+        self.init(states: states, handlers: handlers, steps: steps, activity: activity, duration: duration, hangs: hangs.isEmpty ? nil : hangs)
         let journal = DiskActivity(analysis).journal
         if !journal.isEmpty {
             disk = journal.map {

@@ -14,6 +14,6 @@ extension RuleCatalogue {
              guideSection: "App States and Multitasking › Concurrency and Secondary Threads",
              guideQuote: "For example, you should never wait for a network response on your app's main thread.",
              measures: "off-CPU waiting time on the main thread inside handlers", unit: "ms",
-             scoring: .logNormal(good: 16, poor: 100), calibration: rulesProposal, measured: false),
+             scoring: .logNormal(good: 16, poor: 100), calibration: rulesProposal, measured: true),
     ]
 }

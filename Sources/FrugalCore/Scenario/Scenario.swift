@@ -3,18 +3,32 @@ public struct Scenario: Codable, Sendable, Equatable {
     public var name: String
     public var summary: String
     public var steps: [ScenarioStep]
+    /// Seconds of background time an app gets for its background tasks after `home`
+    /// (`Scenario.defaultBackgroundTimeBudget` when absent).
+    public var backgroundTimeBudget: Double?
 
-    public init(name: String, summary: String, steps: [ScenarioStep]) {
+    public init(name: String, summary: String, steps: [ScenarioStep], backgroundTimeBudget: Double? = nil) {
         self.name = name
         self.summary = summary
         self.steps = steps
+        self.backgroundTimeBudget = backgroundTimeBudget
     }
+
+    /// The background time for background tasks when a scenario does not set it: 30 s. The guide
+    /// gives no number ("apps are given only a limited amount of time"); 30 s is what iOS 13 and
+    /// later grant `beginBackgroundTask` in practice, down from iOS 7's 180 s.
+    public static let defaultBackgroundTimeBudget = 30.0
+
+    /// The background time this scenario gives.
+    public var effectiveBackgroundTimeBudget: Double { backgroundTimeBudget ?? Scenario.defaultBackgroundTimeBudget }
 
     /// Seconds of `wait` in the scenario: a lower bound on how long a run takes.
     public var waitSeconds: Double {
         steps.reduce(0) { total, step in
-            if case .wait(let seconds) = step { return total + seconds }
-            return total
+            switch step {
+            case .wait(let seconds), .interrupt(let seconds): return total + seconds
+            default: return total
+            }
         }
     }
 }
@@ -51,7 +65,7 @@ public enum ScenarioCatalogue {
     )
 
     /// Every built-in scenario.
-    public static let all: [Scenario] = [standard, idle, diskSession]
+    public static let all: [Scenario] = [standard, idle, diskSession] + lifecycle
 
     /// The scenario called `name`, if there is one.
     public static func named(_ name: String) -> Scenario? { all.first { $0.name == name } }

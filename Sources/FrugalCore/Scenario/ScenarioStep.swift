@@ -12,6 +12,23 @@ public enum ScenarioStep: Sendable, Equatable, Hashable {
     case input(kind: String)
     /// Ask the running app to terminate (`willTerminate`, then exit).
     case terminate
+    /// An interruption (an alert, a call) lasting `seconds`: active → inactive → active, with
+    /// `willResignActive` and `didBecomeActive`. The inactive phase is sampled at both ends.
+    case interrupt(seconds: Double)
+    /// The user leaves the app: → inactive → background (`didEnterBackground`, 5 s watchdog).
+    /// Once background tasks have ended (or the background time ran out) and the background grace
+    /// has passed, the harness suspends the process for real (SIGSTOP of its process group).
+    case home
+    /// The user returns: the suspended process is continued (SIGCONT), `willEnterForeground`,
+    /// queued notifications, then `didBecomeActive`.
+    case foreground
+    /// The system kills the app (SIGKILL), as it kills suspended apps: no callback.
+    case kill
+    /// Start the app again: a new process in the same run and the same sandbox.
+    case relaunch
+    /// A system notification named `name` (`significant-time-change`, ...): delivered at once to
+    /// a running app, queued (and coalesced) for a suspended one until it returns to the foreground.
+    case notify(name: String)
 
     /// The step's name in the vocabulary (`launch`, `wait`, ...).
     public var name: String {
@@ -20,17 +37,28 @@ public enum ScenarioStep: Sendable, Equatable, Hashable {
         case .wait: return "wait"
         case .input: return "input"
         case .terminate: return "terminate"
+        case .interrupt: return "interrupt"
+        case .home: return "home"
+        case .foreground: return "foreground"
+        case .kill: return "kill"
+        case .relaunch: return "relaunch"
+        case .notify: return "notify"
         }
     }
 
     /// A short human description (`wait(2.5)`).
     public var description: String {
         switch self {
-        case .launch, .terminate: return name
+        case .launch, .terminate, .home, .foreground, .kill, .relaunch: return name
         case .wait(let seconds): return "wait(\(ScenarioStep.format(seconds)))"
         case .input(let kind): return "input(\(kind))"
+        case .interrupt(let seconds): return "interrupt(\(ScenarioStep.format(seconds)))"
+        case .notify(let name): return "notify(\(name))"
         }
     }
+
+    /// How long a bare `interrupt` lasts, seconds.
+    public static let defaultInterruptSeconds = 1.0
 
     static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
@@ -50,9 +78,14 @@ extension ScenarioStep: Codable {
             switch bare {
             case "launch": self = .launch
             case "terminate": self = .terminate
+            case "interrupt": self = .interrupt(seconds: ScenarioStep.defaultInterruptSeconds)
+            case "home": self = .home
+            case "foreground": self = .foreground
+            case "kill": self = .kill
+            case "relaunch": self = .relaunch
             default:
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                    debugDescription: "unknown step '\(bare)' (steps without an argument: launch, terminate)"))
+                    debugDescription: "unknown step '\(bare)' (steps without an argument: launch, terminate, interrupt, home, foreground, kill, relaunch)"))
             }
             return
         }
@@ -69,6 +102,13 @@ extension ScenarioStep: Codable {
             }
             self = .wait(seconds: seconds)
         case "input": self = .input(kind: try container.decode(String.self, forKey: key))
+        case "interrupt":
+            let seconds = try container.decode(Double.self, forKey: key)
+            guard seconds >= 0, seconds.isFinite else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "interrupt needs a non-negative number of seconds")
+            }
+            self = .interrupt(seconds: seconds)
+        case "notify": self = .notify(name: try container.decode(String.self, forKey: key))
         default:
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "unknown step '\(key.stringValue)'")
         }
@@ -76,9 +116,15 @@ extension ScenarioStep: Codable {
 
     public func encode(to encoder: Encoder) throws {
         switch self {
-        case .launch, .terminate:
+        case .launch, .terminate, .home, .foreground, .kill, .relaunch:
             var single = encoder.singleValueContainer()
             try single.encode(name)
+        case .interrupt(let seconds):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(seconds, forKey: Key(stringValue: "interrupt"))
+        case .notify(let name):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(name, forKey: Key(stringValue: "notify"))
         case .wait(let seconds):
             var container = encoder.container(keyedBy: Key.self)
             try container.encode(seconds, forKey: Key(stringValue: "wait"))

@@ -1,0 +1,62 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+import CFrugalSystem
+
+/// Watches the main thread's open handler from the harness and, once it outlives the hang limit,
+/// signals the main thread (tgkill) so that FrugalKit's signal handler writes its stack to the
+/// event stream. It waits on the event reader's condition: it wakes on the workload's own events
+/// and at the one deadline that matters, and the workload never wakes up for it.
+final class HangWatcher: @unchecked Sendable {
+    private let reader: EventStreamReader
+    private let pid: pid_t
+    private let limitNanoseconds: UInt64
+    private var paused = false
+    private var stopped = false
+
+    init(reader: EventStreamReader, pid: pid_t, limitMilliseconds: Double = Thresholds.hangMilliseconds) {
+        self.reader = reader
+        self.pid = pid
+        self.limitNanoseconds = UInt64(limitMilliseconds * 1e6)
+        let thread = Thread { [self] in loop() }
+        thread.name = "frugal-hang-watcher-\(pid)"
+        thread.start()
+    }
+
+    /// Pauses while the app is suspended (a stopped process runs no handler; a signal would wait).
+    func setPaused(_ value: Bool) {
+        reader.condition.lock()
+        paused = value
+        reader.condition.broadcast()
+        reader.condition.unlock()
+    }
+
+    func stop() {
+        reader.condition.lock()
+        stopped = true
+        reader.condition.broadcast()
+        reader.condition.unlock()
+    }
+
+    private func loop() {
+        var signalled: UInt64?
+        let condition = reader.condition
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopped && !reader.finished {
+            guard !paused, let open = reader.openHandler, open.start != signalled else {
+                condition.wait()
+                continue
+            }
+            let deadline = open.start + limitNanoseconds
+            let now = MonotonicClock.now()
+            if now >= deadline {
+                // The main thread's tid is the pid.
+                _ = frugal_tgkill(pid, pid, frugal_hang_signal())
+                signalled = open.start
+            } else {
+                _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+            }
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+
+/// The app's life: interruptions, the background and real suspension, the return to the
+/// foreground, the system's kill and a relaunch. The harness is the system: it stops and
+/// continues the process and records those state changes itself, since a suspended app runs no code.
+extension RunSession {
+    func interrupt(_ seconds: Double, index: Int, start: UInt64) {
+        let step = ScenarioStep.interrupt(seconds: seconds)
+        if let problem = sendAndWait(.resignActive, until: start + Self.nanoseconds(options.inputTimeout)) {
+            record(step, index: index, start: start, problem: problem)
+            if process.hasExited { stopped = true }
+            return
+        }
+        let startSample = sampler.settledSample(timeout: min(options.settleTimeout, seconds))
+        let exited = process.waitForExit(until: start + Self.nanoseconds(seconds))
+        // The end of the inactive phase is sampled before the app is told it is active again.
+        let endSample = exited == nil ? sampler.sampleNow() : nil
+        let problem = exited == nil
+            ? sendAndWait(.becomeActive, until: MonotonicClock.now() + Self.nanoseconds(options.inputTimeout))
+            : "the workload exited while inactive"
+        steps.append(StepRecord(index: index, step: step, start: start, end: MonotonicClock.now(), phaseStart: startSample?.time ?? start,
+                                sampleAtStart: startSample, sampleAtEnd: endSample, problem: problem))
+        if exited != nil { stopped = true }
+    }
+
+    func home(index: Int, start: UInt64) {
+        sequence += 1
+        try? process.send(ControlMessage(sequence: sequence, command: .enterBackground))
+        guard reader.waitForAck(sequence, until: start + Self.nanoseconds(options.backgroundWatchdog), clock: MonotonicClock.now) else {
+            if process.hasExited {
+                stopped = true
+                record(.home, index: index, start: start, problem: "the workload exited before entering the background")
+                return
+            }
+            let detail = "background watchdog: didEnterBackground did not return within \(DisplayFormat.number(options.backgroundWatchdog)) s"
+                + " (\(reader.openHandlerDescription ?? "no handler running"))"
+            kill(outcome: .killedWatchdog, detail: detail)
+            record(.home, index: index, start: start, problem: detail)
+            return
+        }
+        let entered = MonotonicClock.now()
+        // Sample the start of the background time, so its CPU is measured from here.
+        _ = sampler.settledSample(timeout: options.settleTimeout)
+        let budget = plan.scenario.effectiveBackgroundTimeBudget
+        let budgetEnd = entered + Self.nanoseconds(budget)
+        // iOS calls expiration handlers shortly before the time is up: 5 s before, or at three
+        // quarters of a shorter budget.
+        let expirationAt = entered + Self.nanoseconds(budget - min(5, budget / 4))
+        var expirationSent = false
+        while !Self.openBackgroundTasks(reader.snapshot).isEmpty {
+            let now = MonotonicClock.now()
+            if now >= budgetEnd {
+                let open = Self.openBackgroundTasks(reader.snapshot).map { "'\($0.name)' (#\($0.id))" }.joined(separator: ", ")
+                let detail = "background task watchdog: background task \(open) still open when the \(DisplayFormat.number(budget)) s of background time ran out"
+                    + (expirationSent ? " (its expiration handler had been called)" : "")
+                kill(outcome: .killedWatchdog, detail: detail)
+                record(.home, index: index, start: start, problem: detail)
+                return
+            }
+            if !expirationSent && now >= expirationAt {
+                expirationSent = true
+                sequence += 1
+                try? process.send(ControlMessage(sequence: sequence, command: .expireBackgroundTasks))
+                continue
+            }
+            _ = reader.wait(until: expirationSent ? budgetEnd : expirationAt) { Self.openBackgroundTasks($0).isEmpty }
+            if process.hasExited {
+                stopped = true
+                record(.home, index: index, start: start, problem: "the workload exited in the background")
+                return
+            }
+        }
+        if process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(options.backgroundGrace)) != nil {
+            stopped = true
+            record(.home, index: index, start: start, problem: "the workload exited in the background")
+            return
+        }
+        suspend()
+        record(.home, index: index, start: start, problem: isSuspended ? nil : "the process could not be stopped")
+    }
+
+    /// Stops the process group (SIGSTOP) once its background time is over, and looks at it from
+    /// outside: the first sample is taken once every thread is stopped, the listening sockets then.
+    func suspend() {
+        process.kill(SIGSTOP)
+        hangWatcher.setPaused(true)
+        guard let sample = sampler.stoppedSample(timeout: 2) else {
+            // Not every thread stopped (or the process is gone): do not leave it half stopped.
+            process.kill(SIGCONT)
+            hangWatcher.setPaused(false)
+            return
+        }
+        let sockets = (try? ProcFS.listeningSockets(pid: process.pid)) ?? []
+        suspensions.append(SuspensionRecord(pid: process.pid, start: sample.time, sampleAtStart: sample, listeningSockets: sockets))
+        systemEvents.append(WorkloadEvent(time: sample.time, body: .stateChanged(StateChange(from: .background, to: .suspended))))
+        isSuspended = true
+    }
+
+    /// Ends the current suspension: samples the stopped process one last time, then continues it
+    /// (SIGCONT) unless it is about to be killed. Returns when the suspension ended.
+    @discardableResult
+    func endSuspension(endedBy: String, continueProcess: Bool) -> UInt64 {
+        let endSample = sampler.sampleNow()
+        if continueProcess { process.kill(SIGCONT) }
+        let time = MonotonicClock.now()
+        if var last = suspensions.popLast() {
+            last.end = time
+            last.sampleAtEnd = endSample
+            last.endedBy = endedBy
+            suspensions.append(last)
+        }
+        if continueProcess {
+            systemEvents.append(WorkloadEvent(time: time, body: .stateChanged(StateChange(from: .suspended, to: .background))))
+        }
+        isSuspended = false
+        hangWatcher.setPaused(false)
+        return time
+    }
+
+    func foreground(index: Int, start: UInt64) {
+        // A return to the foreground starts at the resume: that is when the user is waiting.
+        let resumed = isSuspended ? endSuspension(endedBy: "foreground", continueProcess: true) : start
+        let problem = sendAndWait(.enterForeground, until: resumed + Self.nanoseconds(options.inputTimeout))
+        record(.foreground, index: index, start: resumed, problem: problem)
+        if problem != nil && process.hasExited { stopped = true }
+    }
+
+    /// The system's kill: SIGKILL, no callback, as for a suspended app the system needs memory from.
+    func killStep(index: Int, start: UInt64) {
+        let from: AppState = isSuspended ? .suspended : currentAppState()
+        if isSuspended { endSuspension(endedBy: "kill", continueProcess: false) }
+        process.kill(SIGKILL)
+        let exit = process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(5))
+        systemEvents.append(WorkloadEvent(time: exit?.time ?? MonotonicClock.now(), body: .stateChanged(StateChange(from: from, to: .notRunning))))
+        killedByScenario = exit != nil
+        record(.kill, index: index, start: start, problem: exit == nil ? "the process did not die after SIGKILL" : nil)
+        if exit == nil { stopped = true }
+    }
+
+    /// A new process in the same sandbox, under the launch watchdog.
+    func relaunch(index: Int, start: UInt64) {
+        if !process.hasExited {
+            let from: AppState = isSuspended ? .suspended : currentAppState()
+            if isSuspended { endSuspension(endedBy: "relaunch", continueProcess: false) }
+            process.kill(SIGKILL)
+            if let exit = process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(5)) {
+                systemEvents.append(WorkloadEvent(time: exit.time, body: .stateChanged(StateChange(from: from, to: .notRunning))))
+            }
+        }
+        do {
+            try respawn()
+        } catch {
+            record(.relaunch, index: index, start: start, problem: "\(error)")
+            stopped = true
+            return
+        }
+        launch(index: index, start: process.spawnTime, step: .relaunch)
+    }
+
+    /// A notification: the app handles it now, or, suspended, finds it queued in its control pipe
+    /// when it is continued (the kernel holds it; the runtime coalesces by name).
+    func notify(_ name: String, index: Int, start: UInt64) {
+        if isSuspended {
+            sequence += 1
+            let problem: String?
+            do {
+                try process.send(ControlMessage(sequence: sequence, command: .notification, argument: name))
+                problem = nil
+            } catch {
+                problem = "could not queue \(name): \(error)"
+            }
+            record(.notify(name: name), index: index, start: start, problem: problem)
+            return
+        }
+        let problem = sendAndWait(.notification, argument: name, until: start + Self.nanoseconds(options.inputTimeout))
+        record(.notify(name: name), index: index, start: start, problem: problem)
+    }
+
+    /// The app's state as it last reported it.
+    func currentAppState() -> AppState {
+        for event in reader.snapshot.reversed() {
+            if case .stateChanged(let change) = event.body { return change.to }
+        }
+        return .notRunning
+    }
+
+    /// The background tasks begun and not ended, from the app's events.
+    static func openBackgroundTasks(_ events: [WorkloadEvent]) -> [BackgroundTaskEvent] {
+        var open: [Int: BackgroundTaskEvent] = [:]
+        for event in events {
+            guard case .backgroundTask(let task) = event.body else { continue }
+            switch task.phase {
+            case .begun: open[task.id] = task
+            case .ended: open[task.id] = nil
+            case .expirationHandlerCalled: break
+            }
+        }
+        return open.values.sorted { $0.id < $1.id }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+
+/// Identifies a background task, as `UIBackgroundTaskIdentifier`.
+public struct BackgroundTaskIdentifier: Hashable, Sendable {
+    public let rawValue: Int
+    /// Returned when no task could be begun (the app is not running).
+    public static let invalid = BackgroundTaskIdentifier(rawValue: 0)
+}
+
+/// The lifecycle's mutable parts. Background tasks may be begun and ended from any thread.
+final class LifecycleRuntime {
+    struct OpenTask {
+        var name: String
+        var expiration: (() -> Void)?
+    }
+
+    let lock = Lock()
+    var openTasks: [Int: OpenTask] = [:]
+    var nextTaskID = 1
+    /// Notifications that arrived in the background, one per name (the system coalesces them), in order.
+    var queuedNotifications: [String] = []
+}
+
+/// The app's transitions between the guide's states (Table 3-1), driven by the harness.
+extension Application {
+    /// Asks for background time to finish `name` (as `beginBackgroundTask(withName:expirationHandler:)`).
+    /// Every call must be balanced by `endBackgroundTask`. When the background time runs low,
+    /// `expiration` is called on the main thread; end the task there. A task still open when the
+    /// time is over gets the app killed. Safe from any thread.
+    public func beginBackgroundTask(name: String, expiration: (() -> Void)? = nil) -> BackgroundTaskIdentifier {
+        let id = lifecycle.lock.withLock { () -> Int in
+            let id = lifecycle.nextTaskID
+            lifecycle.nextTaskID += 1
+            lifecycle.openTasks[id] = LifecycleRuntime.OpenTask(name: name, expiration: expiration)
+            return id
+        }
+        emitter.emit(.backgroundTask(BackgroundTaskEvent(id: id, name: name, phase: .begun)))
+        return BackgroundTaskIdentifier(rawValue: id)
+    }
+
+    /// Ends a background task; once none is open, the app may be suspended. Safe from any thread.
+    public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
+        let task = lifecycle.lock.withLock { lifecycle.openTasks.removeValue(forKey: identifier.rawValue) }
+        guard let task else { return }
+        emitter.emit(.backgroundTask(BackgroundTaskEvent(id: identifier.rawValue, name: task.name, phase: .ended)))
+    }
+
+    /// The names of the background tasks still open.
+    public var openBackgroundTasks: [String] {
+        lifecycle.lock.withLock { lifecycle.openTasks.sorted { $0.key < $1.key }.map(\.value.name) }
+    }
+
+    func resignActive() {
+        guard state == .active else { return }
+        runLoop.meter.measure("willResignActive") { delegate.willResignActive(self) }
+        transition(to: .inactive)
+    }
+
+    func becomeActive() {
+        guard state == .inactive else { return }
+        transition(to: .active)
+        runLoop.meter.measure("didBecomeActive") { delegate.didBecomeActive(self) }
+    }
+
+    func enterBackground() {
+        resignActive()
+        guard state == .inactive else { return }
+        transition(to: .background)
+        runLoop.meter.measure("didEnterBackground") { delegate.didEnterBackground(self) }
+        reportPreservedState(.background)
+    }
+
+    /// willEnterForeground, then the notifications queued while in the background, then didBecomeActive.
+    func enterForeground() {
+        guard state == .background else { return }
+        runLoop.meter.measure("willEnterForeground") { delegate.willEnterForeground(self) }
+        transition(to: .inactive)
+        let queued = lifecycle.lock.withLock { () -> [String] in
+            defer { lifecycle.queuedNotifications.removeAll() }
+            return lifecycle.queuedNotifications
+        }
+        for name in queued { deliverNotification(name) }
+        becomeActive()
+    }
+
+    /// The background time is nearly over: each open task's expiration handler, on the main thread.
+    func expireBackgroundTasks() {
+        let open = lifecycle.lock.withLock { lifecycle.openTasks.sorted { $0.key < $1.key } }
+        for (id, task) in open {
+            emitter.emit(.backgroundTask(BackgroundTaskEvent(id: id, name: task.name, phase: .expirationHandlerCalled)))
+            if let expiration = task.expiration {
+                runLoop.meter.measure("backgroundTaskExpiration:\(task.name)", expiration)
+            }
+        }
+    }
+
+    /// A notification from the system: delivered now, or queued (one per name) in the background.
+    func receiveNotification(_ name: String) {
+        if state == .background {
+            lifecycle.lock.withLock {
+                if !lifecycle.queuedNotifications.contains(name) { lifecycle.queuedNotifications.append(name) }
+            }
+        } else {
+            deliverNotification(name)
+        }
+    }
+
+    private func deliverNotification(_ name: String) {
+        runLoop.meter.measure("notification:\(name)") { delegate.didReceiveNotification(self, name: name) }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import XCTest
+@testable import FrugalHarness
+import FrugalCore
+import FrugalWorkloads
+
+/// The lifecycle and main-thread pairs, run for real under their default scenarios: the bad one
+/// must score below 0.5 on its audit and the good one 0.9 or more (issue 3's done-when).
+final class LifecyclePairTests: XCTestCase {
+    func report(_ workload: String) throws -> RunReport {
+        let definition = try XCTUnwrap(WorkloadCatalogue.named(workload))
+        let scenario = try XCTUnwrap(definition.defaultScenarios.first.flatMap(ScenarioCatalogue.named))
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: workload), scenario: scenario, repetition: 1))
+        return ReportBuilder.runReport(record)
+    }
+
+    func assertPair(bad: String, good: String, audit: String, file: StaticString = #filePath, line: UInt = #line) throws -> (RunReport, RunReport) {
+        let badReport = try report(bad), goodReport = try report(good)
+        let badAudit = badReport.audits[audit], goodAudit = goodReport.audits[audit]
+        XCTAssertLessThan(try XCTUnwrap(badAudit?.score, "\(bad): \(badAudit?.explanation ?? "")"), 0.5, "\(bad): \(badAudit?.displayValue ?? "")", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(goodAudit?.score, "\(good): \(goodAudit?.explanation ?? "")"), 0.9, "\(good): \(goodAudit?.displayValue ?? "")", file: file, line: line)
+        XCTAssertEqual(goodReport.outcome, .completed, "\(good): \(goodReport.outcomeDetail ?? "")", file: file, line: line)
+        return (badReport, goodReport)
+    }
+
+    func testNotesThatSaveOnBackgroundKeepTheirEditsAcrossKillAndRelaunch() throws {
+        let (bad, good) = try assertPair(bad: "notes.loses-edits", good: "notes.saves-on-background", audit: "lifecycle.save-state")
+        XCTAssertEqual(bad.metrics[MetricName.lifecycleLostChanges]?.value, 3, "three edits, none saved before the kill")
+        XCTAssertEqual(good.metrics[MetricName.lifecycleLostChanges]?.value, 0)
+        XCTAssertEqual(bad.outcome, .completed, bad.outcomeDetail ?? "")
+    }
+
+    func testATimerThatPausesWhenInactiveQuiesces() throws {
+        let (bad, _) = try assertPair(bad: "timer.keeps-running-inactive", good: "timer.pauses-inactive", audit: "lifecycle.quiesce-when-inactive")
+        // 20 Hz for 3 s: about 60 wakeups; generous bounds for a loaded machine.
+        XCTAssertGreaterThan(try XCTUnwrap(bad.metrics[MetricName.lifecycleInactiveWakeupsPerSecond]?.value), 10)
+    }
+
+    func testAnUploadThatNeverEndsItsTaskIsKilledWhenTheBackgroundTimeRunsOut() throws {
+        let (bad, _) = try assertPair(bad: "upload.leaks-task", good: "upload.ends-task", audit: "lifecycle.end-background-tasks")
+        XCTAssertEqual(bad.outcome, .killedWatchdog)
+        XCTAssertTrue(bad.outcomeDetail?.contains("background task 'upload'") ?? false, bad.outcomeDetail ?? "")
+        XCTAssertTrue(bad.outcomeDetail?.contains("4 s of background time") ?? false, bad.outcomeDetail ?? "")
+    }
+
+    func testAServerThatClosesItsListenerHoldsNoneWhileSuspended() throws {
+        let (bad, _) = try assertPair(bad: "server.keeps-listening", good: "server.closes-listener", audit: "lifecycle.close-listeners")
+        let evidence = try XCTUnwrap(bad.audits["lifecycle.close-listeners"]?.evidence.first?.description)
+        XCTAssertTrue(evidence.contains("127.0.0.1:"), evidence)
+    }
+
+    func testAFeedFetchedOffTheMainThreadDoesNotWaitOnIt() throws {
+        let (bad, _) = try assertPair(bad: "feed.sync-on-main", good: "feed.async", audit: "main.no-waiting-on-main")
+        // Three 150 ms server waits on the main thread.
+        XCTAssertEqual(try XCTUnwrap(bad.metrics[MetricName.mainThreadWaitingMs]?.value), 450, accuracy: 100)
+        let evidence = try XCTUnwrap(bad.audits["main.no-waiting-on-main"]?.evidence.map(\.description))
+        XCTAssertTrue(evidence.contains { $0.contains("network.request") && $0.contains("ResponsivenessWorkloads.swift:") }, "\(evidence)")
+    }
+}
