@@ -28,6 +28,8 @@ let package = Package(
         ),
         // Linux headers Swift's Glibc module does not export (epoll, eventfd, gettid).
         .target(name: "CFrugalSystem"),
+        // zlib, for the origin server's deflate measure (Foundation on Linux has no compression API).
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "FrugalCore",
             // The radio profiles' JSON files are reference data that a test checks against the
@@ -39,7 +41,7 @@ let package = Package(
         .target(
             name: "FrugalHarness",
             dependencies: [
-                "FrugalCore", "FrugalProbe", "CFrugalSystem",
+                "FrugalCore", "FrugalProbe", "CFrugalSystem", "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -22,11 +22,14 @@ public struct RunRecord: Codable, Sendable {
     public var resourceUsage: ResourceUsage?
     /// Whether the workload is a FrugalKit app (events) or a black-box command (process only).
     public var blackBox: Bool
+    /// The shaping proxy's trace and the origin's counters; nil in records made before the
+    /// harness ran a proxy per run.
+    public var network: NetworkRecord?
 
     public init(workload: String, scenario: String, repetition: Int, startTime: UInt64, endTime: UInt64,
                 pid: Int32?, steps: [StepRecord], events: [WorkloadEvent], samples: [ProcessSample],
                 outcome: RunOutcome, outcomeDetail: String?, exitStatus: ExitStatus?,
-                resourceUsage: ResourceUsage?, blackBox: Bool = false) {
+                resourceUsage: ResourceUsage?, blackBox: Bool = false, network: NetworkRecord? = nil) {
         self.workload = workload
         self.scenario = scenario
         self.repetition = repetition
@@ -41,6 +44,7 @@ public struct RunRecord: Codable, Sendable {
         self.exitStatus = exitStatus
         self.resourceUsage = resourceUsage
         self.blackBox = blackBox
+        self.network = network
     }
 }
 

@@ -10,13 +10,17 @@ public struct Timeline: Codable, Sendable, Equatable {
     public var activity: [ActivitySample]
     /// The run's length, seconds.
     public var duration: Double
+    /// The device radio's states and the app's requests; nil when no shaping proxy ran.
+    public var radio: RadioLane?
 
-    public init(states: [StateInterval], handlers: [HandlerSpan], steps: [StepMark], activity: [ActivitySample], duration: Double) {
+    public init(states: [StateInterval], handlers: [HandlerSpan], steps: [StepMark], activity: [ActivitySample], duration: Double,
+                radio: RadioLane? = nil) {
         self.states = states
         self.handlers = handlers
         self.steps = steps
         self.activity = activity
         self.duration = duration
+        self.radio = radio
     }
 }
 
@@ -83,6 +87,6 @@ extension Timeline {
                                            cpuSeconds: Double(sample.onCPUNanoseconds(since: previous)) / 1e9,
                                            residentBytes: sample.residentBytes))
         }
-        self.init(states: states, handlers: handlers, steps: steps, activity: activity, duration: duration)
+        self.init(states: states, handlers: handlers, steps: steps, activity: activity, duration: duration, radio: RadioLane(analysis))
     }
 }

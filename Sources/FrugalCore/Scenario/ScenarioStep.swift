@@ -12,6 +12,13 @@ public enum ScenarioStep: Sendable, Equatable, Hashable {
     case input(kind: String)
     /// Ask the running app to terminate (`willTerminate`, then exit).
     case terminate
+    /// Change the shaping proxy's link conditions to the built-in profile `profile` (`lte`,
+    /// `3g`, `offline`, ...), for new and open connections.
+    case network(profile: String)
+    /// Inject a fault into the proxy's next connection: `reset` (RST after 256 bytes up),
+    /// `reset-response` (RST after 256 bytes down), `stall` (stop forwarding after 256 bytes up),
+    /// `refuse`; `KIND:N` for the next N connections.
+    case fault(kind: String)
 
     /// The step's name in the vocabulary (`launch`, `wait`, ...).
     public var name: String {
@@ -20,6 +27,8 @@ public enum ScenarioStep: Sendable, Equatable, Hashable {
         case .wait: return "wait"
         case .input: return "input"
         case .terminate: return "terminate"
+        case .network: return "network"
+        case .fault: return "fault"
         }
     }
 
@@ -29,6 +38,8 @@ public enum ScenarioStep: Sendable, Equatable, Hashable {
         case .launch, .terminate: return name
         case .wait(let seconds): return "wait(\(ScenarioStep.format(seconds)))"
         case .input(let kind): return "input(\(kind))"
+        case .network(let profile): return "network(\(profile))"
+        case .fault(let kind): return "fault(\(kind))"
         }
     }
 
@@ -69,6 +80,8 @@ extension ScenarioStep: Codable {
             }
             self = .wait(seconds: seconds)
         case "input": self = .input(kind: try container.decode(String.self, forKey: key))
+        case "network": self = .network(profile: try container.decode(String.self, forKey: key))
+        case "fault": self = .fault(kind: try container.decode(String.self, forKey: key))
         default:
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "unknown step '\(key.stringValue)'")
         }
@@ -85,6 +98,12 @@ extension ScenarioStep: Codable {
         case .input(let kind):
             var container = encoder.container(keyedBy: Key.self)
             try container.encode(kind, forKey: Key(stringValue: "input"))
+        case .network(let profile):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(profile, forKey: Key(stringValue: "network"))
+        case .fault(let kind):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(kind, forKey: Key(stringValue: "fault"))
         }
     }
 }
