@@ -47,10 +47,14 @@ public struct HarnessOptions: Sendable {
     public var commandTimeout: Double
     /// Extra environment for the workload.
     public var environment: [String: String]
+    /// The link conditions the run's shaping proxy starts with (a `network` step changes them).
+    public var networkProfile: NetworkProfile
+    /// The device radio whose model prices the run's traffic.
+    public var radio: RadioProfile.Technology
 
     public init(workloadHost: String, sampleInterval: Double = 0.2, launchWatchdog: Double = Thresholds.launchWatchdogSeconds,
                 settleTimeout: Double = 0.25, inputTimeout: Double = 10, terminateWatchdog: Double = 5, commandTimeout: Double = 60,
-                environment: [String: String] = [:]) {
+                environment: [String: String] = [:], networkProfile: NetworkProfile = .lte, radio: RadioProfile.Technology = .lte) {
         self.workloadHost = workloadHost
         self.sampleInterval = sampleInterval
         self.launchWatchdog = launchWatchdog
@@ -59,6 +63,8 @@ public struct HarnessOptions: Sendable {
         self.terminateWatchdog = terminateWatchdog
         self.commandTimeout = commandTimeout
         self.environment = environment
+        self.networkProfile = networkProfile
+        self.radio = radio
     }
 }
 

@@ -12,6 +12,8 @@ final class RunSession {
     let process: ChildProcess
     let reader: EventStreamReader
     let sampler: ProcSampler
+    /// The run's origin server and shaping proxy (`RunSession+Network.swift`).
+    let network: RunNetwork?
     /// The steps carried out so far.
     var steps: [StepRecord] = []
     /// The last control message's sequence number.
@@ -28,9 +30,13 @@ final class RunSession {
         self.options = options
         self.plan = plan
         self.workload = workload
+        let network = try RunNetwork(profile: options.networkProfile, radio: options.radio)
+        self.network = network
         do {
-            process = try ChildProcess(arguments: [options.workloadHost, workload], environment: options.environment)
+            process = try ChildProcess(arguments: [options.workloadHost, workload],
+                                       environment: options.environment.merging(network.environment) { _, proxy in proxy })
         } catch {
+            network.stop()
             throw HarnessError("cannot start the workload host \(options.workloadHost): \(error)")
         }
         reader = EventStreamReader(fd: process.eventFD)
@@ -48,6 +54,8 @@ final class RunSession {
         case .wait(let seconds): wait(seconds, index: index, start: start)
         case .input(let kind): input(kind, index: index, start: start)
         case .terminate: terminate(index: index, start: start)
+        case .network(let profile): network(profile, index: index, start: start)
+        case .fault(let kind): fault(kind, index: index, start: start)
         }
     }
 
@@ -79,6 +87,8 @@ final class RunSession {
 
     /// After the last step: ends the app if the scenario did not, reaps it, and builds the record.
     func finish() throws -> RunRecord {
+        // Whatever happens below, the run's servers stop with it.
+        defer { network?.stop() }
         if !terminated && !process.hasExited && outcome == nil {
             // The scenario ended without terminate: close the control pipe (the app ends itself on
             // EOF) and give it the terminate budget before killing it.
@@ -90,6 +100,7 @@ final class RunSession {
         guard let exit = process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(30)) else {
             throw HarnessError("workload \(workload) (pid \(process.pid)) could not be reaped after SIGKILL")
         }
+        let networkRecord = network?.finish(spawnTime: process.spawnTime)
         sampler.stop()
         reader.waitForEnd(until: MonotonicClock.now() + Self.nanoseconds(2), clock: MonotonicClock.now)
         if outcome == nil {
@@ -102,6 +113,7 @@ final class RunSession {
         return RunRecord(workload: workload, scenario: plan.scenario.name, repetition: plan.repetition,
                          startTime: process.spawnTime, endTime: exit.time, pid: process.pid, steps: steps,
                          events: events, samples: sampler.all, outcome: outcome ?? .crashed,
-                         outcomeDetail: outcomeDetail, exitStatus: exit.status, resourceUsage: exit.usage)
+                         outcomeDetail: outcomeDetail, exitStatus: exit.status, resourceUsage: exit.usage,
+                         network: networkRecord)
     }
 }

@@ -63,10 +63,16 @@ extension Audits {
         Audit("network.enqueue-together") { analysis, _ in
             let network = NetworkAnalysis(analysis)
             guard let record = network.network else { return .unavailable("no shaping proxy ran for this run") }
-            let spans = network.requests.filter { $0.outcome != .cancelled }.map {
+            // How the app issues its items: each operation's first attempt, when it did not fail.
+            // Retries and failed attempts belong to network.handle-failures.
+            var seen: Set<String> = []
+            let firstAttempts = network.requests.sorted { $0.start < $1.start }.filter { seen.insert($0.operation).inserted }
+            let issued = firstAttempts.filter { $0.outcome == .completed }
+            let spans = issued.map {
                 TransferSpan(start: analysis.runTime($0.start), end: analysis.runTime($0.end), label: "\($0.method) \($0.target)")
             }
-            let batches = TransferBatch.group(spans, chunks: network.chunks) { record.conditions(at: $0) }
+            let limit = issued.compactMap(\.connectionLimit).max()
+            let batches = TransferBatch.group(spans, chunks: network.chunks, connectionLimit: limit) { record.conditions(at: $0) }
             guard !batches.isEmpty else { return .notApplicable("no two requests ran within 1.5 s of each other (no batch)") }
             let actual = batches.reduce(0) { $0 + $1.seconds }
             let once = batches.reduce(0) { $0 + $1.issuedAtOnceSeconds }

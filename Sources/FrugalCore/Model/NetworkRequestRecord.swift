@@ -33,10 +33,12 @@ public struct NetworkRequestRecord: Codable, Sendable, Equatable {
     public var reusedConnection: Bool
     /// `file:line` where the app created the task.
     public var callSite: String
+    /// How many connections the client runs at most (nil: not reported).
+    public var connectionLimit: Int?
 
     public init(task: Int, method: String, target: String, operation: String, start: UInt64, end: UInt64,
                 outcome: Outcome, status: Int?, error: String?, bytesSent: Int, bytesReceived: Int,
-                reusedConnection: Bool, callSite: String) {
+                reusedConnection: Bool, callSite: String, connectionLimit: Int? = nil) {
         self.task = task
         self.method = method
         self.target = target
@@ -50,6 +52,7 @@ public struct NetworkRequestRecord: Codable, Sendable, Equatable {
         self.bytesReceived = bytesReceived
         self.reusedConnection = reusedConnection
         self.callSite = callSite
+        self.connectionLimit = connectionLimit
     }
 
     /// Whether the attempt did what was asked: a whole response with a status below 400.

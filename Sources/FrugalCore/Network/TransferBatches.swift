@@ -22,8 +22,9 @@ public struct TransferBatch: Codable, Sendable, Equatable {
     /// From the first transfer's start to the last one's end: the radio stays in continuous
     /// reception over that stretch, whatever the order.
     public var seconds: Double
-    /// How long the batch would have taken issued at once: its longest transfer, or its bytes
-    /// at the link's rate each way, whichever is longest (transfers issued together share the link).
+    /// How long the batch would have taken issued at once: its longest transfer, its bytes at
+    /// the link's rate each way (transfers issued together share the link), or its transfers
+    /// packed onto the client's connections, whichever is longest.
     public var issuedAtOnceSeconds: Double
 
     public var start: Double { transfers.map(\.start).min() ?? 0 }
@@ -34,9 +35,10 @@ extension TransferBatch {
     /// Groups `transfers` into batches: a transfer starting within `gapSeconds` of the end of
     /// the batch so far joins it (ARO's 1.5 s burst silence), so a chain of one-after-another
     /// transfers is one batch. `conditions` gives the link in force at a time (rates in bit/s,
-    /// nil = unlimited). Only batches of two or more transfers are returned.
+    /// nil = unlimited); `connectionLimit` is how many transfers the client runs at once (nil =
+    /// no limit). Only batches of two or more transfers are returned.
     public static func group(_ transfers: [TransferSpan], chunks: [TrafficChunk], gapSeconds: Double = BurstCriteria.aro.silenceSeconds,
-                             conditions: (Double) -> NetworkProfile?) -> [TransferBatch] {
+                             connectionLimit: Int? = nil, conditions: (Double) -> NetworkProfile?) -> [TransferBatch] {
         var groups: [[TransferSpan]] = []
         var groupEnd = -Double.infinity
         for transfer in transfers.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) {
@@ -56,7 +58,8 @@ extension TransferBatch {
             }
             let link = conditions(start)
             func wire(_ bytes: Int, _ rate: Int?) -> Double { rate.map { Double(bytes) * 8 / Double($0) } ?? 0 }
-            let once = max(group.map(\.duration).max() ?? 0, wire(up, link?.uplinkBitsPerSecond), wire(down, link?.downlinkBitsPerSecond))
+            let packed = connectionLimit.map { group.reduce(0) { $0 + $1.duration } / Double(max(1, $0)) } ?? 0
+            let once = max(group.map(\.duration).max() ?? 0, wire(up, link?.uplinkBitsPerSecond), wire(down, link?.downlinkBitsPerSecond), packed)
             return TransferBatch(transfers: group, uplinkBytes: up, downlinkBytes: down, seconds: end - start, issuedAtOnceSeconds: once)
         }
     }
