@@ -2,7 +2,8 @@ import Foundation
 import FrugalCore
 
 /// Draws a run's timeline as inline SVG: lanes for the app state, the scenario's steps, the
-/// main thread's handlers (hangs in red) and the wakeups per `/proc` sample.
+/// main thread's handlers (hangs in red), the wakeups per `/proc` sample, and, when the run went
+/// through the shaping proxy, the radio's states with the app's requests (`TimelineSVG+Radio.swift`).
 public enum TimelineSVG {
     static let width = 960.0
     static let labelWidth = 110.0
@@ -20,11 +21,12 @@ public enum TimelineSVG {
 
     /// The SVG of `timeline`.
     public static func render(_ timeline: Timeline) -> String {
-        let duration = max(timeline.duration, 0.001)
+        // The radio lane may run past the app's exit, to the end of the last tail.
+        let duration = max(timeline.duration, timeline.radio?.intervals.last?.end ?? 0, 0.001)
         let plotWidth = width - labelWidth - 10
         func x(_ t: Double) -> Double { labelWidth + max(0, min(t, duration)) / duration * plotWidth }
         func f(_ value: Double) -> String { String(format: "%.1f", value) }
-        let lanes = ["state", "steps", "main thread", "wakeups"]
+        let lanes = ["state", "steps", "main thread", "wakeups"] + (timeline.radio == nil ? [] : ["radio"])
         let height = Double(lanes.count) * laneHeight + 24
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" viewBox=\"0 0 \(f(width)) \(f(height))\" width=\"100%\" role=\"img\" aria-label=\"run timeline\">"
         for (index, lane) in lanes.enumerated() {
@@ -55,6 +57,9 @@ public enum TimelineSVG {
             let barHeight = max(1, rate / peak * 20)
             let start = x(sample.time - sample.interval), end = x(sample.time)
             svg += "<rect x=\"\(f(start))\" y=\"\(f(4 * laneHeight - barHeight))\" width=\"\(f(max(1, end - start)))\" height=\"\(f(barHeight))\" fill=\"#8e24aa\"><title>\(sample.wakeups) wakeups in \(f(sample.interval)) s ending at \(f(sample.time)) s</title></rect>"
+        }
+        if let radio = timeline.radio {
+            svg += radioLane(radio, top: 4 * laneHeight, x: x)
         }
         let axisY = Double(lanes.count) * laneHeight + 16
         let tickStep = max(1, (duration / 10).rounded(.up))
