@@ -61,8 +61,10 @@ let benchmarks: @Sendable () -> Void = {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         benchmark.stopMeasurement()
         let gbps = Double(size) * 8 / seconds / 1e9
-        Report.line("1 GB unshaped through the proxy (peak queued \(proxy.statistics().peakQueuedBytes) B)", value: gbps, unit: "Gbit/s",
-                    target: "≥ 1 Gbit/s", pass: gbps >= 1)
+        // Backpressure must hold the proxy's queue to its delay line's budget, far below the body.
+        let queued = proxy.statistics().peakQueuedBytes
+        Report.line("1 GB unshaped through the proxy (peak queued \(queued) B, limit 1 MiB)", value: gbps, unit: "Gbit/s",
+                    target: "≥ 1 Gbit/s", pass: gbps >= 1 && queued < 1 << 20)
     }
 
     Benchmark("Reference: tc tbf 1 Mbit/s in a network namespace, 1,000,000 B",

@@ -55,6 +55,15 @@ enum TokenBucketReference {
         _ = try? run(["ip", "netns", "del", namespaces.1])
     }
 
+    /// `setns(fd, CLONE_NEWNET)` for the calling thread. Glibc's Swift module does not export
+    /// `setns` (it needs _GNU_SOURCE), so it is looked up at run time.
+    static func joinNetworkNamespace(_ fd: Int32) -> Int32 {
+        let cloneNewNet: Int32 = 0x4000_0000  // CLONE_NEWNET, <linux/sched.h>
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "setns") else { return -1 }  // RTLD_DEFAULT
+        typealias SetNS = @convention(c) (Int32, Int32) -> Int32
+        return unsafeBitCast(symbol, to: SetNS.self)(fd, cloneNewNet)
+    }
+
     /// Runs `body` on a new thread that has joined network namespace `name` (sockets made there belong to it).
     static func inNamespace<T>(_ name: String, _ body: @escaping () throws -> T) throws -> T {
         var result: Result<T, Error>?
@@ -62,7 +71,7 @@ enum TokenBucketReference {
         let thread = Thread {
             defer { done.signal() }
             let fd = open("/var/run/netns/\(name)", O_RDONLY)
-            guard fd >= 0, setns(fd, CLONE_NEWNET) == 0 else {
+            guard fd >= 0, joinNetworkNamespace(fd) == 0 else {
                 result = .failure(LoopbackPeers.Failure("setns \(name)"))
                 return
             }

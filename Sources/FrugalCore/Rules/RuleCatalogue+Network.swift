@@ -31,7 +31,7 @@ extension RuleCatalogue {
         Rule(id: "network.enqueue-together", category: .network, title: "Enqueue transfers together",
              guideSection: reducePowerSection,
              guideQuote: "When using the NSURLSession class to enqueue multiple upload or download tasks, enqueue those items together rather than waiting for one to finish before starting the next one.",
-             measures: "seconds from the first to the last transfer of each batch (requests within 1.5 s of each other, from FrugalKit's client) ÷ the seconds the batch would take issued at once: its longest transfer, or its bytes at the link's rate, whichever is longer",
+             measures: "seconds from the first to the last transfer of each batch (first attempts that did not fail, from FrugalKit's client, each starting within 1.5 s of the batch so far) ÷ the seconds the batch would take issued at once: its longest transfer, its bytes at the link's rate, or its transfers packed onto the client's connections, whichever is longest",
              unit: "ratio",
              scoring: .logNormal(good: 1.2, poor: 3),
              calibration: "\(rulesProposal). The radio's promotion and tail are left out of both sides: a batch pays one of each however it is issued, and counting the 11.6 s LTE tail on both sides would hold every batch shorter than the tail under 2×.",
