@@ -21,7 +21,7 @@ public final class NetworkTask: @unchecked Sendable {
     let file: String
     let line: Int
     let completion: (Result<NetworkResponse, NetworkError>) -> Void
-    private unowned let client: NetworkClient
+    private let client: NetworkClient
 
     // Guarded by the client's lock.
     var taskState = State.suspended
