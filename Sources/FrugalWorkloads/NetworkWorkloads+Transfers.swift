@@ -1,9 +1,10 @@
 import Foundation
 import FrugalKit
 
-/// Uploads 6 photos of 3,000 B: one after another, or enqueued together.
-final class PhotoUploadApp: AppDelegate {
-    static let photos = 6
+/// Uploads 6 thumbnails of 1,500 B: one after another, or enqueued together. Small enough that
+/// each upload is mostly the link's round trip, which is what waiting for one to finish repeats.
+final class ThumbnailUploadApp: AppDelegate {
+    static let thumbnails = 6
     let together: Bool
     var client: NetworkClient!
     var uploaded = 0
@@ -15,19 +16,19 @@ final class PhotoUploadApp: AppDelegate {
 
     func handleInput(_ app: Application, kind: String) {
         if together {
-            for index in 0..<Self.photos { upload(index, then: nil) }
+            for index in 0..<Self.thumbnails { upload(index, then: nil) }
         } else {
             uploadInTurn(0)
         }
     }
 
     private func uploadInTurn(_ index: Int) {
-        guard index < Self.photos else { return }
+        guard index < Self.thumbnails else { return }
         upload(index) { [unowned self] in uploadInTurn(index + 1) }
     }
 
     private func upload(_ index: Int, then next: (() -> Void)?) {
-        let request = NetworkRequest.post("/upload/photo-\(index)", body: Payload.bytes(3000, seed: 100 + UInt64(index)), contentType: "image/jpeg")
+        let request = NetworkRequest.post("/upload/thumbnail-\(index)", body: Payload.bytes(1500, seed: 100 + UInt64(index)), contentType: "image/jpeg")
         client.dataTask(with: request) { [unowned self] result in
             if case .success = result { uploaded += 1 }
             next?()
