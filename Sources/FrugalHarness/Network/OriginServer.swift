@@ -47,7 +47,7 @@ public final class OriginServer: @unchecked Sendable {
     ///     its own single-threaded group, enough to saturate a shaped link.
     ///   - measuresCompressibility: deflate every whole request and response body to count its
     ///     compressed size (``OriginStatistics/PathStatistics/deflatedBytes``); off by default
-    ///     because it costs about a CPU-second per 50 MB.
+    ///     because it costs the server CPU in proportion to the bytes it serves.
     public init(host: String = "127.0.0.1", port: Int = 0, group: EventLoopGroup? = nil, measuresCompressibility: Bool = false) {
         self.host = host
         self.measuresCompressibility = measuresCompressibility
