@@ -29,6 +29,8 @@ let package = Package(
         ),
         // Linux headers Swift's Glibc module does not export (epoll, eventfd, gettid).
         .target(name: "CFrugalSystem"),
+        // zlib, for the origin server's deflate measure (Foundation on Linux has no compression API).
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "FrugalCore",
             // The radio profiles' JSON files are reference data that a test checks against the
@@ -40,7 +42,7 @@ let package = Package(
         .target(
             name: "FrugalHarness",
             dependencies: [
-                "FrugalCore", "FrugalProbe", "CFrugalSystem",
+                "FrugalCore", "FrugalProbe", "CFrugalSystem", "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -63,7 +65,7 @@ let package = Package(
         .testTarget(name: "FrugalKitTests", dependencies: ["FrugalKit", "FrugalCore", "FrugalProbe"]),
         .testTarget(
             name: "FrugalHarnessTests",
-            dependencies: ["FrugalHarness", "FrugalCore", "FrugalProbe", "FrugalWorkloads", "frugal-workload-host"]
+            dependencies: ["FrugalHarness", "FrugalCore", "FrugalProbe", "FrugalKit", "FrugalWorkloads", "frugal-workload-host"]
         ),
         .testTarget(name: "FrugalReportTests", dependencies: ["FrugalReport", "FrugalCore", "FrugalHarness", "frugal-workload-host"]),
         .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host"]),

@@ -36,6 +36,18 @@ let package = Package(
             path: "Benchmarks/FrugalProbeBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        // The shaping proxy's accuracy and throughput against its targets, and tc tbf beside it.
+        //   cd Benchmarks && swift package benchmark --target ShapingProxyBenchmarks
+        .executableTarget(
+            name: "ShapingProxyBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "FrugalCore", package: frugal),
+                .product(name: "FrugalHarness", package: frugal),
+            ],
+            path: "Benchmarks/ShapingProxyBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -149,6 +149,7 @@ public struct EnvironmentSurvey: Codable, Sendable {
             notes.append("PAPI's event setup in each workload costs 1–2 voluntary context switches at launch (closing a perf event waits for an RCU grace period); they count in cpu.wakeups, never in idle phases")
         }
         notes.append("energy is not measured on this machine unless a RAPL/powercap component is present; it is modelled")
+        notes.append("network: each run has its own origin server and shaping proxy on loopback (FRUGAL_PROXY); by default runs start on the LTE link (9 Mbit/s down, 1.5 Mbit/s up, 60 ms RTT) and radio energy is modelled for an LTE device (Huang et al. 2012); frugal run's --network and --radio change them, and each radio metric names its model in its source")
         return EnvironmentInfo(hostname: machine.hostname, kernel: machine.kernel, cores: machine.cores,
                                memoryBytes: machine.memoryBytes, virtualMachine: machine.virtualMachine,
                                papiVersion: papi.version, counters: papi.events, notes: notes)

@@ -61,10 +61,15 @@ public struct HarnessOptions: Sendable {
     /// "shortly after"; 0.5 s lets the end of a transition settle without hiding background work.
     public var backgroundGrace: Double = 0.5
 
+    /// The link conditions the run's shaping proxy starts with (a `network` step changes them).
+    public var networkProfile: NetworkProfile
+    /// The device radio whose model prices the run's traffic.
+    public var radio: RadioProfile.Technology
+
     public init(workloadHost: String, sampleInterval: Double = 0.2, launchWatchdog: Double = Thresholds.launchWatchdogSeconds,
                 settleTimeout: Double = 0.25, inputTimeout: Double = 10, terminateWatchdog: Double = 5, commandTimeout: Double = 60,
                 environment: [String: String] = [:], sandboxParent: URL = FileManager.default.temporaryDirectory,
-                keepSandboxes: Bool = false) {
+                keepSandboxes: Bool = false, networkProfile: NetworkProfile = .lte, radio: RadioProfile.Technology = .lte) {
         self.workloadHost = workloadHost
         self.sampleInterval = sampleInterval
         self.launchWatchdog = launchWatchdog
@@ -75,6 +80,8 @@ public struct HarnessOptions: Sendable {
         self.environment = environment
         self.sandboxParent = sandboxParent
         self.keepSandboxes = keepSandboxes
+        self.networkProfile = networkProfile
+        self.radio = radio
     }
 }
 

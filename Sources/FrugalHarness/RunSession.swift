@@ -17,6 +17,9 @@ final class RunSession {
     private(set) var hangWatcher: HangWatcher
     /// The app's home, kept across relaunches within the run.
     let sandbox: Sandbox
+    /// The run's origin server and shaping proxy (`RunSession+Network.swift`), shared by every
+    /// process of the run.
+    let network: RunNetwork?
     /// The steps carried out so far.
     var steps: [StepRecord] = []
     /// The last control message's sequence number.
@@ -50,20 +53,29 @@ final class RunSession {
         } catch {
             throw HarnessError("cannot create the app sandbox under \(options.sandboxParent.path): \(error)")
         }
+        let network: RunNetwork
         do {
-            (process, reader, sampler, hangWatcher) = try Self.spawn(workload: workload, options: options, sandbox: sandbox)
+            network = try RunNetwork(profile: options.networkProfile, radio: options.radio)
         } catch {
+            sandbox.remove()
+            throw HarnessError("cannot start the run's origin server and shaping proxy: \(error)")
+        }
+        self.network = network
+        do {
+            (process, reader, sampler, hangWatcher) = try Self.spawn(workload: workload, options: options, sandbox: sandbox, network: network)
+        } catch {
+            network.stop()
             sandbox.remove()
             throw error
         }
     }
 
     /// Starts the workload host for `workload` in `sandbox`, with its reader, sampler and hang watcher.
-    private static func spawn(workload: String, options: HarnessOptions, sandbox: Sandbox) throws
+    private static func spawn(workload: String, options: HarnessOptions, sandbox: Sandbox, network: RunNetwork) throws
         -> (ChildProcess, EventStreamReader, ProcSampler, HangWatcher) {
         let process: ChildProcess
         do {
-            var environment = options.environment.merging(sandbox.environment) { $1 }
+            var environment = options.environment.merging(sandbox.environment) { $1 }.merging(network.environment) { _, proxy in proxy }
             if let peer = SlowPeer.shared { environment[SlowPeer.environmentVariable] = String(peer.port) }
             process = try ChildProcess(arguments: [options.workloadHost, workload], environment: environment)
         } catch {
@@ -78,7 +90,7 @@ final class RunSession {
     /// Starts a new process of the same workload in the same sandbox; the current one must have exited.
     func respawn() throws {
         try archiveCurrentProcess()
-        (process, reader, sampler, hangWatcher) = try Self.spawn(workload: workload, options: options, sandbox: sandbox)
+        (process, reader, sampler, hangWatcher) = try Self.spawn(workload: workload, options: options, sandbox: sandbox, network: network!)
         killedByScenario = false
         isSuspended = false
     }
@@ -99,6 +111,8 @@ final class RunSession {
         case .kill: killStep(index: index, start: start)
         case .relaunch: relaunch(index: index, start: start)
         case .notify(let name): notify(name, index: index, start: start)
+        case .network(let profile): network(profile, index: index, start: start)
+        case .fault(let kind): fault(kind, index: index, start: start)
         }
     }
 
@@ -156,6 +170,8 @@ final class RunSession {
     /// After the last step: ends the app if the scenario did not, reaps it, and builds the record.
     func finish() throws -> RunRecord {
         defer { if !options.keepSandboxes { sandbox.remove() } }
+        // Whatever happens below, the run's servers stop with it.
+        defer { network?.stop() }
         if isSuspended { endSuspension(endedBy: "end of scenario", continueProcess: true) }
         if !terminated && !process.hasExited && outcome == nil {
             // The scenario ended without terminate: close the control pipe (the app ends itself on
@@ -168,6 +184,8 @@ final class RunSession {
         try archiveCurrentProcess()
         let processes = finishedProcesses
         guard let first = processes.first, let last = processes.last else { throw HarnessError("no process was run") }
+        // Trace times are on the run's clock: seconds since the first process's exec.
+        let networkRecord = network?.finish(spawnTime: first.segment.startTime)
         if outcome == nil {
             if killedByScenario {
                 (outcome, outcomeDetail) = (.completed, "ended by the scenario's kill step")
@@ -183,7 +201,8 @@ final class RunSession {
                                startTime: first.segment.startTime, endTime: last.segment.endTime, pid: last.segment.pid, steps: steps,
                                events: events, samples: processes.flatMap(\.samples).sorted { $0.time < $1.time },
                                outcome: outcome ?? .crashed, outcomeDetail: outcomeDetail, exitStatus: last.segment.exitStatus,
-                               resourceUsage: usages.count == processes.count ? ResourceUsage.total(usages) : nil)
+                               resourceUsage: usages.count == processes.count ? ResourceUsage.total(usages) : nil,
+                               network: networkRecord)
         record.sandboxPath = sandbox.root.path
         recordDisk(into: &record)
         record.processes = processes.map(\.segment)

@@ -27,6 +27,8 @@ public final class ScenarioRunner {
             throw HarnessError("scenario '\(plan.scenario.name)' must start with launch")
         }
         let session = try RunSession(plan: plan, workload: name, options: options)
+        // The run's origin and proxy stop however the run ends (finish stops them too).
+        defer { session.network?.stop() }
         for (index, step) in plan.scenario.steps.enumerated() {
             if !session.canPerform(step) { break }
             session.perform(step, index: index)
@@ -67,8 +69,12 @@ public final class ScenarioRunner {
         let path = first.contains("/") ? first : Self.which(first)
         guard let path else { throw HarnessError("command not found: \(first)") }
         let process: ChildProcess
+        // A black-box program may use the proxy too (raw sockets read FRUGAL_PROXY).
+        let network = try RunNetwork(profile: options.networkProfile, radio: options.radio)
+        defer { network.stop() }
         do {
-            process = try ChildProcess(arguments: [path] + arguments.dropFirst(), environment: options.environment)
+            process = try ChildProcess(arguments: [path] + arguments.dropFirst(),
+                                       environment: options.environment.merging(network.environment) { _, proxy in proxy })
         } catch {
             throw HarnessError("cannot start \(first): \(error)")
         }
@@ -86,6 +92,7 @@ public final class ScenarioRunner {
         guard let exit = process.waitForExit(until: MonotonicClock.now() + seconds(30)) else {
             throw HarnessError("command \(first) (pid \(process.pid)) could not be reaped after SIGKILL")
         }
+        let networkRecord = network.finish(spawnTime: process.spawnTime)
         sampler.stop()
         reader.waitForEnd(until: MonotonicClock.now() + seconds(1), clock: MonotonicClock.now)
         if outcome == nil {
@@ -95,7 +102,7 @@ public final class ScenarioRunner {
         var record = RunRecord(workload: plan.workloadName, scenario: "command", repetition: plan.repetition,
                          startTime: process.spawnTime, endTime: exit.time, pid: process.pid, steps: [step], events: [],
                          samples: sampler.all, outcome: outcome ?? .crashed, outcomeDetail: detail,
-                         exitStatus: exit.status, resourceUsage: exit.usage, blackBox: true)
+                         exitStatus: exit.status, resourceUsage: exit.usage, blackBox: true, network: networkRecord)
         record.finalIO = process.finalIO
         return record
     }

@@ -4,7 +4,8 @@ import FrugalCore
 /// Draws a run's timeline as inline SVG: lanes for the app state (a band per state, all five
 /// colours), the scenario's steps, the main thread's handlers (hangs in red, marked with a
 /// triangle whose tooltip holds the stack), the wakeups per `/proc` sample and, when the app
-/// wrote through FrugalKit, its writes and fsyncs (the disk lane).
+/// wrote through FrugalKit, its writes and fsyncs (the disk lane), and, when the run went through
+/// the shaping proxy, the radio's states with the app's requests (`TimelineSVG+Radio.swift`).
 public enum TimelineSVG {
     static let width = 960.0
     static let labelWidth = 110.0
@@ -22,12 +23,13 @@ public enum TimelineSVG {
 
     /// The SVG of `timeline`.
     public static func render(_ timeline: Timeline) -> String {
-        let duration = max(timeline.duration, 0.001)
+        // The radio lane may run past the app's exit, to the end of the last tail.
+        let duration = max(timeline.duration, timeline.radio?.intervals.last?.end ?? 0, 0.001)
         let plotWidth = width - labelWidth - 10
         func x(_ t: Double) -> Double { labelWidth + max(0, min(t, duration)) / duration * plotWidth }
         func f(_ value: Double) -> String { String(format: "%.1f", value) }
         let disk = timeline.disk ?? []
-        let lanes = ["state", "steps", "main thread", "wakeups"] + (disk.isEmpty ? [] : ["disk"])
+        let lanes = ["state", "steps", "main thread", "wakeups"] + (disk.isEmpty ? [] : ["disk"]) + (timeline.radio == nil ? [] : ["radio"])
         let height = Double(lanes.count) * laneHeight + 40
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" viewBox=\"0 0 \(f(width)) \(f(height))\" width=\"100%\" role=\"img\" aria-label=\"run timeline\">"
         for (index, lane) in lanes.enumerated() {
@@ -67,6 +69,10 @@ public enum TimelineSVG {
             let stack = hang.stack.map { "\n" + $0.prefix(12).joined(separator: "\n") } ?? "\n(no stack captured)"
             let title = HTMLEscaping.escape("hang: \(hang.handler) \(DisplayFormat.number(hang.durationMs)) ms\(stack)")
             svg += "<path class=\"hang\" d=\"M\(f(middle - 5)) \(f(2 * laneHeight + 1)) L\(f(middle + 5)) \(f(2 * laneHeight + 1)) L\(f(middle)) \(f(2 * laneHeight + 8)) Z\" fill=\"#b71c1c\"><title>\(title)</title></path>"
+        }
+        if let radio = timeline.radio {
+            // The radio lane comes after the disk lane when there is one.
+            svg += radioLane(radio, top: Double(disk.isEmpty ? 4 : 5) * laneHeight, x: x)
         }
         let axisY = Double(lanes.count) * laneHeight + 16
         let tickStep = max(1, (duration / 10).rounded(.up))

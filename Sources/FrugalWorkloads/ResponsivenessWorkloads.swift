@@ -8,10 +8,10 @@ extension WorkloadCatalogue {
     static let responsiveness: [WorkloadDefinition] = [
         WorkloadDefinition(name: "feed.sync-on-main",
                            summary: "fetches its feed from a slow server (150 ms) on the main thread (bad: main.no-waiting-on-main)",
-                           defaultScenarios: ["refresh"]) { FeedApp(fetchesOnMainThread: true) },
+                           defaultScenarios: ["refresh"]) { MainThreadFeedApp(fetchesOnMainThread: true) },
         WorkloadDefinition(name: "feed.async",
                            summary: "fetches the same feed on a background queue and hands the result to the main thread (good)",
-                           defaultScenarios: ["refresh"]) { FeedApp(fetchesOnMainThread: false) },
+                           defaultScenarios: ["refresh"]) { MainThreadFeedApp(fetchesOnMainThread: false) },
     ]
 
     static let responsivenessFixtures: [WorkloadDefinition] = [
@@ -25,7 +25,7 @@ extension WorkloadCatalogue {
 }
 
 /// A news feed fetched from a server that takes 150 ms to answer, over a real loopback socket.
-final class FeedApp: AppDelegate {
+final class MainThreadFeedApp: AppDelegate {
     let fetchesOnMainThread: Bool
     var stories: [UInt8] = []
     private let queue = DispatchQueue(label: "feed.fetch")

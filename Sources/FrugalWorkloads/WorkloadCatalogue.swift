@@ -29,7 +29,7 @@ public struct WorkloadDefinition: Sendable {
 
 /// Every built-in workload, in good/bad pairs. Each area adds its list in its own file.
 public enum WorkloadCatalogue {
-    public static let all: [WorkloadDefinition] = power + launch + lifecycle + responsiveness + disk + baseline + fixtures
+    public static let all: [WorkloadDefinition] = power + launch + lifecycle + responsiveness + disk + network + baseline + fixtures
         + responsivenessFixtures
 
     /// The workload called `name`, if any.

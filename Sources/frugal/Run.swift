@@ -37,6 +37,14 @@ struct Run: ParsableCommand {
 
     @Flag(help: "Keep each run's app sandbox (Documents, Library, tmp, Bundle) in the temporary directory for inspection.")
     var keepSandboxes = false
+    @Option(name: .customLong("network"), help: ArgumentHelp("The link each run's shaping proxy starts on: \(NetworkProfile.builtIns.map(\.name).joined(separator: ", ")).", valueName: "profile"))
+    var networkProfile = NetworkProfile.lte.name
+
+    @Option(help: ArgumentHelp("The device radio whose model prices each run's traffic: lte (Huang et al. 2012), 3g or wifi (ARO).", valueName: "radio"))
+    var radio = "lte"
+
+    /// `--radio`'s names.
+    static let radios: [String: RadioProfile.Technology] = ["lte": .lte, "3g": .threeG, "wifi": .wifi]
 
     @Flag(help: "No progress on standard error and no summary on standard output.")
     var quiet = false
@@ -48,6 +56,10 @@ struct Run: ParsableCommand {
         guard repetitions >= 1 else { throw ValidationError("--repeat must be 1 or more, not \(repetitions)") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, not \(jobs)") }
+        guard NetworkProfile.named(networkProfile) != nil else {
+            throw ValidationError("unknown --network profile '\(networkProfile)'; known: \(NetworkProfile.builtIns.map(\.name).joined(separator: ", "))")
+        }
+        guard Self.radios[radio] != nil else { throw ValidationError("unknown --radio '\(radio)'; known: lte, 3g, wifi") }
     }
 
     func run() throws {
@@ -55,7 +67,8 @@ struct Run: ParsableCommand {
         guard let host = WorkloadHostLocator.locate() else {
             throw CLIFailure.harness("cannot find \(WorkloadHostLocator.executableName) beside frugal, on PATH or in FRUGAL_WORKLOAD_HOST")
         }
-        let options = HarnessOptions(workloadHost: host, commandTimeout: timeout, keepSandboxes: keepSandboxes)
+        let options = HarnessOptions(workloadHost: host, commandTimeout: timeout, keepSandboxes: keepSandboxes,
+                                     networkProfile: NetworkProfile.named(networkProfile) ?? .lte, radio: Self.radios[radio] ?? .lte)
         let started = Date()
         if !quiet {
             let seconds = plans.reduce(0.0) { $0 + $1.scenario.waitSeconds }

@@ -37,7 +37,8 @@ public struct RunAnalysis: Sendable {
             case .handler(let handler): handlers.append(handler)
             case .ack: if firstAck == nil { firstAck = event.time }
             case .hello(let hello): counters = hello.counters
-            case .stateChanged, .mark, .blockingCall, .fileWrite, .handlerBegan, .backgroundTask, .preservedState, .hangStack: break
+            case .stateChanged, .mark, .blockingCall, .fileWrite, .handlerBegan, .backgroundTask, .preservedState, .hangStack,
+                 .networkRequest: break
             }
         }
         self.handlers = handlers

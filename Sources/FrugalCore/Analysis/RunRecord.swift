@@ -39,11 +39,14 @@ public struct RunRecord: Codable, Sendable {
     public var suspensions: [SuspensionRecord]?
     /// The background time the app was given for background tasks, seconds.
     public var backgroundTimeBudget: Double?
+    /// The shaping proxy's trace and the origin's counters; nil in records made before the
+    /// harness ran a proxy per run.
+    public var network: NetworkRecord?
 
     public init(workload: String, scenario: String, repetition: Int, startTime: UInt64, endTime: UInt64,
                 pid: Int32?, steps: [StepRecord], events: [WorkloadEvent], samples: [ProcessSample],
                 outcome: RunOutcome, outcomeDetail: String?, exitStatus: ExitStatus?,
-                resourceUsage: ResourceUsage?, blackBox: Bool = false) {
+                resourceUsage: ResourceUsage?, blackBox: Bool = false, network: NetworkRecord? = nil) {
         self.workload = workload
         self.scenario = scenario
         self.repetition = repetition
@@ -58,6 +61,7 @@ public struct RunRecord: Codable, Sendable {
         self.exitStatus = exitStatus
         self.resourceUsage = resourceUsage
         self.blackBox = blackBox
+        self.network = network
     }
 }
 

@@ -53,3 +53,20 @@ public enum MetricName {
     /// FrugalKit blocking calls (file, network) made on the main thread.
     public static let mainThreadBlockingCalls = "mainThread.blockingCalls"
 }
+
+extension MetricName {
+    /// Bytes the device sent through the shaping proxy (headers and bodies).
+    public static let networkBytesSent = "network.bytesSent"
+    /// Bytes the device received through the shaping proxy.
+    public static let networkBytesReceived = "network.bytesReceived"
+    /// HTTP requests the origin server answered.
+    public static let networkTransfers = "network.transfers"
+    /// Seconds the radio was up because of traffic: promotion, active and tail.
+    public static let networkRadioActiveSeconds = "network.radioActiveSeconds"
+    /// The tail part of `network.radioActiveSeconds`: up after the last byte, waiting for a timer.
+    public static let networkRadioTailSeconds = "network.radioTailSeconds"
+    /// Radio energy the traffic caused (promotion + active + tail; the idle baseline left out).
+    public static let networkRadioJoules = "network.radioJoules"
+    /// Radio promotions (idle → connected).
+    public static let networkRadioPromotions = "network.radioPromotions"
+}

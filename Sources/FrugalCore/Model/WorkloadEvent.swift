@@ -37,10 +37,13 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case preservedState(PreservedStateSnapshot)
         /// The main thread's stack, captured while a handler hung (symbolised by the harness).
         case hangStack(HangStack)
+        /// A request FrugalKit's network client made, with how it ended.
+        case networkRequest(NetworkRequestRecord)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case t, type, hello, state, handler, ack, mark, blockingCall, fileWrite, handlerBegan, backgroundTask, preservedState, hangStack
+        case t, type, hello, state, handler, ack, mark, blockingCall, fileWrite, handlerBegan, backgroundTask, preservedState, hangStack,
+             networkRequest
     }
 
     public init(from decoder: Decoder) throws {
@@ -59,6 +62,7 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case "backgroundTask": body = .backgroundTask(try container.decode(BackgroundTaskEvent.self, forKey: .backgroundTask))
         case "preservedState": body = .preservedState(try container.decode(PreservedStateSnapshot.self, forKey: .preservedState))
         case "hangStack": body = .hangStack(try container.decode(HangStack.self, forKey: .hangStack))
+        case "networkRequest": body = .networkRequest(try container.decode(NetworkRequestRecord.self, forKey: .networkRequest))
         default:
             throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown event type '\(type)'")
         }
@@ -79,6 +83,7 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case .backgroundTask(let payload): try container.encode("backgroundTask", forKey: .type); try container.encode(payload, forKey: .backgroundTask)
         case .preservedState(let payload): try container.encode("preservedState", forKey: .type); try container.encode(payload, forKey: .preservedState)
         case .hangStack(let payload): try container.encode("hangStack", forKey: .type); try container.encode(payload, forKey: .hangStack)
+        case .networkRequest(let payload): try container.encode("networkRequest", forKey: .type); try container.encode(payload, forKey: .networkRequest)
         }
     }
 }

@@ -15,14 +15,18 @@ public struct Timeline: Codable, Sendable, Equatable {
     /// Hangs of the main thread (handlers of 250 ms or more), with their stacks. Absent in older reports.
     public var hangs: [HangMark]?
 
+    /// The device radio's states and the app's requests; nil when no shaping proxy ran.
+    public var radio: RadioLane?
+
     public init(states: [StateInterval], handlers: [HandlerSpan], steps: [StepMark], activity: [ActivitySample], duration: Double,
-                hangs: [HangMark]? = nil) {
+                hangs: [HangMark]? = nil, radio: RadioLane? = nil) {
         self.states = states
         self.handlers = handlers
         self.steps = steps
         self.activity = activity
         self.duration = duration
         self.hangs = hangs
+        self.radio = radio
     }
 }
 
@@ -97,7 +101,8 @@ extension Timeline {
             HangMark(handler: hang.handler.name, start: analysis.runTime(hang.handler.start), durationMs: Double(hang.handler.duration) / 1e6,
                      stack: hang.stack.map { $0.frames.map { "\($0.symbol ?? "?") (\($0.module))" } })
         }
-        self.init(states: states, handlers: handlers, steps: steps, activity: activity, duration: duration, hangs: hangs.isEmpty ? nil : hangs)
+        self.init(states: states, handlers: handlers, steps: steps, activity: activity, duration: duration,
+                  hangs: hangs.isEmpty ? nil : hangs, radio: RadioLane(analysis))
         let journal = DiskActivity(analysis).journal
         if !journal.isEmpty {
             disk = journal.map {

@@ -29,6 +29,13 @@ public enum ScenarioStep: Sendable, Equatable, Hashable {
     /// A system notification named `name` (`significant-time-change`, ...): delivered at once to
     /// a running app, queued (and coalesced) for a suspended one until it returns to the foreground.
     case notify(name: String)
+    /// Change the shaping proxy's link conditions to the built-in profile `profile` (`lte`,
+    /// `3g`, `offline`, ...), for new and open connections.
+    case network(profile: String)
+    /// Inject a fault into the proxy's next connection: `reset` (RST after 256 bytes up),
+    /// `reset-response` (RST after 256 bytes down), `stall` (stop forwarding after 256 bytes up),
+    /// `refuse`; `KIND:N` for the next N connections.
+    case fault(kind: String)
 
     /// The step's name in the vocabulary (`launch`, `wait`, ...).
     public var name: String {
@@ -43,6 +50,8 @@ public enum ScenarioStep: Sendable, Equatable, Hashable {
         case .kill: return "kill"
         case .relaunch: return "relaunch"
         case .notify: return "notify"
+        case .network: return "network"
+        case .fault: return "fault"
         }
     }
 
@@ -54,6 +63,8 @@ public enum ScenarioStep: Sendable, Equatable, Hashable {
         case .input(let kind): return "input(\(kind))"
         case .interrupt(let seconds): return "interrupt(\(ScenarioStep.format(seconds)))"
         case .notify(let name): return "notify(\(name))"
+        case .network(let profile): return "network(\(profile))"
+        case .fault(let kind): return "fault(\(kind))"
         }
     }
 
@@ -109,6 +120,8 @@ extension ScenarioStep: Codable {
             }
             self = .interrupt(seconds: seconds)
         case "notify": self = .notify(name: try container.decode(String.self, forKey: key))
+        case "network": self = .network(profile: try container.decode(String.self, forKey: key))
+        case "fault": self = .fault(kind: try container.decode(String.self, forKey: key))
         default:
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "unknown step '\(key.stringValue)'")
         }
@@ -131,6 +144,12 @@ extension ScenarioStep: Codable {
         case .input(let kind):
             var container = encoder.container(keyedBy: Key.self)
             try container.encode(kind, forKey: Key(stringValue: "input"))
+        case .network(let profile):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(profile, forKey: Key(stringValue: "network"))
+        case .fault(let kind):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(kind, forKey: Key(stringValue: "fault"))
         }
     }
 }

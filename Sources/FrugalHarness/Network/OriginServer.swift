@@ -1,3 +1,4 @@
+import FrugalCore
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -10,7 +11,8 @@ import NIOPosix
 /// - `GET /bytes/N`: N bytes of a repeating printable pattern (compressible), see ``OriginContent``.
 /// - `GET /random/N`: N incompressible pseudo-random bytes.
 /// - `GET /json/N`: a JSON document of exactly `max(N, 12)` bytes.
-/// - `POST /upload`: reads and discards the body; replies `{"received":<bytes>}`.
+/// - `POST /upload` or `POST /upload/NAME`: reads and discards the body; replies `{"received":<bytes>}`
+///   (NAME lets an app's operations be counted per path).
 /// - `GET /ping`: replies `pong`.
 ///
 /// Every response has a `content-length`; keep-alive follows the request (HTTP/1.1
@@ -29,6 +31,8 @@ public final class OriginServer: @unchecked Sendable {
     private let group: EventLoopGroup
     private let ownsGroup: Bool
     private let recorder = OriginStatisticsRecorder()
+    /// Whether each whole body is also deflated to measure its compressibility (costs CPU).
+    public let measuresCompressibility: Bool
     private let lock = NSLock()
     private var channel: Channel?
     private var boundPort: Int?
@@ -41,8 +45,12 @@ public final class OriginServer: @unchecked Sendable {
     ///   - port: port to listen on; 0 picks a free one (see ``start()``).
     ///   - group: event loops to run on; by default the server creates (and later shuts down)
     ///     its own single-threaded group, enough to saturate a shaped link.
-    public init(host: String = "127.0.0.1", port: Int = 0, group: EventLoopGroup? = nil) {
+    ///   - measuresCompressibility: deflate every whole request and response body to count its
+    ///     compressed size (``OriginStatistics/PathStatistics/deflatedBytes``); off by default
+    ///     because it costs the server CPU in proportion to the bytes it serves.
+    public init(host: String = "127.0.0.1", port: Int = 0, group: EventLoopGroup? = nil, measuresCompressibility: Bool = false) {
         self.host = host
+        self.measuresCompressibility = measuresCompressibility
         self.requestedPort = port
         if let group {
             self.group = group
@@ -63,6 +71,7 @@ public final class OriginServer: @unchecked Sendable {
     @discardableResult
     public func start() throws -> Int {
         let recorder = self.recorder
+        let measures = measuresCompressibility
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -74,7 +83,7 @@ public final class OriginServer: @unchecked Sendable {
                 recorder.connectionAccepted()
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(OriginHandler(recorder: recorder))
+                    try channel.pipeline.syncOperations.addHandler(OriginHandler(recorder: recorder, measuresCompressibility: measures))
                 }
             }
         let channel = try bootstrap.bind(host: host, port: requestedPort).wait()
@@ -131,33 +140,42 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
         var head: HTTPRequestHead
         var path: String
         var bodyBytes = 0
+        var deflate: DeflateCounter?
     }
 
     private struct Response {
         var body: BodySource
         var keepAlive: Bool
+        var path: String
+        var deflate: DeflateCounter?
     }
 
     private let recorder: OriginStatisticsRecorder
+    private let measuresCompressibility: Bool
     private var request: Request?
     private var response: Response?
     /// The client half-closed: answer what is in flight, then close.
     private var inputClosed = false
 
-    init(recorder: OriginStatisticsRecorder) {
+    init(recorder: OriginStatisticsRecorder, measuresCompressibility: Bool = false) {
         self.recorder = recorder
+        self.measuresCompressibility = measuresCompressibility
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case let .head(head):
             let path = String(head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-            request = Request(head: head, path: path)
+            request = Request(head: head, path: path, deflate: measuresCompressibility ? DeflateCounter() : nil)
         case let .body(buffer):
             request?.bodyBytes += buffer.readableBytes
+            request?.deflate?.feed(buffer)
         case .end:
             if let request {
                 self.request = nil
+                if request.bodyBytes > 0, let deflated = request.deflate?.finish() {
+                    recorder.deflated(path: request.path, bytes: request.bodyBytes, deflated: deflated)
+                }
                 respond(to: request, context: context)
             }
         }
@@ -189,7 +207,7 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
         case (.GET, "/ping"):
             contentType = "text/plain"
             body = BodySource(bytes: Array("pong".utf8))
-        case (.POST, "/upload"):
+        case (.POST, let path) where path == "/upload" || path.hasPrefix("/upload/"):
             contentType = "application/json"
             body = BodySource(bytes: Array(#"{"received":\#(request.bodyBytes)}"#.utf8))
         case (.GET, let path) where path.hasPrefix("/bytes/") || path.hasPrefix("/random/") || path.hasPrefix("/json/"):
@@ -221,7 +239,8 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         let responseHead = HTTPResponseHead(version: head.version, status: status, headers: headers)
         context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
-        response = Response(body: body, keepAlive: keepAlive)
+        let deflate = measuresCompressibility && body.remaining > 0 ? DeflateCounter() : nil
+        response = Response(body: body, keepAlive: keepAlive, path: request.path, deflate: deflate)
         sendBody(context: context)
     }
 
@@ -232,12 +251,16 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
         while current.body.remaining > 0 && context.channel.isWritable {
             var buffer = context.channel.allocator.buffer(capacity: min(BodySource.pieceSize, current.body.remaining))
             current.body.fill(&buffer, upTo: BodySource.pieceSize)
+            current.deflate?.feed(buffer)
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         }
         guard current.body.remaining == 0 else {
             response = current
             context.flush()
             return
+        }
+        if let deflate = current.deflate, let deflated = deflate.finish() {
+            recorder.deflated(path: current.path, bytes: deflate.inputBytes, deflated: deflated)
         }
         let keepAlive = current.keepAlive
         let channel = context.channel

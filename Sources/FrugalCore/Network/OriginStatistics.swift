@@ -11,6 +11,11 @@ public struct OriginStatistics: Codable, Sendable, Equatable {
         public var requestBodyBytes = 0
         /// Response body bytes sent (headers excluded).
         public var responseBodyBytes = 0
+        /// Body bytes (either way) whose compressibility was measured: whole bodies only, so a
+        /// body cut off by a reset is left out. Nil when the server did not measure.
+        public var deflateInputBytes: Int?
+        /// Those bytes after raw deflate (zlib level 6, `Z_DEFAULT_COMPRESSION`), each body compressed on its own.
+        public var deflatedBytes: Int?
 
         public init() {}
     }
@@ -29,41 +34,22 @@ public struct OriginStatistics: Codable, Sendable, Equatable {
     /// Request body bytes on all paths.
     public var requestBodyBytes: Int { paths.values.reduce(0) { $0 + $1.requestBodyBytes } }
 
+    /// Body bytes either way on all paths.
+    public var bodyBytes: Int { requestBodyBytes + responseBodyBytes }
+    /// Whole-body bytes measured for compressibility on all paths; nil when nothing was measured.
+    public var deflateInputBytes: Int? {
+        let values = paths.values.compactMap(\.deflateInputBytes)
+        return values.isEmpty ? nil : values.reduce(0, +)
+    }
+    /// Those bytes after deflate; nil when nothing was measured.
+    public var deflatedBytes: Int? {
+        let values = paths.values.compactMap(\.deflatedBytes)
+        return values.isEmpty ? nil : values.reduce(0, +)
+    }
+
     /// Requests per 100 KB (100,000 bytes) of body moved either way: a measure of chattiness.
     public var requestsPer100KB: Double {
         let bytes = responseBodyBytes + requestBodyBytes
         return bytes == 0 ? 0 : Double(requests) / (Double(bytes) / 100_000)
-    }
-}
-
-/// Lock-protected counters shared by the server's connections (which run on several loops).
-final class OriginStatisticsRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stats = OriginStatistics()
-
-    func connectionAccepted() {
-        lock.lock()
-        stats.connections += 1
-        lock.unlock()
-    }
-
-    func request(path: String, requestBodyBytes: Int, responseBodyBytes: Int) {
-        lock.lock()
-        stats.paths[path, default: .init()].requests += 1
-        stats.paths[path, default: .init()].requestBodyBytes += requestBodyBytes
-        stats.paths[path, default: .init()].responseBodyBytes += responseBodyBytes
-        lock.unlock()
-    }
-
-    func snapshot() -> OriginStatistics {
-        lock.lock()
-        defer { lock.unlock() }
-        return stats
-    }
-
-    func reset() {
-        lock.lock()
-        stats = OriginStatistics()
-        lock.unlock()
     }
 }

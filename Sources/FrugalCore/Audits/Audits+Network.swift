@@ -1,0 +1,115 @@
+extension Audits {
+    /// Network audits, over the shaping proxy's trace, the origin's counters and the app's requests.
+    static let network: [Audit] = [
+        Audit("network.transmit-in-bursts") { analysis, _ in
+            let network = NetworkAnalysis(analysis)
+            if let skip = Audits.needsTraffic(network) { return skip }
+            let comparison = OneBurstComparison(chunks: network.chunks, profile: network.radioProfile, window: network.window)
+            let bursts = BurstAnalysis(chunks: network.chunks, criteria: network.radioProfile.burstCriteria).bursts
+            let evidence = bursts.prefix(20).map { burst in
+                Evidence(time: burst.start, durationMs: burst.duration * 1000,
+                         description: "burst: \(burst.uplinkBytes) B up, \(burst.downlinkBytes) B down over \(burst.connections.count) connection\(burst.connections.count == 1 ? "" : "s")")
+            }
+            let display = "\(DisplayFormat.number(comparison.energyRatio))× the radio energy of one burst "
+                + "(\(DisplayFormat.number(comparison.trace.attributedJoules)) J vs \(DisplayFormat.number(comparison.oneBurst.attributedJoules)) J, "
+                + "\(bursts.count) burst\(bursts.count == 1 ? "" : "s"), \(network.radioProfile.technology.rawValue))"
+            return .value(comparison.energyRatio, display: display, evidence: Array(evidence))
+        },
+        Audit("network.no-server-polling") { analysis, _ in
+            let network = NetworkAnalysis(analysis)
+            if let skip = Audits.needsTraffic(network) { return skip }
+            guard let radio = network.radio, analysis.wallSeconds > 0 else { return .unavailable("the run had no duration") }
+            let prompts = analysis.handlers.filter { PromotionAttribution.isPrompt($0.name) }.map { analysis.runTime($0.start) }
+            let unprompted = PromotionAttribution.unprompted(radio, prompts: prompts)
+            let perMinute = Double(unprompted.count) / (analysis.wallSeconds / 60)
+            var evidence = unprompted.prefix(20).map {
+                Evidence(time: $0.start, durationMs: $0.duration * 1000, description: "promotion (\($0.rrcState)) that no input or launch asked for")
+            }
+            let periodic = BurstAnalysis(chunks: network.chunks, criteria: network.radioProfile.burstCriteria).periodicGroups
+            for group in periodic {
+                evidence.append(Evidence(time: group.start, durationMs: (group.end - group.start) * 1000,
+                                         description: "periodic transfers: \(group.bursts.count) bursts every \(DisplayFormat.number(group.cycleSeconds)) s"))
+            }
+            let display = "\(DisplayFormat.number(perMinute)) unprompted promotions/min (\(unprompted.count) of \(radio.promotions)"
+                + (periodic.isEmpty ? ")" : "; periodic every \(DisplayFormat.number(periodic[0].cycleSeconds)) s)")
+            return .value(perMinute, display: display, evidence: evidence)
+        },
+        Audit("network.compact-transfers") { analysis, _ in
+            guard let origin = analysis.record.network?.origin else { return .unavailable("no origin server ran for this run") }
+            guard origin.bodyBytes > 0 else { return .notApplicable("no request or response carried a body") }
+            guard let input = origin.deflateInputBytes, let deflated = origin.deflatedBytes, input > 0, deflated > 0 else {
+                return .unavailable("the origin server did not measure compressibility (no whole body was deflated)")
+            }
+            let ratio = Double(input) / Double(deflated)
+            let evidence = origin.paths.sorted { ($0.value.deflateInputBytes ?? 0) > ($1.value.deflateInputBytes ?? 0) }.prefix(10)
+                .compactMap { path, stats -> Evidence? in
+                    guard let bytes = stats.deflateInputBytes, let packed = stats.deflatedBytes, packed > 0 else { return nil }
+                    return Evidence(description: "\(path): \(stats.requests) request\(stats.requests == 1 ? "" : "s"), \(bytes) B of bodies deflate to \(packed) B (\(DisplayFormat.number(Double(bytes) / Double(packed)))×)")
+                }
+            return .value(ratio, display: "bodies deflate \(DisplayFormat.number(ratio))× (\(input) B → \(deflated) B, zlib level 6)", evidence: evidence)
+        },
+        Audit("network.avoid-chatty-protocols") { analysis, _ in
+            guard let network = analysis.record.network else { return .unavailable("no shaping proxy ran for this run") }
+            let requests = network.origin.requests
+            let bytes = network.trace.totalBytes(.uplink) + network.trace.totalBytes(.downlink)
+            guard requests > 0, bytes > 0 else { return .notApplicable("the workload made no request through the proxy") }
+            let perHundredKB = Double(requests) / (Double(bytes) / 100_000)
+            let evidence = network.origin.paths.sorted { $0.value.requests > $1.value.requests }.prefix(10).map { path, stats in
+                Evidence(description: "\(path): \(stats.requests) request\(stats.requests == 1 ? "" : "s"), \(stats.requestBodyBytes + stats.responseBodyBytes) B of bodies")
+            }
+            return .value(perHundredKB, display: "\(DisplayFormat.number(perHundredKB)) round trips per 100 KB (\(requests) requests, \(bytes) B on the wire)",
+                          evidence: Array(evidence))
+        },
+        Audit("network.enqueue-together") { analysis, _ in
+            let network = NetworkAnalysis(analysis)
+            guard let record = network.network else { return .unavailable("no shaping proxy ran for this run") }
+            // How the app issues its items: each operation's first attempt, when it did not fail.
+            // Retries and failed attempts belong to network.handle-failures.
+            var seen: Set<String> = []
+            let firstAttempts = network.requests.sorted { $0.start < $1.start }.filter { seen.insert($0.operation).inserted }
+            let issued = firstAttempts.filter { $0.outcome == .completed }
+            let spans = issued.map {
+                TransferSpan(start: analysis.runTime($0.start), end: analysis.runTime($0.end), label: "\($0.method) \($0.target)")
+            }
+            let limit = issued.compactMap(\.connectionLimit).max()
+            let batches = TransferBatch.group(spans, chunks: network.chunks, connectionLimit: limit) { record.conditions(at: $0) }
+            guard !batches.isEmpty else { return .notApplicable("no two requests ran within 1.5 s of each other (no batch)") }
+            let actual = batches.reduce(0) { $0 + $1.seconds }
+            let once = batches.reduce(0) { $0 + $1.issuedAtOnceSeconds }
+            guard once > 0 else { return .unavailable("the batches took no measurable time") }
+            let ratio = actual / once
+            let evidence = batches.prefix(20).map { batch in
+                Evidence(time: batch.start, durationMs: batch.seconds * 1000,
+                         description: "\(batch.transfers.count) transfers in \(DisplayFormat.number(batch.seconds * 1000)) ms; issued at once about \(DisplayFormat.number(batch.issuedAtOnceSeconds * 1000)) ms")
+            }
+            return .value(ratio, display: "\(DisplayFormat.number(ratio))× the radio-active time of the same batch issued at once", evidence: Array(evidence))
+        },
+        Audit("network.handle-failures") { analysis, _ in
+            let network = NetworkAnalysis(analysis)
+            guard let record = network.network else { return .unavailable("no shaping proxy ran for this run") }
+            guard record.injectedFailures else { return .notApplicable("the scenario injected no failure (no fault step, no offline period)") }
+            guard !network.requests.isEmpty else { return .notApplicable("the workload made no request through FrugalKit's NetworkClient") }
+            let ledger = OperationLedger(network.requests)
+            let lost = ledger.lost
+            var evidence = lost.prefix(20).map { operation in
+                Evidence(time: operation.attempts.last.map { analysis.runTime($0.end) },
+                         description: "lost: \(operation.name) after \(operation.attempts.count) attempt\(operation.attempts.count == 1 ? "" : "s") (last: \(operation.attempts.last?.error ?? "no response"))")
+            }
+            for operation in ledger.failed where !operation.lost {
+                evidence.append(Evidence(time: operation.attempts.first(where: \.succeeded).map { analysis.runTime($0.end) },
+                                         description: "recovered: \(operation.name) succeeded on attempt \((operation.attempts.firstIndex(where: \.succeeded) ?? 0) + 1)"))
+            }
+            for fault in record.faults {
+                evidence.append(Evidence(time: fault.time, description: "injected: \(fault.detail)"))
+            }
+            return .value(Double(lost.count), display: "\(lost.count) operation\(lost.count == 1 ? "" : "s") lost of \(ledger.failed.count) that met a failure", evidence: evidence)
+        },
+    ]
+
+    /// Why a trace-based audit cannot judge the run, or nil when it can.
+    static func needsTraffic(_ network: NetworkAnalysis) -> AuditMeasurement? {
+        if network.network == nil { return .unavailable("no shaping proxy ran for this run") }
+        if !network.hasTraffic { return .notApplicable("the workload moved no bytes through the shaping proxy") }
+        return nil
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+
+/// The network side of one run: an origin server and a shaping proxy in front of it, both on
+/// loopback and both the run's own (so runs side by side with `--jobs` never share a link).
+/// The workload finds the proxy in `FRUGAL_PROXY=127.0.0.1:PORT`.
+final class RunNetwork {
+    /// The environment variable naming the proxy's address.
+    static let environmentKey = "FRUGAL_PROXY"
+
+    let origin: OriginServer
+    let proxy: ShapingProxy
+    let address: String
+    let radio: RadioProfile.Technology
+    private var conditions: [(time: UInt64, profile: NetworkProfile)]
+    private var faults: [(time: UInt64, kind: String, detail: String)] = []
+    private var stopped = false
+
+    /// Starts both servers with `profile` in force.
+    init(profile: NetworkProfile, radio: RadioProfile.Technology) throws {
+        origin = OriginServer(measuresCompressibility: true)
+        let originPort: Int
+        do {
+            originPort = try origin.start()
+        } catch {
+            origin.stop()
+            throw HarnessError("cannot start the origin server on loopback: \(error)")
+        }
+        let now = MonotonicClock.now()
+        proxy = ShapingProxy(upstreamHost: "127.0.0.1", upstreamPort: originPort, profile: profile, origin: now)
+        do {
+            address = "127.0.0.1:\(try proxy.start())"
+        } catch {
+            proxy.stop()
+            origin.stop()
+            throw HarnessError("cannot start the shaping proxy on loopback: \(error)")
+        }
+        self.radio = radio
+        conditions = [(now, profile)]
+    }
+
+    deinit { stop() }
+
+    /// What the workload's environment needs.
+    var environment: [String: String] { [Self.environmentKey: address] }
+
+    /// Changes the link conditions (a `network(profile)` step).
+    func setProfile(_ profile: NetworkProfile) {
+        proxy.setProfile(profile)
+        conditions.append((MonotonicClock.now(), profile))
+    }
+
+    /// Injects `fault` into the next `connections` connections (a `fault(kind)` step).
+    func inject(_ fault: ProxyFault, connections: Int, kind: String) {
+        proxy.inject(fault, connections: connections)
+        faults.append((MonotonicClock.now(), kind, "\(fault) × \(connections) connection\(connections == 1 ? "" : "s")"))
+    }
+
+    /// Stops both servers; idempotent. Open connections are closed.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        proxy.stop()
+        origin.stop()
+    }
+
+    /// Stops the servers and returns what they saw, on the run's clock (seconds since `spawnTime`).
+    func finish(spawnTime: UInt64) -> NetworkRecord {
+        stop()
+        let shift = MonotonicClock.seconds(from: spawnTime, to: proxy.origin)
+        var trace = proxy.trace()
+        for index in trace.chunks.indices { trace.chunks[index].time += shift }
+        for index in trace.events.indices { trace.events[index].time += shift }
+        func runTime(_ time: UInt64) -> Double { max(0, MonotonicClock.seconds(from: spawnTime, to: time)) }
+        return NetworkRecord(proxyAddress: address, radio: radio, trace: trace, origin: origin.statistics(),
+                             conditions: conditions.map { NetworkConditionChange(time: runTime($0.time), profile: $0.profile) },
+                             faults: faults.map { InjectedFault(time: runTime($0.time), kind: $0.kind, detail: $0.detail) })
+    }
+
+    /// The proxy fault a `fault(kind)` step names, and for how many connections: `reset`,
+    /// `reset-response`, `stall`, `refuse`, each optionally `:N`.
+    static func fault(named kind: String) -> (ProxyFault, Int)? {
+        let parts = kind.split(separator: ":", maxSplits: 1).map(String.init)
+        guard let name = parts.first else { return nil }
+        var count = 1
+        if parts.count == 2 {
+            guard let parsed = Int(parts[1]), parsed > 0 else { return nil }
+            count = parsed
+        }
+        switch name {
+        case "reset": return (.resetAfter(bytes: faultBytes, direction: .uplink), count)
+        case "reset-response": return (.resetAfter(bytes: faultBytes, direction: .downlink), count)
+        case "stall": return (.stall(afterBytes: faultBytes, direction: .uplink), count)
+        case "refuse": return (.refuse, count)
+        default: return nil
+        }
+    }
+
+    /// Bytes a reset or stall lets through first: past a request line and headers, short of a body.
+    static let faultBytes = 256
+}

@@ -1,0 +1,169 @@
+import XCTest
+@testable import FrugalCore
+
+/// The network metrics and audits on hand-made records, with numbers worked out by hand from the
+/// LTE profile (Huang et al. 2012): promotion 0.2601 s × 1.2107 W = 0.31490307 J; tail
+/// 11.576 s × 1.06 W = 12.27056 J; a lone 1,000 B uplink chunk is 0.008 Mbit × 0.43839 W/Mbps
+/// = 0.00350712 J of active energy.
+final class NetworkAuditTests: XCTestCase {
+    static let zero: UInt64 = 1_000_000_000
+    static func ns(_ seconds: Double) -> UInt64 { zero + UInt64((seconds * 1e9).rounded()) }
+
+    /// A 30 s run; `chunks` (seconds since exec) through a proxy on LTE.
+    static func record(chunks: [TrafficChunk], origin: OriginStatistics = OriginStatistics(), events: [WorkloadEvent] = [],
+                       faults: [InjectedFault] = [], network: Bool = true) -> RunRecord {
+        let record = NetworkRecord(proxyAddress: "127.0.0.1:1", radio: .lte, trace: ProxyTrace(chunks: chunks), origin: origin,
+                                   conditions: [NetworkConditionChange(time: 0, profile: .lte)], faults: faults)
+        return RunRecord(workload: "w", scenario: "s", repetition: 1, startTime: zero, endTime: ns(30), pid: 1, steps: [],
+                         events: events, samples: [], outcome: .completed, outcomeDetail: nil, exitStatus: ExitStatus(code: 0),
+                         resourceUsage: nil, network: network ? record : nil)
+    }
+
+    static let twoTransfersTwentySecondsApart = [
+        TrafficChunk(connection: 1, direction: .uplink, time: 2, bytes: 1000),
+        TrafficChunk(connection: 2, direction: .uplink, time: 22, bytes: 1000),
+    ]
+
+    static func evaluate(_ record: RunRecord) -> (metrics: [String: MetricValue], audits: [String: AuditResult]) {
+        let analysis = RunAnalysis(record)
+        let metrics = MetricExtraction.metrics(of: analysis)
+        return (metrics, Audits.evaluate(analysis, metrics: metrics))
+    }
+
+    func testTwoTransfersTwentySecondsApartCostTwoPromotionsAndTwoTails() throws {
+        let (metrics, audits) = Self.evaluate(Self.record(chunks: Self.twoTransfersTwentySecondsApart))
+        // Each transfer: promotion + its bytes + a whole tail = 12.58897019 J; two of them.
+        XCTAssertEqual(try XCTUnwrap(metrics[MetricName.networkRadioJoules]?.value), 25.17794038, accuracy: 1e-9)
+        XCTAssertEqual(metrics[MetricName.networkRadioJoules]?.source, "model:lte-huang2012")
+        XCTAssertEqual(try XCTUnwrap(metrics[MetricName.networkRadioTailSeconds]?.value), 23.152, accuracy: 1e-9)
+        XCTAssertEqual(try XCTUnwrap(metrics[MetricName.networkRadioActiveSeconds]?.value), 23.6722, accuracy: 1e-9)
+        XCTAssertEqual(metrics[MetricName.networkRadioPromotions]?.value, 2)
+        XCTAssertEqual(metrics[MetricName.networkBytesSent]?.value, 2000)
+        XCTAssertEqual(metrics[MetricName.networkBytesReceived]?.value, 0)
+        // One burst: one promotion, both chunks' bytes, one tail = 12.59247731 J.
+        let bursts = try XCTUnwrap(audits["network.transmit-in-bursts"])
+        XCTAssertEqual(try XCTUnwrap(bursts.numericValue), 25.17794038 / 12.59247731, accuracy: 1e-9)
+        XCTAssertEqual(bursts.evidence.count, 2, "two bursts as evidence")
+    }
+
+    func testTwoTransfersFiveSecondsApartShareOneTail() throws {
+        let chunks = [TrafficChunk(connection: 1, direction: .uplink, time: 2, bytes: 1000),
+                      TrafficChunk(connection: 1, direction: .uplink, time: 7, bytes: 1000)]
+        let (metrics, audits) = Self.evaluate(Self.record(chunks: chunks))
+        // promotion + 2 × bytes + 5 s of tail between them at 1.06 W + one whole tail.
+        XCTAssertEqual(try XCTUnwrap(metrics[MetricName.networkRadioJoules]?.value), 0.31490307 + 2 * 0.00350712 + 5.3 + 12.27056, accuracy: 1e-9)
+        XCTAssertEqual(try XCTUnwrap(audits["network.transmit-in-bursts"]?.numericValue), 17.89247731 / 12.59247731, accuracy: 1e-9)
+    }
+
+    func testPromotionsAnInputAskedForAreNotPolling() throws {
+        let input = WorkloadEvent(time: Self.ns(1.5), body: .handler(HandlerRecord(name: "input:refresh", start: Self.ns(1.5), end: Self.ns(1.51))))
+        let timer = WorkloadEvent(time: Self.ns(21.9), body: .handler(HandlerRecord(name: "timer:poll", start: Self.ns(21.9), end: Self.ns(21.91))))
+        let audit = try XCTUnwrap(Self.evaluate(Self.record(chunks: Self.twoTransfersTwentySecondsApart, events: [input, timer])).audits["network.no-server-polling"])
+        // The promotion before 2 s follows the input by 0.5 s; the one before 22 s follows only a
+        // timer: 1 unprompted promotion in a 30 s run = 2 per minute.
+        XCTAssertEqual(try XCTUnwrap(audit.numericValue), 2, accuracy: 1e-12)
+        XCTAssertEqual(audit.evidence.count, 1)
+        XCTAssertEqual(try XCTUnwrap(audit.evidence.first?.time), 22 - 0.2601, accuracy: 1e-9)
+    }
+
+    func testCompactTransfersAndChattinessComeFromTheOrigin() throws {
+        var origin = OriginStatistics()
+        var path = OriginStatistics.PathStatistics()
+        path.requests = 3
+        path.responseBodyBytes = 6000
+        path.deflateInputBytes = 6000
+        path.deflatedBytes = 1000
+        origin.paths["/json/2000"] = path
+        let audits = Self.evaluate(Self.record(chunks: Self.twoTransfersTwentySecondsApart, origin: origin)).audits
+        XCTAssertEqual(audits["network.compact-transfers"]?.numericValue, 6)
+        XCTAssertLessThan(try XCTUnwrap(audits["network.compact-transfers"]?.score), 0.5)
+        // 3 requests over 2,000 B on the wire = 150 per 100 KB.
+        XCTAssertEqual(try XCTUnwrap(audits["network.avoid-chatty-protocols"]?.numericValue), 150, accuracy: 1e-9)
+
+        origin.paths["/json/2000"]?.deflateInputBytes = nil
+        origin.paths["/json/2000"]?.deflatedBytes = nil
+        let unmeasured = Self.evaluate(Self.record(chunks: Self.twoTransfersTwentySecondsApart, origin: origin)).audits
+        XCTAssertEqual(unmeasured["network.compact-transfers"]?.scoreDisplayMode, .unavailable)
+    }
+
+    static func request(_ operation: String, _ start: Double, _ end: Double, outcome: NetworkRequestRecord.Outcome = .completed) -> WorkloadEvent {
+        WorkloadEvent(time: ns(end), body: .networkRequest(NetworkRequestRecord(
+            task: 1, method: "POST", target: "/upload/\(operation)", operation: operation, start: ns(start), end: ns(end),
+            outcome: outcome, status: outcome == .completed ? 200 : nil, error: outcome == .failed ? "connection reset by peer" : nil,
+            bytesSent: 100, bytesReceived: 50, reusedConnection: false, callSite: "App.swift:1", connectionLimit: 6)))
+    }
+
+    func testOneAfterAnotherIsSetAgainstTheBatchIssuedAtOnce() throws {
+        // Three 0.1 s uploads in a row (1.0–1.3 s) and a failed first attempt of another
+        // operation (left out). Issued at once: the longest, 0.1 s (no bytes in the trace then;
+        // packed onto 6 connections: 0.3 / 6 = 0.05 s). 0.3 / 0.1 = 3.
+        let events = [Self.request("x", 0.5, 0.6, outcome: .failed), Self.request("a", 1.0, 1.1), Self.request("b", 1.1, 1.2),
+                      Self.request("c", 1.2, 1.3), Self.request("x", 1.25, 1.3)]
+        let audit = try XCTUnwrap(Self.evaluate(Self.record(chunks: Self.twoTransfersTwentySecondsApart, events: events)).audits["network.enqueue-together"])
+        XCTAssertEqual(try XCTUnwrap(audit.numericValue), 3, accuracy: 1e-6)
+        XCTAssertEqual(audit.evidence.count, 1)
+    }
+
+    func testTransferBatchesUseTheLinkRate() {
+        // 2 transfers of 0.1 s side by side moving 50,000 B up on a 1 Mbit/s uplink: 0.4 s at once.
+        let spans = [TransferSpan(start: 1, end: 1.1, label: "a"), TransferSpan(start: 1, end: 1.1, label: "b")]
+        let chunks = [TrafficChunk(connection: 1, direction: .uplink, time: 1.05, bytes: 50_000)]
+        let batches = TransferBatch.group(spans, chunks: chunks) { _ in .test(uplinkBitsPerSecond: 1_000_000) }
+        XCTAssertEqual(batches.count, 1)
+        XCTAssertEqual(batches.first?.issuedAtOnceSeconds ?? 0, 0.4, accuracy: 1e-12)
+        XCTAssertEqual(batches.first?.uplinkBytes, 50_000)
+        // A lone transfer, or one 1.6 s after the last ended, is no batch.
+        XCTAssertTrue(TransferBatch.group([TransferSpan(start: 1, end: 1.1, label: "a"), TransferSpan(start: 2.71, end: 3, label: "b")],
+                                          chunks: []) { _ in nil }.isEmpty)
+    }
+
+    func testHandleFailuresCountsOperationsThatNeverSucceeded() throws {
+        let fault = InjectedFault(time: 0.5, kind: "reset", detail: "resetAfter")
+        let events = [Self.request("a", 1.0, 1.1, outcome: .failed), Self.request("a", 2.0, 2.1),
+                      Self.request("b", 1.0, 1.1, outcome: .failed), Self.request("c", 1.0, 1.1)]
+        let audit = try XCTUnwrap(Self.evaluate(Self.record(chunks: [], events: events, faults: [fault])).audits["network.handle-failures"])
+        XCTAssertEqual(audit.numericValue, 1, "b was lost; a recovered")
+        XCTAssertEqual(audit.score, 0)
+        XCTAssertTrue(audit.evidence.contains { $0.description.hasPrefix("lost: b") })
+        let noFault = Self.evaluate(Self.record(chunks: [], events: events)).audits["network.handle-failures"]
+        XCTAssertEqual(noFault?.scoreDisplayMode, .notApplicable)
+    }
+
+    func testNoTrafficIsNotApplicableAndNoProxyIsUnavailable() throws {
+        let (metrics, audits) = Self.evaluate(Self.record(chunks: []))
+        XCTAssertEqual(metrics[MetricName.networkBytesSent]?.value, 0, "the proxy counted zero bytes")
+        XCTAssertNil(metrics[MetricName.networkRadioJoules]?.value)
+        XCTAssertNotNil(metrics[MetricName.networkRadioJoules]?.unavailable)
+        for id in ["network.transmit-in-bursts", "network.no-server-polling", "network.avoid-chatty-protocols", "network.enqueue-together"] {
+            XCTAssertEqual(audits[id]?.scoreDisplayMode, .notApplicable, id)
+        }
+        let (oldMetrics, oldAudits) = Self.evaluate(Self.record(chunks: [], network: false))
+        XCTAssertNil(oldMetrics[MetricName.networkBytesSent]?.value)
+        XCTAssertNotNil(oldMetrics[MetricName.networkBytesSent]?.unavailable)
+        XCTAssertEqual(oldAudits["network.transmit-in-bursts"]?.scoreDisplayMode, .unavailable)
+    }
+
+    func testRecordsWithoutANetworkFieldStillDecode() throws {
+        let record = Self.record(chunks: [], network: false)
+        let data = try JSONEncoder().encode(record)
+        XCTAssertFalse(String(decoding: data, as: UTF8.self).contains("\"network\""))
+        XCTAssertNil(try JSONDecoder().decode(RunRecord.self, from: data).network)
+        let withNetwork = Self.record(chunks: Self.twoTransfersTwentySecondsApart)
+        XCTAssertEqual(try JSONDecoder().decode(RunRecord.self, from: JSONEncoder().encode(withNetwork)).network, withNetwork.network)
+    }
+
+    func testNetworkStepsSerialise() throws {
+        let steps: [ScenarioStep] = [.network(profile: "offline"), .fault(kind: "reset:2")]
+        let data = try JSONEncoder().encode(steps)
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), #"[{"network":"offline"},{"fault":"reset:2"}]"#)
+        XCTAssertEqual(try JSONDecoder().decode([ScenarioStep].self, from: data), steps)
+        XCTAssertEqual(steps.map(\.description), ["network(offline)", "fault(reset:2)"])
+    }
+
+    func testTheRadioLaneCoversTheTailPastTheRunsEnd() throws {
+        let lane = try XCTUnwrap(Timeline(RunAnalysis(Self.record(chunks: Self.twoTransfersTwentySecondsApart))).radio)
+        XCTAssertEqual(lane.model, "model:lte-huang2012")
+        XCTAssertEqual(try XCTUnwrap(lane.intervals.last?.end), 22 + 11.576, accuracy: 1e-9)
+        XCTAssertEqual(lane.intervals.map(\.state), [.idle, .promotion, .active, .tail, .idle, .promotion, .active, .tail])
+    }
+}

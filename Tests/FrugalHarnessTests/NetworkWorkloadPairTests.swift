@@ -1,0 +1,67 @@
+import Foundation
+import XCTest
+@testable import FrugalHarness
+import FrugalCore
+
+/// The network pairs, run for real under their default scenarios through a real proxy and
+/// origin: the bad one must score below 0.5 on its audit and the good one 0.9 or more. The two
+/// workloads of a pair run side by side (as `--jobs 2`) to keep the suite short; each has its
+/// own proxy, so they share no link. About 100 s in all (the sync scenario alone is 46 s).
+final class NetworkWorkloadPairTests: XCTestCase {
+    /// Runs both workloads of a pair at once under `scenario`.
+    func reports(_ bad: String, _ good: String, scenario: Scenario) throws -> (RunReport, RunReport) {
+        let records = try SuiteRunner(options: HarnessOptions(workloadHost: XCTUnwrap(WorkloadHostLocator.locate())), jobs: 2)
+            .run([bad, good].map { RunPlan(target: .builtIn(name: $0), scenario: scenario, repetition: 1) })
+        XCTAssertEqual(records.map(\.workload), [bad, good])
+        for record in records {
+            XCTAssertEqual(record.outcome, .completed, "\(record.workload): \(record.outcomeDetail ?? "")")
+            XCTAssertNotNil(record.network, "\(record.workload) ran behind a proxy")
+        }
+        return (ReportBuilder.runReport(records[0]), ReportBuilder.runReport(records[1]))
+    }
+
+    func assertSeparated(_ audit: String, bad: RunReport, good: RunReport, file: StaticString = #filePath, line: UInt = #line) throws {
+        let badAudit = try XCTUnwrap(bad.audits[audit], file: file, line: line)
+        let goodAudit = try XCTUnwrap(good.audits[audit], file: file, line: line)
+        XCTAssertLessThan(try XCTUnwrap(badAudit.score, badAudit.explanation ?? "", file: file, line: line), 0.5,
+                          "\(bad.workload): \(badAudit.displayValue)", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(goodAudit.score, goodAudit.explanation ?? "", file: file, line: line), 0.9,
+                                    "\(good.workload): \(goodAudit.displayValue)", file: file, line: line)
+    }
+
+    func testTrickleCostsThreeTimesTheRadioEnergyOfOneBurstForTheSameBytes() throws {
+        let (trickle, burst) = try reports("sync.trickle", "sync.burst", scenario: ScenarioCatalogue.sync)
+        try assertSeparated("network.transmit-in-bursts", bad: trickle, good: burst)
+        let sent = try [trickle, burst].map { try XCTUnwrap($0.metrics[MetricName.networkBytesSent]?.value) }
+        XCTAssertEqual(sent[0], sent[1], "the same messages, the same bytes")
+        let joules = try [trickle, burst].map { try XCTUnwrap($0.metrics[MetricName.networkRadioJoules]?.value) }
+        XCTAssertEqual(trickle.metrics[MetricName.networkRadioJoules]?.source, "model:lte-huang2012")
+        XCTAssertGreaterThanOrEqual(joules[0], 3 * joules[1], "trickle \(joules[0]) J, burst \(joules[1]) J under LTE")
+        XCTAssertEqual(trickle.timeline.radio?.transfers.count, 16)
+    }
+
+    func testPollingTheServerFailsAndFetchingOnDemandPasses() throws {
+        let (polls, onDemand) = try reports("feed.polls-server", "feed.on-demand", scenario: ScenarioCatalogue.feed)
+        try assertSeparated("network.no-server-polling", bad: polls, good: onDemand)
+        XCTAssertTrue(polls.audits["network.no-server-polling"]?.evidence.contains { $0.description.hasPrefix("periodic transfers") } ?? false,
+                      "ARO's periodic detection names the 14 s poll")
+    }
+
+    func testSequentialUploadsFailAndBatchedUploadsPass() throws {
+        let (sequential, batched) = try reports("upload.sequential", "upload.batched", scenario: ScenarioCatalogue.upload)
+        try assertSeparated("network.enqueue-together", bad: sequential, good: batched)
+    }
+
+    func testVerboseChattyJSONFailsAndOneCompactRequestPasses() throws {
+        let (verbose, compact) = try reports("api.verbose-json", "api.compact", scenario: ScenarioCatalogue.api)
+        try assertSeparated("network.compact-transfers", bad: verbose, good: compact)
+        try assertSeparated("network.avoid-chatty-protocols", bad: verbose, good: compact)
+    }
+
+    func testFragileSyncLosesNotesAndResilientSyncDoesNot() throws {
+        let (fragile, resilient) = try reports("sync.fragile", "sync.resilient", scenario: ScenarioCatalogue.flaky)
+        try assertSeparated("network.handle-failures", bad: fragile, good: resilient)
+        // The reset takes one of the first sync's 3 notes; the outage all 3 of the second's.
+        XCTAssertEqual(fragile.audits["network.handle-failures"]?.numericValue, 4)
+    }
+}
