@@ -34,7 +34,7 @@ public struct RunAnalysis: Sendable {
             case .handler(let handler): handlers.append(handler)
             case .ack: if firstAck == nil { firstAck = event.time }
             case .hello(let hello): counters = hello.counters
-            case .stateChanged, .mark, .blockingCall: break
+            case .stateChanged, .mark, .blockingCall, .memory: break
             }
         }
         self.handlers = handlers

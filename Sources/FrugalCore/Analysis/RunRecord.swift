@@ -24,6 +24,8 @@ public struct RunRecord: Codable, Sendable {
     public var blackBox: Bool
     /// Where the run's app sandbox was (deleted after the run unless kept).
     public var sandboxPath: String?
+    /// The memory facts the harness saw from outside (cgroup, warnings delivered, kernel pressure).
+    public var memory: MemoryRunFacts?
 
     public init(workload: String, scenario: String, repetition: Int, startTime: UInt64, endTime: UInt64,
                 pid: Int32?, steps: [StepRecord], events: [WorkloadEvent], samples: [ProcessSample],

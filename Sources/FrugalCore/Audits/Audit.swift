@@ -53,7 +53,7 @@ struct AuditFailure: Error { var reason: String }
 
 /// Every audit this version runs.
 public enum Audits {
-    public static let all: [Audit] = power + responsiveness + lifecycle
+    public static let all: [Audit] = power + responsiveness + lifecycle + memory
 
     /// Runs every audit on `analysis`.
     public static func evaluate(_ analysis: RunAnalysis, metrics: [String: MetricValue]) -> [String: AuditResult] {

@@ -21,4 +21,6 @@ public enum ControlCommand: String, Codable, Sendable {
     case input
     /// End the app: `willTerminate`, then exit.
     case terminate
+    /// A low-memory warning; the argument is its level (`warning`, `critical`, `normal`).
+    case memoryWarning
 }

@@ -8,12 +8,16 @@ public struct ProcessSample: Codable, Sendable, Equatable {
     public var residentBytes: Int?
     /// `write_bytes` from `/proc/<pid>/io`.
     public var physicalBytesWritten: Int?
+    /// Resident memory by kind from `/proc/<pid>/smaps_rollup` (nil where it could not be read).
+    public var memory: MemoryBreakdown?
 
-    public init(time: UInt64, threads: [ThreadSample], residentBytes: Int? = nil, physicalBytesWritten: Int? = nil) {
+    public init(time: UInt64, threads: [ThreadSample], residentBytes: Int? = nil, physicalBytesWritten: Int? = nil,
+                memory: MemoryBreakdown? = nil) {
         self.time = time
         self.threads = threads
         self.residentBytes = residentBytes
         self.physicalBytesWritten = physicalBytesWritten
+        self.memory = memory
     }
 
     /// Whether every thread is off the CPU: the app has finished reacting to what it was sent.

@@ -27,9 +27,11 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case mark(Mark)
         /// A FrugalKit call that may block (file, network), with its call site.
         case blockingCall(BlockingCall)
+        /// A fact from FrugalKit's memory tools (warnings, resources, purgeable discards).
+        case memory(MemoryEvent)
     }
 
-    private enum CodingKeys: String, CodingKey { case t, type, hello, state, handler, ack, mark, blockingCall }
+    private enum CodingKeys: String, CodingKey { case t, type, hello, state, handler, ack, mark, blockingCall, memory }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -42,6 +44,7 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case "ack": body = .ack(try container.decode(Ack.self, forKey: .ack))
         case "mark": body = .mark(try container.decode(Mark.self, forKey: .mark))
         case "blockingCall": body = .blockingCall(try container.decode(BlockingCall.self, forKey: .blockingCall))
+        case "memory": body = .memory(try container.decode(MemoryEvent.self, forKey: .memory))
         default:
             throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown event type '\(type)'")
         }
@@ -57,6 +60,7 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case .ack(let payload): try container.encode("ack", forKey: .type); try container.encode(payload, forKey: .ack)
         case .mark(let payload): try container.encode("mark", forKey: .type); try container.encode(payload, forKey: .mark)
         case .blockingCall(let payload): try container.encode("blockingCall", forKey: .type); try container.encode(payload, forKey: .blockingCall)
+        case .memory(let payload): try container.encode("memory", forKey: .type); try container.encode(payload, forKey: .memory)
         }
     }
 }

@@ -10,6 +10,10 @@ public struct Timeline: Codable, Sendable, Equatable {
     public var activity: [ActivitySample]
     /// The run's length, seconds.
     public var duration: Double
+    /// Resident memory by kind at each `/proc` sample (nil in reports made before it existed).
+    public var memory: [MemoryLaneSample]?
+    /// Memory warnings delivered and the kernel's pressure events, on the memory lane.
+    public var memoryMarks: [MemoryMark]?
 
     public init(states: [StateInterval], handlers: [HandlerSpan], steps: [StepMark], activity: [ActivitySample], duration: Double) {
         self.states = states
@@ -84,5 +88,6 @@ extension Timeline {
                                            residentBytes: sample.residentBytes))
         }
         self.init(states: states, handlers: handlers, steps: steps, activity: activity, duration: duration)
+        addMemoryLane(analysis)
     }
 }

@@ -12,6 +12,12 @@ public enum ScenarioStep: Sendable, Equatable, Hashable {
     case input(kind: String)
     /// Ask the running app to terminate (`willTerminate`, then exit).
     case terminate
+    /// Deliver a low-memory warning of `level` to the app (the simulated, iOS-style signal).
+    case memoryWarning(level: MemoryWarningLevel)
+    /// Shrink the workload's memory cgroup limit to `limitBytes`: real kernel reclaim, then OOM.
+    case pressure(limitBytes: Int)
+    /// Start a memory hog of `bytes` in the workload's cgroup.
+    case balloon(bytes: Int)
 
     /// The step's name in the vocabulary (`launch`, `wait`, ...).
     public var name: String {
@@ -20,6 +26,9 @@ public enum ScenarioStep: Sendable, Equatable, Hashable {
         case .wait: return "wait"
         case .input: return "input"
         case .terminate: return "terminate"
+        case .memoryWarning: return "memoryWarning"
+        case .pressure: return "pressure"
+        case .balloon: return "balloon"
         }
     }
 
@@ -29,6 +38,9 @@ public enum ScenarioStep: Sendable, Equatable, Hashable {
         case .launch, .terminate: return name
         case .wait(let seconds): return "wait(\(ScenarioStep.format(seconds)))"
         case .input(let kind): return "input(\(kind))"
+        case .memoryWarning(let level): return "memoryWarning(\(level.rawValue))"
+        case .pressure(let bytes): return "pressure(\(ByteCount.format(bytes)))"
+        case .balloon(let bytes): return "balloon(\(ByteCount.format(bytes)))"
         }
     }
 
@@ -69,6 +81,19 @@ extension ScenarioStep: Codable {
             }
             self = .wait(seconds: seconds)
         case "input": self = .input(kind: try container.decode(String.self, forKey: key))
+        case "memoryWarning":
+            let text = try container.decode(String.self, forKey: key)
+            guard let level = MemoryWarningLevel(rawValue: text) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "memoryWarning needs warning, critical or normal")
+            }
+            self = .memoryWarning(level: level)
+        case "pressure", "balloon":
+            let bytes: Int?
+            if let number = try? container.decode(Int.self, forKey: key) { bytes = number } else { bytes = ByteCount.parse(try container.decode(String.self, forKey: key)) }
+            guard let bytes, bytes > 0 else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(key.stringValue) needs a positive size (bytes, or like \"48MiB\")")
+            }
+            self = key.stringValue == "pressure" ? .pressure(limitBytes: bytes) : .balloon(bytes: bytes)
         default:
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "unknown step '\(key.stringValue)'")
         }
@@ -85,6 +110,12 @@ extension ScenarioStep: Codable {
         case .input(let kind):
             var container = encoder.container(keyedBy: Key.self)
             try container.encode(kind, forKey: Key(stringValue: "input"))
+        case .memoryWarning(let level):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(level.rawValue, forKey: Key(stringValue: name))
+        case .pressure(let bytes), .balloon(let bytes):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(bytes, forKey: Key(stringValue: name))
         }
     }
 }
