@@ -1,3 +1,5 @@
+import FrugalCore
+
 /// The app's delegate, as `UIApplicationDelegate`: the runtime calls these on the main thread
 /// as the app moves between states. Every method has an empty default.
 public protocol AppDelegate: AnyObject {
@@ -15,6 +17,9 @@ public protocol AppDelegate: AnyObject {
     func willTerminate(_ app: Application)
     /// An input event (a touch, a button) of `kind`.
     func handleInput(_ app: Application, kind: String)
+    /// Memory is short (`warning`, `critical`) or no longer short (`normal`): free what can be
+    /// rebuilt, at once. `Cache`s have already evicted when this is called.
+    func didReceiveMemoryWarning(_ app: Application, level: MemoryWarningLevel)
 }
 
 extension AppDelegate {
@@ -25,4 +30,5 @@ extension AppDelegate {
     public func willEnterForeground(_ app: Application) {}
     public func willTerminate(_ app: Application) {}
     public func handleInput(_ app: Application, kind: String) {}
+    public func didReceiveMemoryWarning(_ app: Application, level: MemoryWarningLevel) {}
 }

@@ -103,6 +103,8 @@ public final class Application {
         case .terminate:
             terminate(sequence: message.sequence)
             return
+        case .memoryWarning:
+            handleMemoryWarning(message.argument, sequence: message.sequence)
         }
         emitter.emit(.ack(Ack(sequence: message.sequence)))
     }
