@@ -21,7 +21,17 @@ final class ChildProcess: @unchecked Sendable {
     private var exit: (status: ExitStatus, usage: ResourceUsage, time: UInt64)?
 
     /// Spawns `arguments[0]` (a path) with `arguments` and `environment` added to the harness's own.
-    init(arguments: [String], environment: [String: String]) throws {
+    ///
+    /// With `cgroupProcs` or `oomScoreAdjustment`, the child first runs `/bin/sh`, which moves
+    /// itself into the cgroup (writes its pid to `cgroupProcs`) and sets its `oom_score_adj`,
+    /// then execs the program with the same pid: every page the program touches from exec on is
+    /// charged to the cgroup (v1 does not move charges made before a move).
+    init(arguments: [String], environment: [String: String], cgroupProcs: String? = nil, oomScoreAdjustment: Int? = nil) throws {
+        var arguments = arguments
+        if cgroupProcs != nil || oomScoreAdjustment != nil {
+            let script = #"if [ -n "$1" ]; then echo $$ > "$1" || exit 125; fi; if [ -n "$2" ]; then echo "$2" > /proc/self/oom_score_adj || exit 125; fi; shift 2; exec "$@""#
+            arguments = ["/bin/sh", "-c", script, "frugal-spawn", cgroupProcs ?? "", oomScoreAdjustment.map(String.init) ?? ""] + arguments
+        }
         var controlPipe: [Int32] = [-1, -1]
         var eventPipe: [Int32] = [-1, -1]
         try SystemCall.retrying("pipe2", subject: "control") { frugal_pipe_cloexec(&controlPipe) }

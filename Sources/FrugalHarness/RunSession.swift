@@ -25,6 +25,8 @@ final class RunSession {
     var terminated = false
     /// Set by a step that ends the scenario early (a kill, a watchdog).
     var stopped = false
+    /// The memory cgroup, pressure monitor and balloons (RunSession+Memory.swift).
+    let memory: MemoryPressure
 
     init(plan: RunPlan, workload: String, options: HarnessOptions) throws {
         self.options = options
@@ -35,16 +37,21 @@ final class RunSession {
         } catch {
             throw HarnessError("cannot create the app sandbox under \(options.sandboxParent.path): \(error)")
         }
+        memory = MemoryPressure(plan: plan, workload: workload)
         do {
             process = try ChildProcess(arguments: [options.workloadHost, workload],
-                                       environment: options.environment.merging(sandbox.environment) { $1 })
+                                       environment: options.environment.merging(sandbox.environment) { $1 },
+                                       cgroupProcs: memory.cgroup?.procsPath,
+                                       oomScoreAdjustment: memory.cgroup == nil ? nil : MemoryPressure.workloadOOMScore)
         } catch {
             sandbox.remove()
+            _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
             throw HarnessError("cannot start the workload host \(options.workloadHost): \(error)")
         }
         reader = EventStreamReader(fd: process.eventFD)
         sampler = ProcSampler(pid: process.pid, interval: options.sampleInterval)
         sampler.start()
+        startMemoryMonitoring()
     }
 
     static func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0, seconds) * 1e9) }
@@ -57,6 +64,9 @@ final class RunSession {
         case .wait(let seconds): wait(seconds, index: index, start: start)
         case .input(let kind): input(kind, index: index, start: start)
         case .terminate: terminate(index: index, start: start)
+        case .memoryWarning(let level): memoryWarning(level, index: index, start: start)
+        case .pressure(let limit): pressure(limit: limit, index: index, start: start)
+        case .balloon(let bytes): balloon(bytes: bytes, index: index, start: start)
         }
     }
 
@@ -98,8 +108,10 @@ final class RunSession {
             }
         }
         guard let exit = process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(30)) else {
+            _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: true)
             throw HarnessError("workload \(workload) (pid \(process.pid)) could not be reaped after SIGKILL")
         }
+        let memoryFacts = finishMemory(exit: exit.status)
         sampler.stop()
         reader.waitForEnd(until: MonotonicClock.now() + Self.nanoseconds(2), clock: MonotonicClock.now)
         if outcome == nil {
@@ -114,6 +126,7 @@ final class RunSession {
                                events: events, samples: sampler.all, outcome: outcome ?? .crashed,
                                outcomeDetail: outcomeDetail, exitStatus: exit.status, resourceUsage: exit.usage)
         record.sandboxPath = sandbox.root.path
+        record.memory = memoryFacts
         return record
     }
 }

@@ -28,6 +28,8 @@ public final class Cache<Key: Hashable, Value> {
     private var entries: [Key: Entry] = [:]
     private var clock: UInt64 = 0
     private var observer: NSObjectProtocol?
+    /// Decided once from the type: casting each value would box (copy) value types.
+    private let valuesAreDiscardable = Value.self is DiscardableContent.Type
 
     public init(name: String, countLimit: Int = 0, totalCostLimit: Int = 0, evictsOnMemoryWarning: Bool = true) {
         self.name = name
@@ -74,7 +76,7 @@ public final class Cache<Key: Hashable, Value> {
             return entry.value
         }
         guard let value else { return nil }
-        if let content = value as? DiscardableContent, !content.beginContentAccess() {
+        if valuesAreDiscardable, let content = value as? DiscardableContent, !content.beginContentAccess() {
             content.endContentAccess()
             removeObject(forKey: key)
             return nil
@@ -104,7 +106,7 @@ public final class Cache<Key: Hashable, Value> {
     }
 
     private func report() {
-        let held = lock.withLock { entries.values.reduce(0) { $0 + ($1.value is DiscardableContent ? 0 : $1.cost) } }
+        let held = valuesAreDiscardable ? 0 : lock.withLock { entries.values.reduce(0) { $0 + $1.cost } }
         MemoryTools.setCache(ObjectIdentifier(self), bytes: held, optedOut: !evictsOnMemoryWarning)
     }
 }
