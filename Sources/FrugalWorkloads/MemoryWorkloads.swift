@@ -162,3 +162,35 @@ final class SessionApp: AppDelegate {
         current = []
     }
 }
+
+extension WorkloadCatalogue {
+    static let memoryFixtures: [WorkloadDefinition] = [
+        WorkloadDefinition(name: "fixture.purgeable",
+                           summary: "test fixture: fills 32 MiB of purgeable buffers on input(fill), unpins them, checks them on input(check)",
+                           defaultScenarios: ["standard"], inDefaultSuite: false) { PurgeableFixtureApp() },
+    ]
+}
+
+/// Holds purgeable buffers unpinned and reports, on `check`, whether the kernel discarded them.
+final class PurgeableFixtureApp: AppDelegate {
+    private var buffers: [PurgeableBuffer] = []
+
+    func handleInput(_ app: Application, kind: String) {
+        switch kind {
+        case "fill":
+            for index in 0..<8 {
+                guard let buffer = try? PurgeableBuffer(count: 4 << 20) else { continue }
+                buffer.bytes.initializeMemory(as: UInt8.self, repeating: UInt8(index + 1))
+                buffer.endAccess()
+                buffers.append(buffer)
+            }
+        case "check":
+            let intact = buffers.filter { buffer in
+                defer { buffer.endAccess() }
+                return buffer.beginAccess() && buffer.bytes[buffer.count - 1] != 0
+            }
+            app.mark("purgeable-check", detail: "\(intact.count) of \(buffers.count) intact, \(buffers.reduce(0) { $0 + $1.discardedPages }) pages discarded")
+        default: break
+        }
+    }
+}

@@ -29,7 +29,7 @@ public struct WorkloadDefinition: Sendable {
 
 /// Every built-in workload, in good/bad pairs. Each area adds its list in its own file.
 public enum WorkloadCatalogue {
-    public static let all: [WorkloadDefinition] = power + launch + baseline + memory + fixtures
+    public static let all: [WorkloadDefinition] = power + launch + baseline + memory + fixtures + memoryFixtures
 
     /// The workload called `name`, if any.
     public static func named(_ name: String) -> WorkloadDefinition? { all.first { $0.name == name } }

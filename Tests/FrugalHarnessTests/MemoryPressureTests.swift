@@ -1,0 +1,74 @@
+import Foundation
+import XCTest
+@testable import FrugalHarness
+import FrugalCore
+import FrugalWorkloads
+
+/// Real memory cgroups, real kernel reclaim and OOM kills, through the real harness.
+final class MemoryPressureTests: XCTestCase {
+    static func run(_ workload: String, _ scenario: Scenario) throws -> RunRecord {
+        try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: workload), scenario: scenario, repetition: 1,
+                                                     bundleResources: WorkloadCatalogue.named(workload)?.bundleResources ?? []))
+    }
+
+    /// Skips, saying why, when the harness could not make a memory cgroup here.
+    static func requireCgroup(_ record: RunRecord) throws {
+        guard record.memory?.cgroupController != nil else {
+            throw XCTSkip("no memory cgroup could be made: \(record.memory?.cgroupUnavailable ?? "unknown reason")")
+        }
+    }
+
+    func testPurgeableBufferReclaimedUnderARealCgroupLimitReportsItselfDiscarded() throws {
+        let scenario = Scenario(name: "purge", summary: "test", steps: [
+            .launch, .input(kind: "fill"), .pressure(limitBytes: 16 << 20), .wait(seconds: 0.3), .input(kind: "check"), .terminate,
+        ])
+        let record = try Self.run("fixture.purgeable", scenario)
+        try Self.requireCgroup(record)
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let discarded = record.events.compactMap { event -> MemoryEvent? in
+            if case .memory(let memory) = event.body, memory.kind == .purgeableDiscarded { return memory }
+            return nil
+        }
+        XCTAssertFalse(discarded.isEmpty, "beginAccess found the cookies of reclaimed pages gone")
+        XCTAssertGreaterThan(discarded.reduce(0) { $0 + ($1.pages ?? 0) }, 0)
+        XCTAssertFalse(record.memory?.pressureEvents.isEmpty ?? true, "the kernel's pressure events were caught")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: record.memory?.cgroupPath ?? "/") == false, "the cgroup was removed")
+    }
+
+    func testHoardingGalleryIsKilledOrFailsWhilePurgingGallerySurvivesAndPasses() throws {
+        let hoards = try Self.run("gallery.hoards", ScenarioCatalogue.galleryPressure)
+        try Self.requireCgroup(hoards)
+        let purges = try Self.run("gallery.purges", ScenarioCatalogue.galleryPressure)
+        let hoardsReport = ReportBuilder.runReport(hoards), purgesReport = ReportBuilder.runReport(purges)
+        let hoardsScore = hoardsReport.audits["memory.respond-to-warnings"]?.score
+        XCTAssertTrue(hoards.outcome == .killedMemory || (hoardsScore ?? 1) < 0.5,
+                      "hoards: \(hoards.outcome.rawValue), respond-to-warnings \(String(describing: hoardsScore))")
+        XCTAssertEqual(purges.outcome, .completed, purges.outcomeDetail ?? "")
+        let audit = try XCTUnwrap(purgesReport.audits["memory.respond-to-warnings"])
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(audit.score, audit.explanation ?? ""), 0.9, audit.displayValue)
+        XCTAssertEqual(purgesReport.audits["memory.survive-pressure"]?.score, 1)
+        let kernelMarks = purgesReport.timeline.memoryMarks?.filter { $0.kind == "kernel" } ?? []
+        XCTAssertFalse(kernelMarks.isEmpty, "the kernel's pressure events are on the timeline")
+        if hoards.outcome == .killedMemory {
+            XCTAssertEqual(hoardsReport.audits["memory.survive-pressure"]?.score, 0)
+        }
+    }
+
+    func testBalloonInTheSameCgroupPressuresTheWorkload() throws {
+        let scenario = Scenario(name: "balloon", summary: "test", steps: [
+            .launch, .input(kind: "fill"), .pressure(limitBytes: 64 << 20), .balloon(bytes: 40 << 20), .wait(seconds: 0.3),
+            .input(kind: "check"), .terminate,
+        ])
+        let record = try Self.run("fixture.purgeable", scenario)
+        try Self.requireCgroup(record)
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let balloon = try XCTUnwrap(record.steps.first { $0.step == .balloon(bytes: 40 << 20) })
+        XCTAssertNil(balloon.problem)
+        let check = record.events.compactMap { event -> String? in
+            if case .mark(let mark) = event.body, mark.name == "purgeable-check" { return mark.detail }
+            return nil
+        }
+        XCTAssertEqual(check.count, 1)
+        XCTAssertFalse(check.first?.hasPrefix("8 of 8") ?? true, "the balloon's 40 MiB pushed the purgeable pages out: \(check)")
+    }
+}
