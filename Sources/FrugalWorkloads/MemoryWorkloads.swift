@@ -111,6 +111,7 @@ final class AtlasApp: AppDelegate {
     func didReceiveMemoryWarning(_ app: Application, level: MemoryWarningLevel) {
         guard maps, level != .normal else { return }
         mapped?.dropPages()
+        app.mark("atlas-dropped", detail: "\(mapped?.residentPages ?? -1) pages resident after")
     }
 }
 
