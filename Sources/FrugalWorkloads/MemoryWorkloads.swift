@@ -57,7 +57,7 @@ final class GalleryApp: AppDelegate {
             let shade = UInt8(truncatingIfNeeded: next | 1)
             if purges {
                 guard let image = try? PurgeableBuffer(count: Self.imageBytes) else { continue }
-                image.bytes.initializeMemory(as: UInt8.self, repeating: shade)  // "decoding"
+                memset(image.bytes.baseAddress!, Int32(shade), image.count)  // "decoding"
                 purgeable.setObject(image, forKey: next, cost: Self.imageBytes)
                 shown.append(image)
             } else {
@@ -181,7 +181,7 @@ final class PurgeableFixtureApp: AppDelegate {
         case "fill":
             for index in 0..<8 {
                 guard let buffer = try? PurgeableBuffer(count: 4 << 20) else { continue }
-                buffer.bytes.initializeMemory(as: UInt8.self, repeating: UInt8(index + 1))
+                memset(buffer.bytes.baseAddress!, Int32(index + 1), buffer.count)
                 buffer.endAccess()
                 buffers.append(buffer)
             }
