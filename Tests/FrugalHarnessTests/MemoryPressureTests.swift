@@ -72,3 +72,23 @@ final class MemoryPressureTests: XCTestCase {
         XCTAssertFalse(check.first?.hasPrefix("8 of 8") ?? true, "the balloon's 40 MiB pushed the purgeable pages out: \(check)")
     }
 }
+
+/// Without a cgroup (not root, or switched off) the real parts say so and the simulated ones run.
+final class SimulatedPressureTests: XCTestCase {
+    func testWithoutACgroupPressureIsSimulatedAndTheReportSaysWhy() throws {
+        setenv(MemoryPressure.disableVariable, "off", 1)
+        defer { unsetenv(MemoryPressure.disableVariable) }
+        let scenario = Scenario(name: "sim", summary: "test", steps: [.launch, .input(kind: "fill"), .pressure(limitBytes: 16 << 20),
+                                                                      .balloon(bytes: 1 << 20), .terminate])
+        let record = try MemoryPressureTests.run("fixture.purgeable", scenario)
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        XCTAssertNil(record.memory?.cgroupController)
+        XCTAssertEqual(record.memory?.deliveries.map(\.level), [.critical], "a simulated critical warning stood in for the pressure")
+        let pressure = try XCTUnwrap(record.steps.first { $0.step == .pressure(limitBytes: 16 << 20) })
+        XCTAssertTrue(pressure.problem?.contains("simulated") ?? false, pressure.problem ?? "")
+        XCTAssertTrue(record.steps.first { $0.step == .balloon(bytes: 1 << 20) }?.problem?.contains("no memory cgroup") ?? false)
+        let audit = ReportBuilder.runReport(record).audits["memory.survive-pressure"]
+        XCTAssertEqual(audit?.scoreDisplayMode, .notApplicable)
+        XCTAssertTrue(audit?.explanation?.contains("FRUGAL_MEMORY_CGROUP=off") ?? false, audit?.explanation ?? "")
+    }
+}

@@ -31,7 +31,7 @@ public enum MetricName {
     /// Bytes of held memory (anonymous + file, from outside) given back within 1 s of the first warning.
     public static let memoryFreedOnWarningBytes = "memory.freedOnWarningBytes"
     /// The same within 100 ms.
-    public static let memoryFreedWithin100msBytes = "memory.freedWithin100msBytes"
+    public static let memoryFreedWithin100msBytes = "memory.freedWithinHundredMsBytes"
     /// The slowest warning: ms from delivery to the handler's return.
     public static let memoryWarningResponseMs = "memory.warningResponseMs"
     /// Peak held anonymous bytes (`Anonymous − LazyFree` of smaps_rollup).

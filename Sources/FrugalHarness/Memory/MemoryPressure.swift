@@ -22,6 +22,9 @@ final class MemoryPressure: @unchecked Sendable {
     /// The workload's `oom_score_adj`: the most killable, so the harness is never chosen.
     static let workloadOOMScore = 1000
 
+    /// Set to `off` to run pressure simulated even where a cgroup could be made.
+    static let disableVariable = "FRUGAL_MEMORY_CGROUP"
+
     /// Seconds between forwarded kernel warnings: one per burst of pressure events.
     static let forwardInterval = 1.0
 
@@ -33,6 +36,11 @@ final class MemoryPressure: @unchecked Sendable {
         guard pressured else {
             cgroup = nil
             facts = MemoryRunFacts(cgroupUnavailable: "the scenario applies no real pressure, so the workload ran in the harness's group")
+            return
+        }
+        if ProcessInfo.processInfo.environment[Self.disableVariable] == "off" {
+            cgroup = nil
+            facts = MemoryRunFacts(cgroupUnavailable: "\(Self.disableVariable)=off: real pressure is switched off, so it runs simulated")
             return
         }
         switch MemoryCgroup.create(label: workload) {
