@@ -9,7 +9,9 @@ extension RunSession {
     /// Sends a warning and samples the process's memory from outside just before, 100 ms and
     /// 1 s after. Blocks for about 1 s.
     func deliverWarning(_ level: MemoryWarningLevel, origin: String, sequence: Int) -> (WarningDelivery, String?) {
-        let before = sampler.sampleNow()?.memory
+        // `normal` asks nothing of the app: it is sent without the samples around it.
+        let measured = level != .normal
+        let before = measured ? sampler.sampleNow()?.memory : nil
         let time = MonotonicClock.now()
         var problem: String?
         do {
@@ -18,7 +20,7 @@ extension RunSession {
             problem = "could not deliver the memory warning: \(error)"
         }
         var delivery = WarningDelivery(sequence: sequence, level: level, origin: origin, time: time, atDelivery: before)
-        if problem == nil {
+        if problem == nil && measured {
             _ = process.waitForExit(until: time + 100_000_000)
             delivery.after100ms = sampler.sampleNow()?.memory
             _ = process.waitForExit(until: time + 1_000_000_000)

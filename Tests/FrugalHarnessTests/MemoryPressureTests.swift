@@ -35,6 +35,22 @@ final class MemoryPressureTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: record.memory?.cgroupPath ?? "/") == false, "the cgroup was removed")
     }
 
+    func testKernelPressureBecomesAWarningAndNormalOnceItPasses() throws {
+        let scenario = Scenario(name: "passes", summary: "test", steps: [.launch] + Array(repeating: ScenarioStep.input(kind: "scroll"), count: 4)
+                                + [.pressure(limitBytes: 48 << 20), .wait(seconds: 3.5), .terminate])
+        let record = try Self.run("gallery.purges", scenario)
+        try Self.requireCgroup(record)
+        // The purging gallery frees on the warning, so the kernel goes quiet; 2 s later, `normal`.
+        let levels = record.memory?.deliveries.map(\.level) ?? []
+        XCTAssertEqual(levels.first, .warning, "\(levels)")
+        XCTAssertEqual(levels.last, .normal, "\(levels)")
+        let handled = record.events.compactMap { event -> MemoryWarningLevel? in
+            if case .memory(let memory) = event.body, memory.kind == .warningHandled { return memory.level }
+            return nil
+        }
+        XCTAssertEqual(handled.last, .normal, "the app's delegate was told the pressure passed")
+    }
+
     func testHoardingGalleryIsKilledOrFailsWhilePurgingGallerySurvivesAndPasses() throws {
         let hoards = try Self.run("gallery.hoards", ScenarioCatalogue.galleryPressure)
         try Self.requireCgroup(hoards)

@@ -15,6 +15,10 @@ final class MemoryPressure: @unchecked Sendable {
     private var monitor: PressureMonitor?
     private(set) var balloons: [ChildProcess] = []
     private var lastForward: UInt64 = 0
+    private var lastEvent: UInt64 = 0
+    /// A warning was forwarded and `normal` has not followed yet.
+    private var episodeOpen = false
+    private var finished = false
     private var nextSequence = -1
     private let deliveries = DispatchQueue(label: "frugal.memory.deliveries")
     private let pending = DispatchGroup()
@@ -27,6 +31,9 @@ final class MemoryPressure: @unchecked Sendable {
 
     /// Seconds between forwarded kernel warnings: one per burst of pressure events.
     static let forwardInterval = 1.0
+
+    /// Seconds without a kernel event after which the pressure has passed (`normal` is sent).
+    static let quietInterval = 2.0
 
     init(plan: RunPlan, workload: String, forwardKernelEvents: Bool = true) {
         self.forwardKernelEvents = forwardKernelEvents
@@ -70,18 +77,49 @@ final class MemoryPressure: @unchecked Sendable {
                 let level = Self.warningLevel(forKernelLevel: event.level)
                 let forwardNow: Bool = self.lock.withLock {
                     self.facts.pressureEvents.append(event)
+                    self.lastEvent = event.time
                     guard self.forwardKernelEvents,
                           event.time >= self.lastForward + UInt64(Self.forwardInterval * 1e9) else { return false }
                     self.lastForward = event.time
                     return true
                 }
-                if forwardNow { forward(level, "kernel:\(event.level)") }
+                if forwardNow {
+                    forward(level, "kernel:\(event.level)")
+                    self.watchForQuiet(forward: forward)
+                }
             }
             monitor.start()
             self.monitor = monitor
         } catch {
             lock.withLock { facts.cgroupUnavailable = "pressure events unavailable: \(error)" }
         }
+    }
+
+    /// Once the kernel has been quiet for `quietInterval`, forwards `normal`, as the system's
+    /// memory-pressure source does when pressure passes. Checks again until then.
+    private func watchForQuiet(forward: @escaping @Sendable (MemoryWarningLevel, String) -> Void) {
+        let open: Bool = lock.withLock {
+            defer { episodeOpen = true }
+            return episodeOpen
+        }
+        guard !open else { return }
+        @Sendable func check() {
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.quietInterval / 2) { [weak self] in
+                guard let self else { return }
+                let passed: Bool? = self.lock.withLock {
+                    if self.finished { return nil }
+                    guard MonotonicClock.now() >= self.lastEvent + UInt64(Self.quietInterval * 1e9) else { return false }
+                    self.episodeOpen = false
+                    return true
+                }
+                switch passed {
+                case .some(true): forward(.normal, "kernel:quiet \(DisplayFormat.number(Self.quietInterval)) s")
+                case .some(false): check()
+                case .none: break
+                }
+            }
+        }
+        check()
     }
 
     /// Runs `work` on the delivery thread, so the monitor keeps listening meanwhile.
@@ -104,6 +142,7 @@ final class MemoryPressure: @unchecked Sendable {
     /// Ends everything: waits for deliveries under way, stops the monitor, kills the balloons,
     /// reads the OOM count, removes the cgroup. Returns the facts.
     func finish(workloadKilledBySIGKILL: Bool, harnessKilled: Bool) -> MemoryRunFacts {
+        lock.withLock { finished = true }
         _ = pending.wait(timeout: .now() + 3)
         monitor?.stop()
         monitor = nil
