@@ -108,3 +108,20 @@ final class SimulatedPressureTests: XCTestCase {
         XCTAssertTrue(audit?.explanation?.contains("FRUGAL_MEMORY_CGROUP=off") ?? false, audit?.explanation ?? "")
     }
 }
+
+final class MemoryCgroupTests: XCTestCase {
+    func testAGroupLeftByADeadHarnessIsRemovedWhenTheNextIsMade() throws {
+        guard case .success(let (_, parent)) = MemoryCgroup.ownGroup(), access(parent, W_OK) == 0 else {
+            throw XCTSkip("no writable memory cgroup for this process")
+        }
+        // pid_max is at most 4194304: this pid cannot be alive.
+        let stale = parent + "/frugal-test-4194305-deadbeef"
+        XCTAssertEqual(mkdir(stale, 0o755), 0, String(cString: strerror(errno)))
+        guard case .success(let group) = MemoryCgroup.create(label: "sweep") else { return XCTFail("could not make a group") }
+        defer { group.remove() }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stale))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: group.path))
+        XCTAssertEqual(group.setLimit(64 << 20).appliedBytes, 64 << 20)
+        XCTAssertEqual(group.oomKills, 0)
+    }
+}

@@ -103,13 +103,18 @@ public struct MemoryAnalysis: Sendable {
         return (peak, copies.map(\.name))
     }
 
-    /// Held anonymous bytes at the end of each workload-driven cycle: the settled sample at the
-    /// start of the `wait` that follows each `input(cycle)` step (or each return to the
-    /// foreground, once the scenario has `home`/`foreground` steps).
+    /// Held anonymous bytes at the end of each foreground/background cycle: the settled sample
+    /// at the start of the `wait` that follows each `input(cycle)` step (a workload-driven
+    /// cycle) or each `foreground` step (a real return from the background, where the scenario
+    /// vocabulary has it).
     public static func cycleEnds(_ record: RunRecord) -> [(time: UInt64, anonymous: Int)] {
         var ends: [(time: UInt64, anonymous: Int)] = []
         var pending = false
         for step in record.steps {
+            if step.step.name == "foreground" {
+                pending = true
+                continue
+            }
             switch step.step {
             case .input(let kind) where kind == cycleInput:
                 pending = true

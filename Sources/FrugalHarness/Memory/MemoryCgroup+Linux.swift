@@ -56,6 +56,7 @@ final class MemoryCgroup: @unchecked Sendable {
         guard access(own.1, W_OK) == 0 else {
             return .failure(HarnessError("the memory cgroup \(own.1) is not writable by this user (uid \(geteuid())): pressure runs simulated"))
         }
+        removeStaleGroups(in: own.1)
         let safe = label.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "-" }
         let path = "\(own.1)/frugal-\(String(safe))-\(getpid())-\(UUID().uuidString.prefix(8))"
         if mkdir(path, 0o755) != 0 {
@@ -70,6 +71,17 @@ final class MemoryCgroup: @unchecked Sendable {
             }
         }
         return .success(MemoryCgroup(controller: own.0, path: path))
+    }
+
+    /// Removes empty groups left by a harness that died before cleaning up (their name
+    /// carries the harness's pid; that process is gone).
+    static func removeStaleGroups(in parent: String) {
+        for name in (try? FileReader.directoryEntries(parent)) ?? [] where name.hasPrefix("frugal-") {
+            let parts = name.split(separator: "-")
+            guard parts.count >= 3, let pid = Int32(parts[parts.count - 2]), pid != getpid(),
+                  kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            rmdir(parent + "/" + name)  // fails, harmlessly, while anything is still inside
+        }
     }
 
     static func write(_ text: String, to path: String) throws {
