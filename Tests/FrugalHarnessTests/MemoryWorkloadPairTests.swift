@@ -24,15 +24,25 @@ final class MemoryWorkloadPairTests: XCTestCase {
         return (badReport, goodReport)
     }
 
+    /// Held anonymous growth from outside (smaps_rollup): the peak after the first `show` minus
+    /// the last sample before it, so the Swift runtime's own few MiB do not count.
+    func anonymousGrowth(_ report: RunReport) throws -> Double {
+        let timeline = report.timeline
+        let show = try XCTUnwrap(timeline.steps.first { $0.step == "input(show)" }).start
+        let samples = try XCTUnwrap(timeline.memory)
+        let before = try XCTUnwrap(samples.last { $0.time < show }).anonymousBytes
+        let peak = try XCTUnwrap(samples.filter { $0.time >= show }.map(\.anonymousBytes).max())
+        return Double(peak - before)
+    }
+
     func testAtlasLoadedWholeFailsAndMappedPassesMapLargeResources() throws {
         let (whole, mapped) = try assertSeparated("memory.map-large-resources", bad: "atlas.loads-whole", good: "atlas.maps")
-        // Measured from outside (smaps_rollup): the copy is anonymous, the mapping is not.
-        let wholeAnonymous = try XCTUnwrap(whole.metrics[MetricName.memoryPeakAnonymousBytes]?.value)
-        let mappedAnonymous = try XCTUnwrap(mapped.metrics[MetricName.memoryPeakAnonymousBytes]?.value)
-        XCTAssertGreaterThanOrEqual(wholeAnonymous, Double(64 << 20), "the 64 MiB copy is anonymous memory")
+        XCTAssertGreaterThanOrEqual(try anonymousGrowth(whole), Double(64 << 20), "the 64 MiB copy is anonymous memory")
+        XCTAssertLessThan(try anonymousGrowth(mapped), Double(2 << 20), "touching 1 MiB of a mapping adds no anonymous memory")
         XCTAssertLessThan(try XCTUnwrap(mapped.metrics[MetricName.memoryLargeResourceCopyBytes]?.value), Double(2 << 20))
-        XCTAssertLessThan(wholeAnonymous - mappedAnonymous, Double(72 << 20))
-        print("atlas.maps events:", mapped.metrics.filter { $0.key.hasPrefix("memory.retouch") })
+        // Dropped on the warning, the 256 pages of the region come back one major fault each
+        // (MADV_RANDOM: no readahead); a page or two may still be cached, hence the margin.
+        XCTAssertGreaterThan(try XCTUnwrap(mapped.metrics[MetricName.memoryRetouchMajorFaults]?.value), 200)
     }
 
     func testPreloadingStartupFailsAndLazyStartupPassesLazyResources() throws {
