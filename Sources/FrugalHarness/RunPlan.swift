@@ -55,6 +55,8 @@ public struct HarnessOptions: Sendable {
     public var sandboxParent: URL
     /// Keep each run's sandbox after the run (for inspection) instead of deleting it.
     public var keepSandboxes: Bool
+    /// Turn the kernel's memory-pressure events into the app's warnings, as the system does.
+    public var forwardKernelPressure = true
 
     public init(workloadHost: String, sampleInterval: Double = 0.2, launchWatchdog: Double = Thresholds.launchWatchdogSeconds,
                 settleTimeout: Double = 0.25, inputTimeout: Double = 10, terminateWatchdog: Double = 5, commandTimeout: Double = 60,

@@ -37,7 +37,7 @@ final class RunSession {
         } catch {
             throw HarnessError("cannot create the app sandbox under \(options.sandboxParent.path): \(error)")
         }
-        memory = MemoryPressure(plan: plan, workload: workload)
+        memory = MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure)
         do {
             process = try ChildProcess(arguments: [options.workloadHost, workload],
                                        environment: options.environment.merging(sandbox.environment) { $1 },

@@ -125,3 +125,15 @@ final class MemoryCgroupTests: XCTestCase {
         XCTAssertEqual(group.oomKills, 0)
     }
 }
+
+final class PressureForwardingTests: XCTestCase {
+    func testKernelEventsStayOnTheTimelineWithoutBecomingWarningsWhenForwardingIsOff() throws {
+        let scenario = Scenario(name: "quiet", summary: "test", steps: [.launch, .input(kind: "fill"), .pressure(limitBytes: 16 << 20),
+                                                                        .wait(seconds: 0.3), .terminate])
+        let record = try ScenarioRunnerTests.runner { $0.forwardKernelPressure = false }
+            .run(RunPlan(target: .builtIn(name: "fixture.purgeable"), scenario: scenario, repetition: 1))
+        try MemoryPressureTests.requireCgroup(record)
+        XCTAssertFalse(record.memory?.pressureEvents.isEmpty ?? true, "the kernel reclaimed and said so")
+        XCTAssertEqual(record.memory?.deliveries.count, 0, "nothing was forwarded to the app")
+    }
+}
