@@ -40,16 +40,13 @@ public struct MemoryAnalysis: Sendable {
         }
         self.events = events
         let handled = events.map(\.event).filter { $0.kind == .warningHandled }
-        var warnings: [Warning] = []
-        var matched = Set<Int>()
-        for delivery in record.memory?.deliveries ?? [] {
-            let handler = handled.first { $0.sequence == delivery.sequence }
-            warnings.append(Warning(delivery: delivery, handled: handler, time: delivery.time))
+        let deliveries = record.memory?.deliveries ?? []
+        var warnings = deliveries.map { delivery in
+            Warning(delivery: delivery, handled: handled.first { $0.sequence == delivery.sequence }, time: delivery.time)
         }
-        for (index, event) in handled.enumerated() where !(record.memory?.deliveries ?? []).contains(where: { $0.sequence == event.sequence }) {
-            if matched.insert(index).inserted {
-                warnings.append(Warning(delivery: nil, handled: event, time: event.handlerStart ?? 0))
-            }
+        // Warnings the app raised itself (`simulateMemoryWarning`) have no delivery.
+        for event in handled where !deliveries.contains(where: { $0.sequence == event.sequence }) {
+            warnings.append(Warning(delivery: nil, handled: event, time: event.handlerStart ?? 0))
         }
         self.warnings = warnings.sorted { $0.time < $1.time }
         var resources: [ResourceUse] = []

@@ -91,10 +91,8 @@ public final class PurgeableBuffer: DiscardableContent {
             word(page).pointee = pageCookie(page)
         }
         MemoryTools.addPinnedPurgeable(-mappedCount)
-        if (try? VirtualMemory.advise(base, length: mappedCount, .free)) == nil {
-            // Without MADV_FREE the pages stay; the cookies still read back intact.
-            return
-        }
+        // Without MADV_FREE (before Linux 4.5) the pages simply stay; the cookies read back intact.
+        try? VirtualMemory.advise(base, length: mappedCount, .free)
     }
 
     /// Throws the content away now (`MADV_DONTNEED`), if it is not being accessed.
