@@ -74,7 +74,7 @@ extension RunSession {
         do {
             // oom_score_adj 0 against the workload's 1000: the workload is the one the kernel takes.
             let hog = try ChildProcess(arguments: [options.workloadHost, Self.balloonArgument, String(bytes)], environment: [:],
-                                       cgroupProcs: cgroup.procsPath, oomScoreAdjustment: 0)
+                                       cgroupProcs: cgroup.procsPaths, oomScoreAdjustment: 0)
             memory.addBalloon(hog)
             let ready = EventStreamReader(fd: hog.eventFD)
             // The hog closes its event pipe once every page is touched (or it dies).

@@ -41,7 +41,7 @@ final class RunSession {
         do {
             process = try ChildProcess(arguments: [options.workloadHost, workload],
                                        environment: options.environment.merging(sandbox.environment) { $1 },
-                                       cgroupProcs: memory.cgroup?.procsPath,
+                                       cgroupProcs: memory.cgroup?.procsPaths ?? [],
                                        oomScoreAdjustment: memory.cgroup == nil ? nil : MemoryPressure.workloadOOMScore)
         } catch {
             sandbox.remove()

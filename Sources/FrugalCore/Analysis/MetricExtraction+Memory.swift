@@ -73,8 +73,12 @@ extension MetricExtraction {
 
         if let facts = record.memory, facts.cgroupController != nil {
             metrics[MetricName.memoryKernelPressureEvents] = MetricValue(Double(facts.pressureEvents.count), unit: "count",
-                                                                         source: facts.pressureEvents.first?.source ?? MemorySource.cgroupEvents)
+                                                                         source: Set(facts.pressureEvents.map(\.source)).sorted().joined(separator: "+").nilIfEmpty ?? MemorySource.cgroupEvents)
             metrics[MetricName.memoryOOMKilled] = MetricValue(facts.killedByOOM ? 1 : 0, unit: "count", source: MemorySource.oom)
         }
     }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -10,14 +10,35 @@ final class MemoryCgroup: @unchecked Sendable {
 
     let controller: Controller
     let path: String
+    /// On a hybrid v1 machine, a twin group in the unified (v2) tree: it has no memory
+    /// controller, but the kernel keeps its pressure-stall (PSI) accounting, so a PSI trigger
+    /// on its `memory.pressure` watches the workload alone.
+    let pressureStallPath: String?
 
-    private init(controller: Controller, path: String) {
+    private init(controller: Controller, path: String, pressureStallPath: String? = nil) {
         self.controller = controller
         self.path = path
+        self.pressureStallPath = pressureStallPath
     }
 
     /// `cgroup.procs`: writing a pid there moves that process in.
     var procsPath: String { path + "/cgroup.procs" }
+
+    /// Every group the workload joins: the memory group, and the PSI twin when there is one.
+    var procsPaths: [String] { [procsPath] + (pressureStallPath.map { [$0 + "/cgroup.procs"] } ?? []) }
+
+    /// The group whose `memory.pressure` takes a PSI trigger, if any.
+    var psiPath: String? { controller == .v2 ? path : pressureStallPath }
+
+    /// The unified-tree group of this process on a hybrid machine, when it is writable.
+    static func unifiedGroup(_ cgroupFile: String) -> String? {
+        for line in cgroupFile.split(separator: "\n") where line.hasPrefix("0::") {
+            let relative = String(line.dropFirst(3))
+            let directory = "/sys/fs/cgroup/unified" + (relative == "/" ? "" : relative)
+            if FileReader.exists(directory + "/memory.pressure") && access(directory, W_OK) == 0 { return directory }
+        }
+        return nil
+    }
 
     /// Where this process's memory cgroup is: the v1 `memory` hierarchy, else the v2 one.
     static func ownGroup() -> Result<(Controller, String), HarnessError> {
@@ -57,6 +78,7 @@ final class MemoryCgroup: @unchecked Sendable {
             return .failure(HarnessError("the memory cgroup \(own.1) is not writable by this user (uid \(geteuid())): pressure runs simulated"))
         }
         removeStaleGroups(in: own.1)
+        if let unified = (try? FileReader.readText("/proc/self/cgroup")).flatMap(unifiedGroup) { removeStaleGroups(in: unified) }
         let safe = label.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "-" }
         let path = "\(own.1)/frugal-\(String(safe))-\(getpid())-\(UUID().uuidString.prefix(8))"
         if mkdir(path, 0o755) != 0 {
@@ -70,7 +92,12 @@ final class MemoryCgroup: @unchecked Sendable {
                 return .failure(HarnessError("cgroup v2: the memory controller is not enabled for children of \(own.1)"))
             }
         }
-        return .success(MemoryCgroup(controller: own.0, path: path))
+        var stall: String?
+        if own.0 == .v1, let unified = (try? FileReader.readText("/proc/self/cgroup")).flatMap(unifiedGroup) {
+            let twin = unified + "/" + (path as NSString).lastPathComponent
+            if mkdir(twin, 0o755) == 0 { stall = twin }
+        }
+        return .success(MemoryCgroup(controller: own.0, path: path, pressureStallPath: stall))
     }
 
     /// Removes empty groups left by a harness that died before cleaning up (their name
@@ -148,10 +175,18 @@ final class MemoryCgroup: @unchecked Sendable {
     /// tearing the processes down.
     func remove() {
         for pid in pids { kill(pid, SIGKILL) }
-        for _ in 0..<200 {
-            if rmdir(path) == 0 || errno == ENOENT { return }
-            Thread.sleep(forTimeInterval: 0.01)
+        for directory in [path] + (pressureStallPath.map { [$0] } ?? []) {
+            var removed = false
+            for _ in 0..<200 {
+                if rmdir(directory) == 0 || errno == ENOENT {
+                    removed = true
+                    break
+                }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            if !removed {
+                FileHandle.standardError.write(Data("frugal: could not remove cgroup \(directory): \(String(cString: strerror(errno)))\n".utf8))
+            }
         }
-        FileHandle.standardError.write(Data("frugal: could not remove cgroup \(path): \(String(cString: strerror(errno)))\n".utf8))
     }
 }
