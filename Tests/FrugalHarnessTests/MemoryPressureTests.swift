@@ -3,6 +3,7 @@ import XCTest
 @testable import FrugalHarness
 import FrugalCore
 import FrugalWorkloads
+import FrugalProbe
 
 /// Real memory cgroups, real kernel reclaim and OOM kills, through the real harness.
 final class MemoryPressureTests: XCTestCase {
@@ -123,6 +124,26 @@ final class MemoryCgroupTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: group.path))
         XCTAssertEqual(group.setLimit(64 << 20).appliedBytes, 64 << 20)
         XCTAssertEqual(group.oomKills, 0)
+    }
+
+    func testTheChildJoinsItsGroupsBeforeExecAndIsTheOOMKillersFirstChoice() throws {
+        guard case .success(let group) = MemoryCgroup.create(label: "placement") else {
+            throw XCTSkip("no writable memory cgroup for this process")
+        }
+        defer { group.remove() }
+        let child = try ChildProcess(arguments: ["/bin/sleep", "2"], environment: [:], cgroupProcs: group.procsPaths, oomScoreAdjustment: 1000)
+        defer { child.kill(SIGKILL) }
+        // /bin/sh moves itself and execs sleep with the same pid: poll until the exec happened.
+        let deadline = Date().addingTimeInterval(2)
+        while (try? FileReader.readText("/proc/\(child.pid)/comm")) != "sleep\n" && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        XCTAssertEqual(try FileReader.readText("/proc/\(child.pid)/comm"), "sleep\n")
+        XCTAssertEqual(group.pids, [child.pid])
+        XCTAssertEqual(try FileReader.readText("/proc/\(child.pid)/oom_score_adj"), "1000\n")
+        XCTAssertNotEqual(try FileReader.readText("/proc/self/oom_score_adj"), "1000\n", "the harness keeps its own")
+        XCTAssertFalse(try FileReader.readText("/proc/self/cgroup").contains((group.path as NSString).lastPathComponent), "the harness stays out")
+        if let twin = group.pressureStallPath {
+            XCTAssertEqual(try FileReader.readText(twin + "/cgroup.procs"), "\(child.pid)\n")
+        }
     }
 }
 
