@@ -73,3 +73,13 @@ int frugal_install_stack_dumper(int fd) {
     sigemptyset(&action.sa_mask);
     return sigaction(frugal_hang_signal(), &action, NULL);
 }
+#include <sys/mman.h>
+int frugal_madv_normal(void) { return MADV_NORMAL; }
+int frugal_madv_random(void) { return MADV_RANDOM; }
+int frugal_madv_dontneed(void) { return MADV_DONTNEED; }
+int frugal_madv_free(void) { return MADV_FREE; }
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+int frugal_madv_pageout(void) { return MADV_PAGEOUT; }
+int frugal_fadv_dontneed(void) { return POSIX_FADV_DONTNEED; }

@@ -24,7 +24,18 @@ final class ChildProcess: @unchecked Sendable {
     private var controlClosed = false
 
     /// Spawns `arguments[0]` (a path) with `arguments` and `environment` added to the harness's own.
-    init(arguments: [String], environment: [String: String]) throws {
+    ///
+    /// With `cgroupProcs` or `oomScoreAdjustment`, the child first runs `/bin/sh`, which moves
+    /// itself into each cgroup (writes its pid to each `cgroup.procs`) and sets its
+    /// `oom_score_adj`, then execs the program with the same pid: every page the program
+    /// touches from exec on is charged to the cgroup (v1 does not move charges made before a move).
+    init(arguments: [String], environment: [String: String], cgroupProcs: [String] = [], oomScoreAdjustment: Int? = nil) throws {
+        var arguments = arguments
+        if !cgroupProcs.isEmpty || oomScoreAdjustment != nil {
+            let script = #"adj="$1"; shift; while [ "$1" != "--" ]; do echo $$ > "$1" || exit 125; shift; done; shift; "#
+                + #"if [ -n "$adj" ]; then echo "$adj" > /proc/self/oom_score_adj || exit 125; fi; exec "$@""#
+            arguments = ["/bin/sh", "-c", script, "frugal-spawn", oomScoreAdjustment.map(String.init) ?? ""] + cgroupProcs + ["--"] + arguments
+        }
         var controlPipe: [Int32] = [-1, -1]
         var eventPipe: [Int32] = [-1, -1]
         try SystemCall.retrying("pipe2", subject: "control") { frugal_pipe_cloexec(&controlPipe) }

@@ -91,19 +91,18 @@ public struct EnvironmentSurvey: Codable, Sendable {
         return Privileges(effectiveUserID: uid, perfEventParanoid: paranoid, kernelCounting: kernel, note: note)
     }
 
+    /// The harness's own memory cgroup, under which each pressured run gets a child group.
     static func cgroups() -> CgroupStatus {
-        if FileReader.exists("/sys/fs/cgroup/memory/memory.limit_in_bytes") {
-            let path = "/sys/fs/cgroup/memory"
+        switch MemoryCgroup.ownGroup() {
+        case .failure(let error):
+            return CgroupStatus(memoryController: nil, path: nil, writable: false, note: error.description)
+        case .success(let (controller, path)):
             let writable = access(path, W_OK) == 0
-            return CgroupStatus(memoryController: "v1", path: path, writable: writable,
-                                note: writable ? "memory.limit_in_bytes can be set on child groups" : "present but not writable by this user: pressure injection is unavailable")
+            let files = controller == .v1 ? "memory.limit_in_bytes, memory.pressure_level" : "memory.max, memory.pressure (PSI)"
+            return CgroupStatus(memoryController: controller.rawValue, path: path, writable: writable,
+                                note: writable ? "child groups of \(path) get \(files): real pressure works"
+                                    : "present but not writable by this user: pressure runs simulated (memoryWarning only)")
         }
-        if let controllers = try? FileReader.readText("/sys/fs/cgroup/cgroup.controllers"), controllers.split(separator: " ").contains(where: { $0.hasPrefix("memory") }) {
-            let writable = access("/sys/fs/cgroup", W_OK) == 0
-            return CgroupStatus(memoryController: "v2", path: "/sys/fs/cgroup", writable: writable,
-                                note: writable ? "memory.high / memory.max can be set on child groups" : "present but not writable by this user")
-        }
-        return CgroupStatus(memoryController: nil, path: nil, writable: false, note: "no cgroup memory controller (v1 or v2) found")
     }
 
     static func pressureStall() -> Check {

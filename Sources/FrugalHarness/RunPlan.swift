@@ -65,6 +65,8 @@ public struct HarnessOptions: Sendable {
     public var networkProfile: NetworkProfile
     /// The device radio whose model prices the run's traffic.
     public var radio: RadioProfile.Technology
+    /// Turn the kernel's memory-pressure events into the app's warnings, as the system does.
+    public var forwardKernelPressure = true
 
     public init(workloadHost: String, sampleInterval: Double = 0.2, launchWatchdog: Double = Thresholds.launchWatchdogSeconds,
                 settleTimeout: Double = 0.25, inputTimeout: Double = 10, terminateWatchdog: Double = 5, commandTimeout: Double = 60,

@@ -43,6 +43,8 @@ final class RunSession {
     var finishedIO: [(io: ProcessIOCounters?, eventStreamBytes: Int)] = []
     /// The processes that have ended, with what they reported.
     private var finishedProcesses: [(segment: ProcessSegment, events: [WorkloadEvent], samples: [ProcessSample], malformed: [String])] = []
+    /// The memory cgroup, pressure monitor and balloons (RunSession+Memory.swift), for the whole run.
+    let memory: MemoryPressure
 
     init(plan: RunPlan, workload: String, options: HarnessOptions) throws {
         self.options = options
@@ -61,23 +63,30 @@ final class RunSession {
             throw HarnessError("cannot start the run's origin server and shaping proxy: \(error)")
         }
         self.network = network
+        memory = MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure)
         do {
-            (process, reader, sampler, hangWatcher) = try Self.spawn(workload: workload, options: options, sandbox: sandbox, network: network)
+            (process, reader, sampler, hangWatcher) = try Self.spawn(workload: workload, options: options, sandbox: sandbox,
+                                                                     network: network, memory: memory)
         } catch {
             network.stop()
             sandbox.remove()
+            _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
             throw error
         }
+        startMemoryMonitoring()
     }
 
     /// Starts the workload host for `workload` in `sandbox`, with its reader, sampler and hang watcher.
-    private static func spawn(workload: String, options: HarnessOptions, sandbox: Sandbox, network: RunNetwork) throws
+    /// Every process of the run joins the run's memory cgroup, if it has one, before it execs.
+    private static func spawn(workload: String, options: HarnessOptions, sandbox: Sandbox, network: RunNetwork, memory: MemoryPressure) throws
         -> (ChildProcess, EventStreamReader, ProcSampler, HangWatcher) {
         let process: ChildProcess
         do {
             var environment = options.environment.merging(sandbox.environment) { $1 }.merging(network.environment) { _, proxy in proxy }
             if let peer = SlowPeer.shared { environment[SlowPeer.environmentVariable] = String(peer.port) }
-            process = try ChildProcess(arguments: [options.workloadHost, workload], environment: environment)
+            process = try ChildProcess(arguments: [options.workloadHost, workload], environment: environment,
+                                       cgroupProcs: memory.cgroup?.procsPaths ?? [],
+                                       oomScoreAdjustment: memory.cgroup == nil ? nil : MemoryPressure.workloadOOMScore)
         } catch {
             throw HarnessError("cannot start the workload host \(options.workloadHost): \(error)")
         }
@@ -90,7 +99,7 @@ final class RunSession {
     /// Starts a new process of the same workload in the same sandbox; the current one must have exited.
     func respawn() throws {
         try archiveCurrentProcess()
-        (process, reader, sampler, hangWatcher) = try Self.spawn(workload: workload, options: options, sandbox: sandbox, network: network!)
+        (process, reader, sampler, hangWatcher) = try Self.spawn(workload: workload, options: options, sandbox: sandbox, network: network!, memory: memory)
         killedByScenario = false
         isSuspended = false
     }
@@ -113,6 +122,9 @@ final class RunSession {
         case .notify(let name): notify(name, index: index, start: start)
         case .network(let profile): network(profile, index: index, start: start)
         case .fault(let kind): fault(kind, index: index, start: start)
+        case .memoryWarning(let level): memoryWarning(level, index: index, start: start)
+        case .pressure(let limit): pressure(limit: limit, index: index, start: start)
+        case .balloon(let bytes): balloon(bytes: bytes, index: index, start: start)
         }
     }
 
@@ -181,9 +193,16 @@ final class RunSession {
                 kill(outcome: .timedOut, detail: "did not exit within \(DisplayFormat.number(options.terminateWatchdog)) s after the scenario ended")
             }
         }
-        try archiveCurrentProcess()
+        do {
+            try archiveCurrentProcess()
+        } catch {
+            _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: true)
+            throw error
+        }
         let processes = finishedProcesses
         guard let first = processes.first, let last = processes.last else { throw HarnessError("no process was run") }
+        // Whether the kernel's OOM killer ended the run is decided on the last process's exit.
+        let memoryFacts = finishMemory(exit: last.segment.exitStatus ?? ExitStatus())
         // Trace times are on the run's clock: seconds since the first process's exec.
         let networkRecord = network?.finish(spawnTime: first.segment.startTime)
         if outcome == nil {
@@ -208,6 +227,7 @@ final class RunSession {
         record.processes = processes.map(\.segment)
         record.suspensions = suspensions.isEmpty ? nil : suspensions
         if plan.scenario.steps.contains(.home) { record.backgroundTimeBudget = plan.scenario.effectiveBackgroundTimeBudget }
+        record.memory = memoryFacts
         return record
     }
 }

@@ -27,6 +27,9 @@ final class Sandbox {
                 try handle.write(contentsOf: chunk)
                 offset += chunk.count
             }
+            // Installed means on storage: with clean pages the app's page cache can be dropped
+            // (posix_fadvise DONTNEED) and re-read, as an installed app's bundle would be.
+            try handle.synchronize()
             try manager.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
         }
         try manager.setAttributes([.posixPermissions: 0o555], ofItemAtPath: bundle.path)

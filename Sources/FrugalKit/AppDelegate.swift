@@ -1,3 +1,5 @@
+import FrugalCore
+
 /// The app's delegate, as `UIApplicationDelegate`: the runtime calls these on the main thread
 /// as the app moves between states. Every method has an empty default.
 public protocol AppDelegate: AnyObject {
@@ -19,6 +21,9 @@ public protocol AppDelegate: AnyObject {
     /// in the background or suspended are queued, one per name, and delivered on return to the
     /// foreground, after `willEnterForeground` and before `didBecomeActive`.
     func didReceiveNotification(_ app: Application, name: String)
+    /// Memory is short (`warning`, `critical`) or no longer short (`normal`): free what can be
+    /// rebuilt, at once. `Cache`s have already evicted when this is called.
+    func didReceiveMemoryWarning(_ app: Application, level: MemoryWarningLevel)
 }
 
 extension AppDelegate {
@@ -30,4 +35,5 @@ extension AppDelegate {
     public func willTerminate(_ app: Application) {}
     public func handleInput(_ app: Application, kind: String) {}
     public func didReceiveNotification(_ app: Application, name: String) {}
+    public func didReceiveMemoryWarning(_ app: Application, level: MemoryWarningLevel) {}
 }

@@ -118,6 +118,8 @@ public final class Application {
         case .enterForeground: enterForeground()
         case .expireBackgroundTasks: expireBackgroundTasks()
         case .notification: receiveNotification(message.argument ?? "notification")
+        case .memoryWarning:
+            handleMemoryWarning(message.argument, sequence: message.sequence)
         }
         emitter.emit(.ack(Ack(sequence: message.sequence)))
     }

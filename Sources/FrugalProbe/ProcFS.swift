@@ -18,7 +18,12 @@ public enum ProcFS {
                             state: status.state.flatMap { $0.first.map(String.init) })
     }
 
-    /// A sample of every thread of `pid`, its resident size and its block writes. Threads that
+    /// The resident split of `pid` (`smaps_rollup`), or nil when it cannot be read.
+    public static func memory(pid: Int32) -> MemoryBreakdown? {
+        (try? FileReader.readText("/proc/\(pid)/smaps_rollup")).flatMap(MemoryBreakdown.parseSmapsRollup)
+    }
+
+    /// A sample of every thread of `pid`, its resident size, its memory by kind and its block writes. Threads that
     /// exit while being read are skipped; a process that is gone throws.
     public static func sample(pid: Int32, time: UInt64) throws -> ProcessSample {
         let status = parseStatus(try FileReader.readText("/proc/\(pid)/status"))
@@ -27,8 +32,10 @@ public enum ProcFS {
             if let thread = try? threadSample(pid: pid, tid: tid) { threads.append(thread) }
         }
         let io = try? parseIO(FileReader.readText("/proc/\(pid)/io"))
+        let memory = (try? FileReader.readText("/proc/\(pid)/smaps_rollup")).flatMap(MemoryBreakdown.parseSmapsRollup)
         return ProcessSample(time: time, threads: threads, residentBytes: status.residentBytes,
-                             physicalBytesWritten: io?["write_bytes"], charactersWritten: io?["wchar"], writeSyscalls: io?["syscw"])
+                             physicalBytesWritten: io?["write_bytes"], charactersWritten: io?["wchar"], writeSyscalls: io?["syscw"],
+                             memory: memory)
     }
 
     /// The I/O totals of `pid` (`/proc/<pid>/io`); readable for a zombie until it is reaped.

@@ -29,7 +29,9 @@ public enum TimelineSVG {
         func x(_ t: Double) -> Double { labelWidth + max(0, min(t, duration)) / duration * plotWidth }
         func f(_ value: Double) -> String { String(format: "%.1f", value) }
         let disk = timeline.disk ?? []
+        let hasMemory = timeline.memory != nil || timeline.memoryMarks != nil
         let lanes = ["state", "steps", "main thread", "wakeups"] + (disk.isEmpty ? [] : ["disk"]) + (timeline.radio == nil ? [] : ["radio"])
+            + (hasMemory ? ["memory"] : [])
         let height = Double(lanes.count) * laneHeight + 40
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" viewBox=\"0 0 \(f(width)) \(f(height))\" width=\"100%\" role=\"img\" aria-label=\"run timeline\">"
         for (index, lane) in lanes.enumerated() {
@@ -74,6 +76,7 @@ public enum TimelineSVG {
             // The radio lane comes after the disk lane when there is one.
             svg += radioLane(radio, top: Double(disk.isEmpty ? 4 : 5) * laneHeight, x: x)
         }
+        if hasMemory { svg += memoryLane(timeline, top: Double(lanes.count - 1) * laneHeight, x: x, f: f) }
         let axisY = Double(lanes.count) * laneHeight + 16
         let tickStep = max(1, (duration / 10).rounded(.up))
         var tick = 0.0
@@ -120,6 +123,32 @@ public enum TimelineSVG {
             if mark.synced {
                 svg += "<rect x=\"\(f(start))\" y=\"\(f(top + 2))\" width=\"\(f(max(1.5, end - start)))\" height=\"2\" fill=\"#212121\"/>"
             }
+        }
+        return svg
+    }
+
+    /// The memory lane: stacked bars of anonymous (blue), file-backed (green) and lazily-freeable
+    /// (grey) resident bytes per sample, with warnings (orange) and kernel pressure events (red).
+    static func memoryLane(_ timeline: Timeline, top: Double, x: (Double) -> Double, f: (Double) -> String) -> String {
+        var svg = ""
+        let samples = timeline.memory ?? []
+        let peak = Double(max(1, samples.map { $0.anonymousBytes + $0.fileBytes + $0.lazyFreeBytes }.max() ?? 1))
+        let bottom = top + laneHeight - 2
+        for (index, sample) in samples.enumerated() {
+            let start = x(index == 0 ? max(0, sample.time - 0.2) : samples[index - 1].time), end = x(sample.time)
+            var y = bottom
+            for (bytes, color) in [(sample.anonymousBytes, "#1e88e5"), (sample.fileBytes, "#43a047"), (sample.lazyFreeBytes, "#bdbdbd")] where bytes > 0 {
+                let height = Double(bytes) / peak * (laneHeight - 6)
+                y -= height
+                svg += "<rect x=\"\(f(start))\" y=\"\(f(y))\" width=\"\(f(max(1, end - start)))\" height=\"\(f(height))\" fill=\"\(color)\"/>"
+            }
+            let title = "anonymous \(ByteCount.display(Double(sample.anonymousBytes))), file \(ByteCount.display(Double(sample.fileBytes))), lazy-free \(ByteCount.display(Double(sample.lazyFreeBytes))) at \(f(sample.time)) s"
+            svg += "<rect x=\"\(f(start))\" y=\"\(f(top + 2))\" width=\"\(f(max(1, end - start)))\" height=\"\(f(laneHeight - 4))\" fill=\"transparent\"><title>\(HTMLEscaping.escape(title))</title></rect>"
+        }
+        for mark in timeline.memoryMarks ?? [] {
+            let color = mark.kind == "kernel" ? "#e53935" : "#fb8c00"
+            let title = HTMLEscaping.escape("\(mark.kind == "kernel" ? "kernel pressure" : "memory warning") \(mark.level)\(mark.detail.map { " (" + $0 + ")" } ?? "") at \(f(mark.time)) s")
+            svg += "<line x1=\"\(f(x(mark.time)))\" y1=\"\(f(top + 1))\" x2=\"\(f(x(mark.time)))\" y2=\"\(f(bottom))\" stroke=\"\(color)\" stroke-width=\"2\"><title>\(title)</title></line>"
         }
         return svg
     }

@@ -4,6 +4,9 @@ import FrugalKit
 import FrugalWorkloads
 
 let arguments = CommandLine.arguments
+if arguments.count == 3, arguments[1] == "--balloon", let bytes = Int(arguments[2]), bytes > 0 {
+    Balloon.run(bytes: bytes)
+}
 guard arguments.count == 2, let workload = WorkloadCatalogue.named(arguments[1]) else {
     let known = WorkloadCatalogue.all.map(\.name).joined(separator: ", ")
     FileHandle.standardError.write(Data("usage: frugal-workload-host NAME (one of: \(known))\n".utf8))

@@ -7,6 +7,8 @@
 #include <spawn.h>
 #include <sys/xattr.h>
 #include <sys/wait.h>
+#include <stdint.h>
+#include <stdbool.h>
 
 /* pipe2(fds, O_CLOEXEC): needs _GNU_SOURCE, which the Glibc module does not define. */
 int frugal_pipe_cloexec(int fds[2]);
@@ -30,4 +32,21 @@ int frugal_tgkill(pid_t tgid, pid_t tid, int signal);
 /* epoll_event's data is a union Swift reads awkwardly; these read and write its fd. */
 static inline void frugal_epoll_event_set_fd(struct epoll_event *event, int fd) { event->data.fd = fd; }
 static inline int frugal_epoll_event_fd(const struct epoll_event *event) { return event->data.fd; }
+
+/* madvise advice values that need _GNU_SOURCE (MADV_FREE, MADV_PAGEOUT) or are macros. */
+int frugal_madv_normal(void);
+int frugal_madv_random(void);
+int frugal_madv_dontneed(void);
+int frugal_madv_free(void);
+int frugal_madv_pageout(void);
+/* posix_fadvise(POSIX_FADV_DONTNEED). */
+int frugal_fadv_dontneed(void);
+
+/* Atomically: if *word == expected, store desired and return true. A purgeable buffer checks
+   its per-page cookie this way, so the check and the write that keeps the page are one step. */
+static inline bool frugal_compare_and_swap_u64(uint64_t *word, uint64_t expected, uint64_t desired) {
+    return __atomic_compare_exchange_n(word, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+/* A volatile read, so touching a mapped page is not optimised away. */
+static inline uint8_t frugal_volatile_read_u8(const uint8_t *byte) { return *(const volatile uint8_t *)byte; }
 #endif

@@ -88,7 +88,8 @@ public enum MetricExtraction {
     /// Metrics of each area (disk, memory, network, lifecycle), each defined in its own
     /// `MetricExtraction+<Area>.swift`. They run for black-box runs too, so each must say
     /// "unavailable" itself where its facts are missing.
-    static let areaMetrics: [@Sendable (RunAnalysis, inout [String: MetricValue]) -> Void] = [diskMetrics, lifecycleMetrics, networkMetrics]
+    static let areaMetrics: [@Sendable (RunAnalysis, inout [String: MetricValue]) -> Void] = [diskMetrics, lifecycleMetrics, networkMetrics,
+                                                                                              memoryMetrics]
 
     /// Wakeups per second over all idle phases together.
     static func idleWakeupsPerSecond(_ analysis: RunAnalysis) -> MetricValue {

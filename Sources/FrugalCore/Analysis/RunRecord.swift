@@ -42,6 +42,8 @@ public struct RunRecord: Codable, Sendable {
     /// The shaping proxy's trace and the origin's counters; nil in records made before the
     /// harness ran a proxy per run.
     public var network: NetworkRecord?
+    /// The memory facts the harness saw from outside (cgroup, warnings delivered, kernel pressure).
+    public var memory: MemoryRunFacts?
 
     public init(workload: String, scenario: String, repetition: Int, startTime: UInt64, endTime: UInt64,
                 pid: Int32?, steps: [StepRecord], events: [WorkloadEvent], samples: [ProcessSample],

@@ -53,7 +53,7 @@ struct AuditFailure: Error { var reason: String }
 
 /// Every audit this version runs.
 public enum Audits {
-    public static let all: [Audit] = power + disk + responsiveness + lifecycle + network
+    public static let all: [Audit] = power + disk + memory + network + responsiveness + lifecycle
 
     /// Runs every audit on `analysis`.
     public static func evaluate(_ analysis: RunAnalysis, metrics: [String: MetricValue]) -> [String: AuditResult] {

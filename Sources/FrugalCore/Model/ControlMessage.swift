@@ -33,4 +33,6 @@ public enum ControlCommand: String, Codable, Sendable {
     case expireBackgroundTasks
     /// A system notification; the argument names it.
     case notification
+    /// A low-memory warning; the argument is its level (`warning`, `critical`, `normal`).
+    case memoryWarning
 }

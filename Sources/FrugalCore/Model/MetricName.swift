@@ -69,4 +69,32 @@ extension MetricName {
     public static let networkRadioJoules = "network.radioJoules"
     /// Radio promotions (idle → connected).
     public static let networkRadioPromotions = "network.radioPromotions"
+    /// Bytes of held memory (anonymous + file, from outside) given back within 1 s of the first warning.
+    public static let memoryFreedOnWarningBytes = "memory.freedOnWarningBytes"
+    /// The same within 100 ms.
+    public static let memoryFreedWithin100msBytes = "memory.freedWithinHundredMsBytes"
+    /// The slowest warning: ms from delivery to the handler's return.
+    public static let memoryWarningResponseMs = "memory.warningResponseMs"
+    /// Peak held anonymous bytes (`Anonymous − LazyFree` of smaps_rollup).
+    public static let memoryPeakAnonymousBytes = "memory.peakAnonymousBytes"
+    /// Peak file-backed resident bytes.
+    public static let memoryPeakFileBytes = "memory.peakFileBytes"
+    /// Peak `LazyFree` bytes (MADV_FREE pages not yet taken).
+    public static let memoryPeakLazyFreeBytes = "memory.peakLazyFreeBytes"
+    /// Purgeable pages the kernel discarded, found by their cookies.
+    public static let memoryPurgeableDiscardedPages = "memory.purgeableDiscardedPages"
+    /// Major faults of re-touching a mapped range after its pages were dropped.
+    public static let memoryRetouchMajorFaults = "memory.retouchMajorFaults"
+    /// ms to re-touch a mapped range after its pages were dropped (the rebuild cost).
+    public static let memoryRetouchMs = "memory.retouchMs"
+    /// Held anonymous growth per identical cycle (median).
+    public static let memoryGrowthPerCycleBytes = "memory.growthPerCycleBytes"
+    /// Bytes of resources loaded at launch and never used.
+    public static let memoryUnusedLaunchResourceBytes = "memory.unusedLaunchResourceBytes"
+    /// Peak bytes held in whole-file copies of resources over 1 MiB.
+    public static let memoryLargeResourceCopyBytes = "memory.largeResourceCopyBytes"
+    /// Kernel memory-pressure events on the workload's cgroup.
+    public static let memoryKernelPressureEvents = "memory.kernelPressureEvents"
+    /// 1 when the OOM killer took the workload under real pressure, else 0.
+    public static let memoryOOMKilled = "memory.oomKilled"
 }

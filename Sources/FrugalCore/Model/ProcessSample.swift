@@ -13,14 +13,18 @@ public struct ProcessSample: Codable, Sendable, Equatable {
     /// `syscw` from `/proc/<pid>/io`: write system calls.
     public var writeSyscalls: Int?
 
+    /// Resident memory by kind from `/proc/<pid>/smaps_rollup` (nil where it could not be read).
+    public var memory: MemoryBreakdown?
+
     public init(time: UInt64, threads: [ThreadSample], residentBytes: Int? = nil, physicalBytesWritten: Int? = nil,
-                charactersWritten: Int? = nil, writeSyscalls: Int? = nil) {
+                charactersWritten: Int? = nil, writeSyscalls: Int? = nil, memory: MemoryBreakdown? = nil) {
         self.time = time
         self.threads = threads
         self.residentBytes = residentBytes
         self.physicalBytesWritten = physicalBytesWritten
         self.charactersWritten = charactersWritten
         self.writeSyscalls = writeSyscalls
+        self.memory = memory
     }
 
     /// Whether every thread is off the CPU: the app has finished reacting to what it was sent.

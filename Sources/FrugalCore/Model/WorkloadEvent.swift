@@ -39,11 +39,13 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case hangStack(HangStack)
         /// A request FrugalKit's network client made, with how it ended.
         case networkRequest(NetworkRequestRecord)
+        /// A fact from FrugalKit's memory tools (warnings, resources, purgeable discards).
+        case memory(MemoryEvent)
     }
 
     private enum CodingKeys: String, CodingKey {
         case t, type, hello, state, handler, ack, mark, blockingCall, fileWrite, handlerBegan, backgroundTask, preservedState, hangStack,
-             networkRequest
+             networkRequest, memory
     }
 
     public init(from decoder: Decoder) throws {
@@ -63,6 +65,7 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case "preservedState": body = .preservedState(try container.decode(PreservedStateSnapshot.self, forKey: .preservedState))
         case "hangStack": body = .hangStack(try container.decode(HangStack.self, forKey: .hangStack))
         case "networkRequest": body = .networkRequest(try container.decode(NetworkRequestRecord.self, forKey: .networkRequest))
+        case "memory": body = .memory(try container.decode(MemoryEvent.self, forKey: .memory))
         default:
             throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown event type '\(type)'")
         }
@@ -84,6 +87,7 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case .preservedState(let payload): try container.encode("preservedState", forKey: .type); try container.encode(payload, forKey: .preservedState)
         case .hangStack(let payload): try container.encode("hangStack", forKey: .type); try container.encode(payload, forKey: .hangStack)
         case .networkRequest(let payload): try container.encode("networkRequest", forKey: .type); try container.encode(payload, forKey: .networkRequest)
+        case .memory(let payload): try container.encode("memory", forKey: .type); try container.encode(payload, forKey: .memory)
         }
     }
 }

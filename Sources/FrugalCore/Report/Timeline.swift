@@ -14,6 +14,10 @@ public struct Timeline: Codable, Sendable, Equatable {
     public var disk: [DiskMark]?
     /// Hangs of the main thread (handlers of 250 ms or more), with their stacks. Absent in older reports.
     public var hangs: [HangMark]?
+    /// Resident memory by kind at each `/proc` sample (nil in reports made before it existed).
+    public var memory: [MemoryLaneSample]?
+    /// Memory warnings delivered and the kernel's pressure events, on the memory lane.
+    public var memoryMarks: [MemoryMark]?
 
     /// The device radio's states and the app's requests; nil when no shaping proxy ran.
     public var radio: RadioLane?
@@ -111,6 +115,7 @@ extension Timeline {
                          changedBytes: $0.operation.writesContent ? $0.changedBytes : nil, synced: $0.synced, onMainThread: $0.onMainThread)
             }
         }
+        addMemoryLane(analysis)
     }
 }
 

@@ -50,7 +50,20 @@ public struct BundleResource: Codable, Sendable, Equatable {
         guard offset < end else { return [] }
         switch content {
         case .pattern:
-            return (offset..<end).map { UInt8(33 + (($0 + Int(seed % 251)) % 251) % 94) }
+            // One 251-byte period, then doubling copies: a 64 MiB atlas is written in
+            // milliseconds even in a debug build, where a per-byte loop took seconds.
+            let count = end - offset
+            let period = (offset..<(offset + min(251, count))).map { UInt8(33 + (($0 + Int(seed % 251)) % 251) % 94) }
+            return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[0..<period.count]).initialize(from: period)
+                var filled = period.count
+                while filled < count {
+                    let chunk = min(filled, count - filled)
+                    (buffer.baseAddress! + filled).update(from: buffer.baseAddress!, count: chunk)
+                    filled += chunk
+                }
+                initialized = count
+            }
         case .random:
             // Each 8-byte word is the SplitMix64 output of (seed, word index): any range can be
             // produced without generating what comes before it.

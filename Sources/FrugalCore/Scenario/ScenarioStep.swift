@@ -36,6 +36,12 @@ public enum ScenarioStep: Sendable, Equatable, Hashable {
     /// `reset-response` (RST after 256 bytes down), `stall` (stop forwarding after 256 bytes up),
     /// `refuse`; `KIND:N` for the next N connections.
     case fault(kind: String)
+    /// Deliver a low-memory warning of `level` to the app (the simulated, iOS-style signal).
+    case memoryWarning(level: MemoryWarningLevel)
+    /// Shrink the workload's memory cgroup limit to `limitBytes`: real kernel reclaim, then OOM.
+    case pressure(limitBytes: Int)
+    /// Start a memory hog of `bytes` in the workload's cgroup.
+    case balloon(bytes: Int)
 
     /// The step's name in the vocabulary (`launch`, `wait`, ...).
     public var name: String {
@@ -52,6 +58,9 @@ public enum ScenarioStep: Sendable, Equatable, Hashable {
         case .notify: return "notify"
         case .network: return "network"
         case .fault: return "fault"
+        case .memoryWarning: return "memoryWarning"
+        case .pressure: return "pressure"
+        case .balloon: return "balloon"
         }
     }
 
@@ -65,6 +74,9 @@ public enum ScenarioStep: Sendable, Equatable, Hashable {
         case .notify(let name): return "notify(\(name))"
         case .network(let profile): return "network(\(profile))"
         case .fault(let kind): return "fault(\(kind))"
+        case .memoryWarning(let level): return "memoryWarning(\(level.rawValue))"
+        case .pressure(let bytes): return "pressure(\(ByteCount.format(bytes)))"
+        case .balloon(let bytes): return "balloon(\(ByteCount.format(bytes)))"
         }
     }
 
@@ -122,6 +134,19 @@ extension ScenarioStep: Codable {
         case "notify": self = .notify(name: try container.decode(String.self, forKey: key))
         case "network": self = .network(profile: try container.decode(String.self, forKey: key))
         case "fault": self = .fault(kind: try container.decode(String.self, forKey: key))
+        case "memoryWarning":
+            let text = try container.decode(String.self, forKey: key)
+            guard let level = MemoryWarningLevel(rawValue: text) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "memoryWarning needs warning, critical or normal")
+            }
+            self = .memoryWarning(level: level)
+        case "pressure", "balloon":
+            let bytes: Int?
+            if let number = try? container.decode(Int.self, forKey: key) { bytes = number } else { bytes = ByteCount.parse(try container.decode(String.self, forKey: key)) }
+            guard let bytes, bytes > 0 else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(key.stringValue) needs a positive size (bytes, or like \"48MiB\")")
+            }
+            self = key.stringValue == "pressure" ? .pressure(limitBytes: bytes) : .balloon(bytes: bytes)
         default:
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "unknown step '\(key.stringValue)'")
         }
@@ -150,6 +175,12 @@ extension ScenarioStep: Codable {
         case .fault(let kind):
             var container = encoder.container(keyedBy: Key.self)
             try container.encode(kind, forKey: Key(stringValue: "fault"))
+        case .memoryWarning(let level):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(level.rawValue, forKey: Key(stringValue: name))
+        case .pressure(let bytes), .balloon(let bytes):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(bytes, forKey: Key(stringValue: name))
         }
     }
 }

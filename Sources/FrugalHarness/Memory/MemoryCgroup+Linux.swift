@@ -1,0 +1,192 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+
+/// A memory cgroup made for one run, as a child of the harness's own group (the harness never
+/// joins it, so the OOM killer acting on its limit can only take what runs inside). v1
+/// (`memory.limit_in_bytes`, as on this machine) and v2 (`memory.max`) are detected.
+final class MemoryCgroup: @unchecked Sendable {
+    enum Controller: String { case v1, v2 }
+
+    let controller: Controller
+    let path: String
+    /// On a hybrid v1 machine, a twin group in the unified (v2) tree: it has no memory
+    /// controller, but the kernel keeps its pressure-stall (PSI) accounting, so a PSI trigger
+    /// on its `memory.pressure` watches the workload alone.
+    let pressureStallPath: String?
+
+    private init(controller: Controller, path: String, pressureStallPath: String? = nil) {
+        self.controller = controller
+        self.path = path
+        self.pressureStallPath = pressureStallPath
+    }
+
+    /// `cgroup.procs`: writing a pid there moves that process in.
+    var procsPath: String { path + "/cgroup.procs" }
+
+    /// Every group the workload joins: the memory group, and the PSI twin when there is one.
+    var procsPaths: [String] { [procsPath] + (pressureStallPath.map { [$0 + "/cgroup.procs"] } ?? []) }
+
+    /// The group whose `memory.pressure` takes a PSI trigger, if any.
+    var psiPath: String? { controller == .v2 ? path : pressureStallPath }
+
+    /// The unified-tree group of this process on a hybrid machine, when it is writable.
+    static func unifiedGroup(_ cgroupFile: String) -> String? {
+        for line in cgroupFile.split(separator: "\n") where line.hasPrefix("0::") {
+            let relative = String(line.dropFirst(3))
+            let directory = "/sys/fs/cgroup/unified" + (relative == "/" ? "" : relative)
+            if FileReader.exists(directory + "/memory.pressure") && access(directory, W_OK) == 0 { return directory }
+        }
+        return nil
+    }
+
+    /// Where this process's memory cgroup is: the v1 `memory` hierarchy, else the v2 one.
+    static func ownGroup() -> Result<(Controller, String), HarnessError> {
+        guard let text = try? FileReader.readText("/proc/self/cgroup") else {
+            return .failure(HarnessError("/proc/self/cgroup cannot be read"))
+        }
+        var unified: String?
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3 else { continue }
+            if parts[1].split(separator: ",").contains("memory") {
+                let directory = "/sys/fs/cgroup/memory" + parts[2]
+                if FileReader.exists(directory + "/memory.limit_in_bytes") { return .success((.v1, directory)) }
+            }
+            if parts[0] == "0" && parts[1].isEmpty { unified = String(parts[2]) }
+        }
+        if let unified {
+            for mount in ["/sys/fs/cgroup", "/sys/fs/cgroup/unified"] {
+                let directory = mount + (unified == "/" ? "" : unified)
+                if let controllers = try? FileReader.readText(directory + "/cgroup.controllers"),
+                   controllers.split(whereSeparator: { $0 == " " || $0 == "\n" }).contains("memory") {
+                    return .success((.v2, directory))
+                }
+            }
+        }
+        return .failure(HarnessError("no cgroup memory controller (v1 or v2) for this process"))
+    }
+
+    /// Makes a child group of the harness's own, or says why it cannot.
+    static func create(label: String) -> Result<MemoryCgroup, HarnessError> {
+        let own: (Controller, String)
+        switch ownGroup() {
+        case .failure(let error): return .failure(error)
+        case .success(let found): own = found
+        }
+        guard access(own.1, W_OK) == 0 else {
+            return .failure(HarnessError("the memory cgroup \(own.1) is not writable by this user (uid \(geteuid())): pressure runs simulated"))
+        }
+        removeStaleGroups(in: own.1)
+        if let unified = (try? FileReader.readText("/proc/self/cgroup")).flatMap(unifiedGroup) { removeStaleGroups(in: unified) }
+        let safe = label.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "-" }
+        let path = "\(own.1)/frugal-\(String(safe))-\(getpid())-\(UUID().uuidString.prefix(8))"
+        if mkdir(path, 0o755) != 0 {
+            return .failure(HarnessError("mkdir \(path): \(String(cString: strerror(errno)))"))
+        }
+        if own.0 == .v2 && !FileReader.exists(path + "/memory.max") {
+            // The parent must delegate the memory controller to its children.
+            _ = try? write("+memory", to: own.1 + "/cgroup.subtree_control")
+            if !FileReader.exists(path + "/memory.max") {
+                rmdir(path)
+                return .failure(HarnessError("cgroup v2: the memory controller is not enabled for children of \(own.1)"))
+            }
+        }
+        var stall: String?
+        if own.0 == .v1, let unified = (try? FileReader.readText("/proc/self/cgroup")).flatMap(unifiedGroup) {
+            let twin = unified + "/" + (path as NSString).lastPathComponent
+            if mkdir(twin, 0o755) == 0 { stall = twin }
+        }
+        return .success(MemoryCgroup(controller: own.0, path: path, pressureStallPath: stall))
+    }
+
+    /// Removes empty groups left by a harness that died before cleaning up (their name
+    /// carries the harness's pid; that process is gone).
+    static func removeStaleGroups(in parent: String) {
+        for name in (try? FileReader.directoryEntries(parent)) ?? [] where name.hasPrefix("frugal-") {
+            let parts = name.split(separator: "-")
+            guard parts.count >= 3, let pid = Int32(parts[parts.count - 2]), pid != getpid(),
+                  kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            rmdir(parent + "/" + name)  // fails, harmlessly, while anything is still inside
+        }
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        let fd = try SystemCall.retrying("open", subject: path) { open(path, O_WRONLY | O_CLOEXEC) }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        try SystemCall.retrying("write", subject: path) { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
+    }
+
+    private func read(_ file: String) -> String? { try? FileReader.readText(path + "/" + file) }
+
+    /// Bytes charged to the group now.
+    var usage: Int? {
+        read(controller == .v1 ? "memory.usage_in_bytes" : "memory.current").flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// The limit in force.
+    var limit: Int? {
+        read(controller == .v1 ? "memory.limit_in_bytes" : "memory.max").flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// The OOM killer's kills in the group (`oom_kill` of `memory.oom_control` or `memory.events`).
+    var oomKills: Int? {
+        guard let text = read(controller == .v1 ? "memory.oom_control" : "memory.events") else { return nil }
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2 && parts[0] == "oom_kill" { return Int(parts[1]) }
+        }
+        return nil
+    }
+
+    /// Sets the limit. On v1 the kernel first reclaims down to it and refuses (EBUSY) when what
+    /// is left cannot be reclaimed (anonymous memory without swap); then the limit is set just
+    /// above what is charged, so the next allocation meets the OOM killer — v2's `memory.max`
+    /// behaviour, which the kernel gives directly.
+    func setLimit(_ bytes: Int) -> LimitChange {
+        let time = MonotonicClock.now()
+        let before = usage
+        let file = path + (controller == .v1 ? "/memory.limit_in_bytes" : "/memory.max")
+        do {
+            try Self.write(String(bytes), to: file)
+            return LimitChange(time: time, requestedBytes: bytes, appliedBytes: limit, usageBefore: before, usageAfter: usage, note: nil)
+        } catch let error as SystemCallError where error.errno == EBUSY && controller == .v1 {
+            var note = "EBUSY: the kernel could not reclaim below \(ByteCount.display(Double(usage ?? 0))) (anonymous memory, no swap)"
+            for _ in 0..<8 {
+                let floor = (usage ?? bytes) + (1 << 20)
+                if (try? Self.write(String(floor), to: file)) != nil {
+                    note += "; limit set to usage + 1 MiB instead"
+                    break
+                }
+            }
+            return LimitChange(time: time, requestedBytes: bytes, appliedBytes: limit, usageBefore: before, usageAfter: usage, note: note)
+        } catch {
+            return LimitChange(time: time, requestedBytes: bytes, appliedBytes: limit, usageBefore: before, usageAfter: usage, note: "\(error)")
+        }
+    }
+
+    /// Pids in the group.
+    var pids: [Int32] {
+        (read("cgroup.procs") ?? "").split(separator: "\n").compactMap { Int32($0) }
+    }
+
+    /// Kills what is left inside and removes the group; retries while the kernel finishes
+    /// tearing the processes down.
+    func remove() {
+        for pid in pids { kill(pid, SIGKILL) }
+        for directory in [path] + (pressureStallPath.map { [$0] } ?? []) {
+            var removed = false
+            for _ in 0..<200 {
+                if rmdir(directory) == 0 || errno == ENOENT {
+                    removed = true
+                    break
+                }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            if !removed {
+                FileHandle.standardError.write(Data("frugal: could not remove cgroup \(directory): \(String(cString: strerror(errno)))\n".utf8))
+            }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+
+/// A run's memory machinery on the harness side: the workload's cgroup (made only when the
+/// scenario applies real pressure), the kernel-pressure monitor, the balloons, and the facts
+/// collected for the record. Thread-safe: the monitor and the delivery thread write facts.
+final class MemoryPressure: @unchecked Sendable {
+    /// The workload's cgroup, when one could be made.
+    let cgroup: MemoryCgroup?
+    /// Whether the kernel's medium/critical events are forwarded to the app as warnings.
+    let forwardKernelEvents: Bool
+    private let lock = NSLock()
+    private var facts: MemoryRunFacts
+    private var monitor: PressureMonitor?
+    private(set) var balloons: [ChildProcess] = []
+    private var lastForward: UInt64 = 0
+    private var lastEvent: UInt64 = 0
+    /// A warning was forwarded and `normal` has not followed yet.
+    private var episodeOpen = false
+    private var finished = false
+    private var nextSequence = -1
+    private let deliveries = DispatchQueue(label: "frugal.memory.deliveries")
+    private let pending = DispatchGroup()
+
+    /// The workload's `oom_score_adj`: the most killable, so the harness is never chosen.
+    static let workloadOOMScore = 1000
+
+    /// Set to `off` to run pressure simulated even where a cgroup could be made.
+    static let disableVariable = "FRUGAL_MEMORY_CGROUP"
+
+    /// Seconds between forwarded kernel warnings: one per burst of pressure events.
+    static let forwardInterval = 1.0
+
+    /// Seconds without a kernel event after which the pressure has passed (`normal` is sent).
+    static let quietInterval = 2.0
+
+    init(plan: RunPlan, workload: String, forwardKernelEvents: Bool = true) {
+        self.forwardKernelEvents = forwardKernelEvents
+        let pressured = plan.scenario.steps.contains { step in
+            switch step { case .pressure, .balloon: return true; default: return false }
+        }
+        guard pressured else {
+            cgroup = nil
+            facts = MemoryRunFacts(cgroupUnavailable: "the scenario applies no real pressure, so the workload ran in the harness's group")
+            return
+        }
+        if ProcessInfo.processInfo.environment[Self.disableVariable] == "off" {
+            cgroup = nil
+            facts = MemoryRunFacts(cgroupUnavailable: "\(Self.disableVariable)=off: real pressure is switched off, so it runs simulated")
+            return
+        }
+        switch MemoryCgroup.create(label: workload) {
+        case .success(let group):
+            cgroup = group
+            facts = MemoryRunFacts(cgroupController: group.controller.rawValue, cgroupPath: group.path,
+                                   placement: "/bin/sh joins the cgroup and sets oom_score_adj \(Self.workloadOOMScore), then execs the workload (same pid)")
+        case .failure(let error):
+            cgroup = nil
+            facts = MemoryRunFacts(cgroupUnavailable: error.description)
+        }
+    }
+
+    /// The app warning for a kernel pressure level. In a memory cgroup the kernel reclaims only
+    /// when the group is at its limit, so even `low` (reclaim under way) means the app is at
+    /// the edge of its budget — the moment iOS sends its warning; `critical` is critical.
+    static func warningLevel(forKernelLevel level: String) -> MemoryWarningLevel {
+        level == "critical" ? .critical : .warning
+    }
+
+    /// Starts listening for the kernel's pressure events; `forward` delivers one as a warning.
+    func startMonitoring(forward: @escaping @Sendable (MemoryWarningLevel, String) -> Void) {
+        guard let cgroup else { return }
+        do {
+            let monitor = try PressureMonitor(cgroup: cgroup) { [weak self] event in
+                guard let self else { return }
+                let level = Self.warningLevel(forKernelLevel: event.level)
+                let forwardNow: Bool = self.lock.withLock {
+                    self.facts.pressureEvents.append(event)
+                    self.lastEvent = event.time
+                    guard self.forwardKernelEvents,
+                          event.time >= self.lastForward + UInt64(Self.forwardInterval * 1e9) else { return false }
+                    self.lastForward = event.time
+                    return true
+                }
+                if forwardNow {
+                    forward(level, "kernel:\(event.level)")
+                    self.watchForQuiet(forward: forward)
+                }
+            }
+            monitor.start()
+            self.monitor = monitor
+        } catch {
+            lock.withLock { facts.cgroupUnavailable = "pressure events unavailable: \(error)" }
+        }
+    }
+
+    /// Once the kernel has been quiet for `quietInterval`, forwards `normal`, as the system's
+    /// memory-pressure source does when pressure passes. Checks again until then.
+    private func watchForQuiet(forward: @escaping @Sendable (MemoryWarningLevel, String) -> Void) {
+        let open: Bool = lock.withLock {
+            defer { episodeOpen = true }
+            return episodeOpen
+        }
+        guard !open else { return }
+        @Sendable func check() {
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.quietInterval / 2) { [weak self] in
+                guard let self else { return }
+                let passed: Bool? = self.lock.withLock {
+                    if self.finished { return nil }
+                    guard MonotonicClock.now() >= self.lastEvent + UInt64(Self.quietInterval * 1e9) else { return false }
+                    self.episodeOpen = false
+                    return true
+                }
+                switch passed {
+                case .some(true): forward(.normal, "kernel:quiet \(DisplayFormat.number(Self.quietInterval)) s")
+                case .some(false): check()
+                case .none: break
+                }
+            }
+        }
+        check()
+    }
+
+    /// Runs `work` on the delivery thread, so the monitor keeps listening meanwhile.
+    func deliverAsync(_ work: @escaping @Sendable () -> Void) {
+        deliveries.async(group: pending, execute: work)
+    }
+
+    /// A sequence number for a forwarded warning (negative: apart from the scenario's).
+    func forwardedSequence() -> Int {
+        lock.withLock {
+            defer { nextSequence -= 1 }
+            return nextSequence
+        }
+    }
+
+    func record(_ delivery: WarningDelivery) { lock.withLock { facts.deliveries.append(delivery) } }
+    func record(_ change: LimitChange) { lock.withLock { facts.limitChanges.append(change) } }
+    func addBalloon(_ process: ChildProcess) { lock.withLock { balloons.append(process) } }
+
+    /// Ends everything: waits for deliveries under way, stops the monitor, kills the balloons,
+    /// reads the OOM count, removes the cgroup. Returns the facts.
+    func finish(workloadKilledBySIGKILL: Bool, harnessKilled: Bool) -> MemoryRunFacts {
+        lock.withLock { finished = true }
+        _ = pending.wait(timeout: .now() + 3)
+        monitor?.stop()
+        monitor = nil
+        let kills = cgroup?.oomKills
+        for balloon in lock.withLock({ balloons }) {
+            balloon.kill(SIGKILL)
+            _ = balloon.waitForExit(until: MonotonicClock.now() + 5_000_000_000)
+        }
+        cgroup?.remove()
+        return lock.withLock {
+            facts.oomKills = kills
+            // The OOM killer sends SIGKILL; a kill the harness did not send, with the group's
+            // OOM count raised, is the OOM killer's.
+            facts.killedByOOM = workloadKilledBySIGKILL && !harnessKilled && (kills ?? 0) > 0
+            facts.deliveries.sort { $0.time < $1.time }
+            return facts
+        }
+    }
+}
+
+extension NSLock {
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
