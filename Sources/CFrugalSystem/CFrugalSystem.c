@@ -83,3 +83,7 @@ int frugal_madv_free(void) { return MADV_FREE; }
 #endif
 int frugal_madv_pageout(void) { return MADV_PAGEOUT; }
 int frugal_fadv_dontneed(void) { return POSIX_FADV_DONTNEED; }
+
+int frugal_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}

@@ -47,6 +47,10 @@ final class ChildProcess: @unchecked Sendable {
         // dup2 clears close-on-exec on the target, so only fds 3 and 4 reach the child.
         posix_spawn_file_actions_adddup2(&actions, controlPipe[0], 3)
         posix_spawn_file_actions_adddup2(&actions, eventPipe[1], 4)
+        // Nothing else of the harness's reaches the app: a listening socket it inherited would be
+        // counted as the app's (lifecycle.close-listeners) and keep the port open after the run.
+        let closing = frugal_spawn_close_from(&actions, 5)
+        guard closing == 0 else { throw SystemCallError(call: "posix_spawn_file_actions_addclosefrom_np", errno: closing) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -13,6 +13,11 @@
 /* pipe2(fds, O_CLOEXEC): needs _GNU_SOURCE, which the Glibc module does not define. */
 int frugal_pipe_cloexec(int fds[2]);
 
+/* posix_spawn_file_actions_addclosefrom_np (glibc 2.34+, needs _GNU_SOURCE): the child closes
+   every descriptor from `lowest` up, so it inherits nothing the harness opened without
+   close-on-exec (SwiftNIO's listening sockets, for one). */
+int frugal_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
+
 /* The calling thread's kernel id. */
 pid_t frugal_gettid(void);
 
