@@ -1,0 +1,72 @@
+/// The smallest change of a metric or audit value that counts as a regression, however
+/// significant: below it, a change is reported as unchanged. README "Comparing against a
+/// baseline" prints this table.
+public struct MinimumEffect: Codable, Sendable, Equatable {
+    /// Minimum |Δ median| ÷ |base median|.
+    public var relative: Double?
+    /// Minimum |Δ median| in the value's unit.
+    public var absolute: Double?
+    /// Whether a regression of this value fails the comparison (exit 2). Values that mostly
+    /// measure the machine rather than the code (wall time) are reported but do not fail it.
+    public var gating: Bool
+    /// Why these numbers.
+    public var reason: String
+
+    public init(relative: Double?, absolute: Double?, gating: Bool = true, reason: String) {
+        self.relative = relative
+        self.absolute = absolute
+        self.gating = gating
+        self.reason = reason
+    }
+
+    /// The policy for a value with this minimum effect.
+    public func policy(base: ComparisonPolicy = .default) -> ComparisonPolicy {
+        var policy = base
+        policy.minRelativeChange = relative
+        policy.minAbsoluteChange = absolute
+        return policy
+    }
+}
+
+/// Minimum effect sizes per metric and per audit.
+public enum MinimumEffectTable {
+    /// Per metric. Timing values get a larger absolute floor because the scheduler of a shared
+    /// CI machine moves them by milliseconds; counts get a floor of a few events because a
+    /// run's setup (exec, PAPI's RCU waits) varies by one or two.
+    public static let metrics: [String: MinimumEffect] = [
+        MetricName.cpuTimeSeconds: MinimumEffect(relative: 0.10, absolute: 0.02, reason: "10 % and 20 ms of CPU: shared-runner jitter is a few ms per run"),
+        MetricName.cpuWakeups: MinimumEffect(relative: 0.20, absolute: 5, reason: "20 % and 5 wakeups: launch and terminate vary by a few"),
+        MetricName.cpuWakeupsPerSecond: MinimumEffect(relative: 0.20, absolute: 0.25, reason: "20 % and 0.25/s"),
+        MetricName.cpuIdleWakeupsPerSecond: MinimumEffect(relative: 0.20, absolute: 0.1, reason: "20 % and 0.1/s (one wakeup in a 10 s idle phase)"),
+        MetricName.mainThreadWakeups: MinimumEffect(relative: 0.20, absolute: 5, reason: "20 % and 5 wakeups"),
+        MetricName.mainThreadLongestBlockMs: MinimumEffect(relative: 0.10, absolute: 20, reason: "10 % and 20 ms: below a frame or two nobody sees it"),
+        MetricName.mainThreadHangs: MinimumEffect(relative: nil, absolute: 1, reason: "one more hang"),
+        MetricName.mainThreadBlockedSeconds: MinimumEffect(relative: 0.10, absolute: 0.05, reason: "10 % and 50 ms"),
+        MetricName.mainThreadBlockingMsPerMinute: MinimumEffect(relative: 0.10, absolute: 50, reason: "10 % and 50 ms/min"),
+        MetricName.lifecycleLaunchMs: MinimumEffect(relative: 0.10, absolute: 20, reason: "10 % and 20 ms: exec and dynamic linking vary by several ms"),
+        MetricName.runWallSeconds: MinimumEffect(relative: 0.05, absolute: 0.25, gating: false, reason: "mostly the scenario's own length; reported, never fails"),
+        MetricName.memoryPeakResidentBytes: MinimumEffect(relative: 0.10, absolute: 1_048_576, reason: "10 % and 1 MiB"),
+        MetricName.memoryMajorFaults: MinimumEffect(relative: 0.50, absolute: 10, gating: false, reason: "depends on the page cache of the machine; reported, never fails"),
+        MetricName.diskPhysicalBytesWritten: MinimumEffect(relative: 0.10, absolute: 65_536, reason: "10 % and 64 KiB"),
+    ]
+
+    /// For metrics not in the table (added by other areas): 10 %, no absolute floor.
+    public static let defaultMetric = MinimumEffect(relative: 0.10, absolute: nil, reason: "default: 10 %")
+
+    /// The minimum effect for metric `name`.
+    public static func metric(_ name: String) -> MinimumEffect { metrics[name] ?? defaultMetric }
+
+    /// The minimum effect for audit `id`'s numeric value: 10 %, and a fifth of the value that
+    /// scores 0.9 (so a change that cannot move the score much never fails a build); for a
+    /// pass/fail audit, half a unit (any change of a count).
+    public static func audit(_ id: String) -> MinimumEffect {
+        switch RuleCatalogue.rule(id)?.scoring {
+        case .logNormal(let good, _)?:
+            return MinimumEffect(relative: 0.10, absolute: good / 5, reason: "10 % and a fifth of the 0.9 control point (\(DisplayFormat.number(good)))")
+        case .binary?:
+            return MinimumEffect(relative: nil, absolute: 0.5, reason: "any change of a pass/fail count")
+        case nil:
+            return MinimumEffect(relative: 0.10, absolute: nil, reason: "default: 10 %")
+        }
+    }
+}
