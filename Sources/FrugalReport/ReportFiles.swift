@@ -10,11 +10,11 @@ public enum ReportFiles {
 
     /// Writes all three; returns their paths.
     @discardableResult
-    public static func write(_ report: Report, to directory: URL) throws -> [URL] {
+    public static func write(_ report: Report, to directory: URL, history: ReportHistory? = nil) throws -> [URL] {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let files: [(String, Data)] = [
             (jsonName, try ReportJSON.encode(report)),
-            (htmlName, Data(HTMLReportRenderer.render(report).utf8)),
+            (htmlName, Data(HTMLReportRenderer.render(report, history: history).utf8)),
             (markdownName, Data(MarkdownSummaryRenderer.render(report).utf8)),
         ]
         return try files.map { name, data in

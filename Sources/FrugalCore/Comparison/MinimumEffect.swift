@@ -30,20 +30,26 @@ public struct MinimumEffect: Codable, Sendable, Equatable {
 
 /// Minimum effect sizes per metric and per audit.
 public enum MinimumEffectTable {
-    /// Per metric. Timing values get a larger absolute floor because the scheduler of a shared
-    /// CI machine moves them by milliseconds; counts get a floor of a few events because a
-    /// run's setup (exec, PAPI's RCU waits) varies by one or two.
+    /// Per metric. Counts get a floor of a few events because a run's setup (exec, PAPI's RCU
+    /// waits) varies by one or two.
+    ///
+    /// Timing metrics are compared and reported but do not gate: on a shared machine they
+    /// measure its load as much as the code. Measured here: `launch.deferred` spins for 1.5 s of
+    /// wall time, and its `cpu.timeSeconds` was 0.2–0.34 s in five runs while two compilers ran
+    /// beside it and 0.88–1.3 s in five runs a minute later (the same build). The audits built
+    /// on timing (`lifecycle.launch-time`, `main.no-long-blocks`) do gate, with a minimum effect
+    /// tied to their control points, which such load does not reach.
     public static let metrics: [String: MinimumEffect] = [
-        MetricName.cpuTimeSeconds: MinimumEffect(relative: 0.10, absolute: 0.02, reason: "10 % and 20 ms of CPU: shared-runner jitter is a few ms per run"),
+        MetricName.cpuTimeSeconds: MinimumEffect(relative: 0.10, absolute: 0.02, gating: false, reason: "timing (reported, never fails); 10 % and 20 ms of CPU: shared-runner jitter is a few ms per run"),
         MetricName.cpuWakeups: MinimumEffect(relative: 0.20, absolute: 5, reason: "20 % and 5 wakeups: launch and terminate vary by a few"),
         MetricName.cpuWakeupsPerSecond: MinimumEffect(relative: 0.20, absolute: 0.25, reason: "20 % and 0.25/s"),
         MetricName.cpuIdleWakeupsPerSecond: MinimumEffect(relative: 0.20, absolute: 0.1, reason: "20 % and 0.1/s (one wakeup in a 10 s idle phase)"),
         MetricName.mainThreadWakeups: MinimumEffect(relative: 0.20, absolute: 5, reason: "20 % and 5 wakeups"),
-        MetricName.mainThreadLongestBlockMs: MinimumEffect(relative: 0.10, absolute: 20, reason: "10 % and 20 ms: below a frame or two nobody sees it"),
+        MetricName.mainThreadLongestBlockMs: MinimumEffect(relative: 0.10, absolute: 20, gating: false, reason: "timing (reported, never fails); 10 % and 20 ms: below a frame or two nobody sees it"),
         MetricName.mainThreadHangs: MinimumEffect(relative: nil, absolute: 1, reason: "one more hang"),
-        MetricName.mainThreadBlockedSeconds: MinimumEffect(relative: 0.10, absolute: 0.05, reason: "10 % and 50 ms"),
-        MetricName.mainThreadBlockingMsPerMinute: MinimumEffect(relative: 0.10, absolute: 50, reason: "10 % and 50 ms/min"),
-        MetricName.lifecycleLaunchMs: MinimumEffect(relative: 0.10, absolute: 20, reason: "10 % and 20 ms: exec and dynamic linking vary by several ms"),
+        MetricName.mainThreadBlockedSeconds: MinimumEffect(relative: 0.10, absolute: 0.05, gating: false, reason: "timing (reported, never fails); 10 % and 50 ms"),
+        MetricName.mainThreadBlockingMsPerMinute: MinimumEffect(relative: 0.10, absolute: 50, gating: false, reason: "timing (reported, never fails); 10 % and 50 ms/min"),
+        MetricName.lifecycleLaunchMs: MinimumEffect(relative: 0.10, absolute: 20, gating: false, reason: "timing (reported, never fails); 10 % and 20 ms: exec and dynamic linking vary by several ms"),
         MetricName.runWallSeconds: MinimumEffect(relative: 0.05, absolute: 0.25, gating: false, reason: "mostly the scenario's own length; reported, never fails"),
         MetricName.memoryPeakResidentBytes: MinimumEffect(relative: 0.10, absolute: 1_048_576, reason: "10 % and 1 MiB"),
         MetricName.memoryMajorFaults: MinimumEffect(relative: 0.50, absolute: 10, gating: false, reason: "depends on the page cache of the machine; reported, never fails"),
@@ -56,13 +62,15 @@ public enum MinimumEffectTable {
     /// The minimum effect for metric `name`.
     public static func metric(_ name: String) -> MinimumEffect { metrics[name] ?? defaultMetric }
 
-    /// The minimum effect for audit `id`'s numeric value: 10 %, and a fifth of the value that
+    /// The minimum effect for audit `id`'s numeric value: 20 %, and a fifth of the value that
     /// scores 0.9 (so a change that cannot move the score much never fails a build); for a
-    /// pass/fail audit, half a unit (any change of a count).
+    /// pass/fail audit, half a unit (any change of a count). 20 % because run-to-run medians
+    /// of 5 repetitions moved by up to 15 % on this shared machine with the same build
+    /// (`news.polling`'s idle wakeup rate: medians 2.10, 2.40 and 2.30/s in three reports).
     public static func audit(_ id: String) -> MinimumEffect {
         switch RuleCatalogue.rule(id)?.scoring {
         case .logNormal(let good, _)?:
-            return MinimumEffect(relative: 0.10, absolute: good / 5, reason: "10 % and a fifth of the 0.9 control point (\(DisplayFormat.number(good)))")
+            return MinimumEffect(relative: 0.20, absolute: good / 5, reason: "20 % and a fifth of the 0.9 control point (\(DisplayFormat.number(good)))")
         case .binary?:
             return MinimumEffect(relative: nil, absolute: 0.5, reason: "any change of a pass/fail count")
         case nil:
