@@ -27,6 +27,16 @@ let package = Package(
             path: "Benchmarks/FrugalCoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "FrugalReportBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "FrugalCore", package: frugal),
+                .product(name: "FrugalReport", package: frugal),
+            ],
+            path: "Benchmarks/FrugalReportBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v5]
 )
