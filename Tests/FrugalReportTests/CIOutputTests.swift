@@ -104,6 +104,16 @@ final class CIOutputTests: XCTestCase {
         XCTAssertNotNil(decoded.runs[0].energy?.cpuJoules)
         XCTAssertEqual(decoded.runs[0].energy?.unavailable["radio"], "the run has no network trace")
         XCTAssertNotNil(decoded.results[0].metrics?[MetricName.cpuWakeups]?.median)
+
+        // Five repetitions a side, so the tests run and their fields are written too.
+        var five = report
+        five.runs = report.runs.flatMap { run in (1...5).map { repetition -> RunReport in var copy = run; copy.repetition = repetition; return copy } }
+        five.results = ReportBuilder.aggregate(five.runs)
+        five.comparison = ReportComparator.compare(base: five, head: five, baseline: "self")
+        XCTAssertNil(five.comparison?.insufficientRepetitions)
+        XCTAssertTrue(five.comparison?.results.flatMap(\.metrics).contains { $0.pValue != nil } ?? false)
+        let fiveErrors = try ReportTests.validator().validate(try ReportJSON.encode(five))
+        XCTAssertEqual(fiveErrors, [], fiveErrors.joined(separator: "\n"))
     }
 
     func testHTMLShowsComparisonTrendsAndEnergyEscaped() {

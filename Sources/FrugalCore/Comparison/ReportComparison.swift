@@ -75,7 +75,7 @@ public struct ComparisonEntry: Codable, Sendable, Equatable {
     public var relativeChange: Double?
     /// Two-sided Mann–Whitney p-value; nil when the test could not run.
     public var pValue: Double?
-    /// The test's method (`exact` or `normal`).
+    /// The test's method (`exact` or `normalApproximation`).
     public var test: String?
     /// Bootstrap interval of the median change.
     public var intervalLower: Double?
