@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FrugalCore
+import FrugalHistory
 import FrugalReport
 
 /// `frugal report`: renders a report.json again, for people and for CI.
@@ -29,6 +30,9 @@ struct RenderReport: ParsableCommand {
     @Flag(help: "Print GitHub Actions annotations (::error ...) on standard output.")
     var githubAnnotations = false
 
+    @Option(help: ArgumentHelp("Draw each audit's trend in the HTML from this history database.", valueName: "path"))
+    var history: String?
+
     func validate() throws {
         guard html != nil || markdown != nil || junit != nil || githubAnnotations else {
             throw ValidationError("name at least one output: --html FILE, --markdown FILE, --junit FILE or --github-annotations")
@@ -37,11 +41,21 @@ struct RenderReport: ParsableCommand {
 
     func run() throws {
         let report = try ReportInput.load(input)
-        if let html { try ReportInput.write(HTMLReportRenderer.render(report), to: html) }
+        if let html { try ReportInput.write(HTMLReportRenderer.render(report, history: try trends()), to: html) }
         if let markdown { try ReportInput.write(MarkdownSummaryRenderer.render(report), to: markdown) }
         if let junit { try ReportInput.write(JUnitRenderer.render(report), to: junit) }
         if githubAnnotations {
             for line in GitHubAnnotations.render(report) { print(line) }
+        }
+    }
+
+    private func trends() throws -> ReportHistory? {
+        guard let history else { return nil }
+        guard FileManager.default.fileExists(atPath: history) else { throw CLIFailure.badInput("no history database at \(history)") }
+        do {
+            return try HistoryStore(path: history).history(limit: 20)
+        } catch {
+            throw CLIFailure.badInput("cannot read the history at \(history): \(error)")
         }
     }
 }
