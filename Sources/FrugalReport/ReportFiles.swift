@@ -24,14 +24,17 @@ public enum ReportFiles {
         }
     }
 
-    /// Writes `data` to `url` through a temporary file in the same directory.
+    /// Writes `data` to `url` through a temporary file in the same directory, renamed over the
+    /// old file. rename(2) replaces atomically; Foundation's `replaceItemAt` on Linux removed the
+    /// old file and then failed ("The file doesn't exist"), so a second run into the same
+    /// directory lost its report.json.
     public static func writeAtomically(_ data: Data, to url: URL) throws {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
         try data.write(to: temporary)
-        if FileManager.default.fileExists(atPath: url.path) {
-            _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
-        } else {
-            try FileManager.default.moveItem(at: temporary, to: url)
+        guard rename(temporary.path, url.path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw ReportError("cannot rename \(temporary.path) to \(url.path): \(String(cString: strerror(code)))")
         }
     }
 }

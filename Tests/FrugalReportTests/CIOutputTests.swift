@@ -139,3 +139,16 @@ final class CIOutputTests: XCTestCase {
         XCTAssertTrue(svg.contains("handlers"), "merged bars say how many handlers they hold")
     }
 }
+
+final class ReportFilesTests: XCTestCase {
+    func testASecondWriteReplacesTheFirst() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-rewrite-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("report.json")
+        try ReportFiles.writeAtomically(Data("first".utf8), to: file)
+        try ReportFiles.writeAtomically(Data("second".utf8), to: file)
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "second")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["report.json"], "no temporary file left")
+    }
+}
