@@ -1,9 +1,12 @@
 import FrugalCore
 
 extension HTMLReportRenderer {
+    /// Three significant digits: a quiet run's energy is a few millijoules.
+    static func joules(_ value: Double) -> String { String(format: "%.3g", value) }
+
     static func energyCell(_ energy: AggregatedEnergy?) -> String {
         guard let energy, let total = energy.totalJoules else { return "–" }
-        return "\(e(DisplayFormat.number(total))) J" + (energy.impact.map { " · \(e($0.level.rawValue))" } ?? "")
+        return "\(joules(total)) J" + (energy.impact.map { " · \(e($0.level.rawValue))" } ?? "")
     }
 
     static func energySection(_ energy: AggregatedEnergy, runs: [RunReport]) -> String {
@@ -11,11 +14,11 @@ extension HTMLReportRenderer {
         let models = runs.first?.energy?.models ?? [:]
         let reasons = runs.first?.energy?.unavailable ?? [:]
         for (part, joules) in [("cpu", energy.cpuJoules), ("disk", energy.diskJoules), ("radio", energy.radioJoules)] {
-            let value = joules.map { DisplayFormat.number($0) } ?? "<span class=\"unavailable\">unavailable: \(e(reasons[part] ?? "not modelled"))</span>"
+            let value = joules.map { Self.joules($0) } ?? "<span class=\"unavailable\">unavailable: \(e(reasons[part] ?? "not modelled"))</span>"
             let share = energy.impact?.shares[part].map { "\(Int(($0 * 100).rounded())) %" } ?? "–"
             html += "<tr><td>\(part)</td><td>\(value)</td><td>\(share)</td><td><code>\(e(models[part] ?? ""))</code></td></tr>"
         }
-        html += "<tr><th>total</th><th>\(energy.totalJoules.map { DisplayFormat.number($0) } ?? "–")</th><th></th><th></th></tr></tbody></table>"
+        html += "<tr><th>total</th><th>\(energy.totalJoules.map { joules($0) } ?? "–")</th><th></th><th></th></tr></tbody></table>"
         if let impact = energy.impact {
             html += "<p>Energy impact: <b>\(e(impact.level.rawValue))</b> (\(e(DisplayFormat.number(impact.averageWatts * 1000))) mW average; low &lt; \(Int(EnergyImpactLevel.highWatts * 1000)) mW ≤ high &lt; \(Int(EnergyImpactLevel.veryHighWatts * 1000)) mW ≤ very high)</p>"
         }

@@ -39,7 +39,7 @@ public enum MarkdownSummaryRenderer {
 
     static func energy(_ energy: AggregatedEnergy?) -> String {
         guard let energy, let total = energy.totalJoules else { return "–" }
-        return "\(DisplayFormat.number(total)) J" + (energy.impact.map { " (\($0.level.rawValue))" } ?? "")
+        return String(format: "%.3g J", total) + (energy.impact.map { " (\($0.level.rawValue))" } ?? "")
     }
 
     static func score(_ value: Double?) -> String {
