@@ -31,14 +31,14 @@ final class ReportComparatorTests: XCTestCase {
     }
 
     func testAChangeBelowTheMinimumEffectIsNotARegression() {
-        // Separated (p ≈ 0.0079) but 10 → 12 wakeups is +2, under the 5-wakeup floor.
+        // Separated (p ≈ 0.0079) but 10 → 12 wakeups is +2, under the 15-wakeup floor.
         let base = SyntheticReports.report(wakeups: [10, 10, 10, 10, 10], idleRates: [0, 0, 0, 0, 0])
         let head = SyntheticReports.report(wakeups: [12, 12, 12, 12, 12], idleRates: [0, 0, 0, 0, 0])
         let comparison = ReportComparator.compare(base: base, head: head, baseline: "b")
         XCTAssertEqual(comparison.regressions, [])
         let wakeups = comparison.results[0].metrics.first { $0.name == MetricName.cpuWakeups }
         XCTAssertEqual(wakeups?.verdict, .unchanged)
-        XCTAssertTrue(wakeups?.reason.contains("minimum absolute change 5") ?? false, wakeups?.reason ?? "")
+        XCTAssertTrue(wakeups?.reason.contains("minimum absolute change 15") ?? false, wakeups?.reason ?? "")
     }
 
     func testTooFewRepetitionsSaySoInsteadOfUnchanged() {

@@ -41,10 +41,10 @@ public enum MinimumEffectTable {
     /// tied to their control points, which such load does not reach.
     public static let metrics: [String: MinimumEffect] = [
         MetricName.cpuTimeSeconds: MinimumEffect(relative: 0.10, absolute: 0.02, gating: false, reason: "timing (reported, never fails); 10 % and 20 ms of CPU: shared-runner jitter is a few ms per run"),
-        MetricName.cpuWakeups: MinimumEffect(relative: 0.20, absolute: 5, reason: "20 % and 5 wakeups: launch and terminate vary by a few"),
+        MetricName.cpuWakeups: MinimumEffect(relative: 0.50, absolute: 15, reason: wakeupDrift),
         MetricName.cpuWakeupsPerSecond: MinimumEffect(relative: 0.20, absolute: 0.25, gating: false, reason: "divided by wall time, so it moves with the machine's load (reported, never fails); cpu.wakeups gates; 20 % and 0.25/s"),
         MetricName.cpuIdleWakeupsPerSecond: MinimumEffect(relative: 0.20, absolute: 0.1, reason: "20 % and 0.1/s (one wakeup in a 10 s idle phase)"),
-        MetricName.mainThreadWakeups: MinimumEffect(relative: 0.20, absolute: 5, reason: "20 % and 5 wakeups"),
+        MetricName.mainThreadWakeups: MinimumEffect(relative: 0.50, absolute: 15, reason: wakeupDrift),
         MetricName.mainThreadLongestBlockMs: MinimumEffect(relative: 0.10, absolute: 20, gating: false, reason: "timing (reported, never fails); 10 % and 20 ms: below a frame or two nobody sees it"),
         MetricName.mainThreadHangs: MinimumEffect(relative: nil, absolute: 1, reason: "one more hang"),
         MetricName.mainThreadBlockedSeconds: MinimumEffect(relative: 0.10, absolute: 0.05, gating: false, reason: "timing (reported, never fails); 10 % and 50 ms"),
@@ -55,6 +55,12 @@ public enum MinimumEffectTable {
         MetricName.memoryMajorFaults: MinimumEffect(relative: 0.50, absolute: 10, gating: false, reason: "depends on the page cache of the machine; reported, never fails"),
         MetricName.diskPhysicalBytesWritten: MinimumEffect(relative: 0.10, absolute: 65_536, reason: "10 % and 64 KiB"),
     ]
+
+    /// Measured here: 40 reports of the same build of `news.coalesced` (5 runs each, 30 s apart,
+    /// while other builds came and went) had per-report medians of `cpu.wakeups` from 11 to 21
+    /// and of `mainThread.wakeups` from 6 to 16; with a 5-wakeup floor, 52 of the 780 pairs
+    /// "regressed". The floor is above that drift; checking ten times as often adds ~90.
+    static let wakeupDrift = "50 % and 15 wakeups: whole reports of the same build drift by up to 10 on a shared machine"
 
     /// For metrics not in the table (added by other areas): 10 %, no absolute floor.
     public static let defaultMetric = MinimumEffect(relative: 0.10, absolute: nil, reason: "default: 10 %")
