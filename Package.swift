@@ -19,6 +19,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // Debian's libpapi-dev ships papi.pc; the shim header exposes macros Swift cannot import.
@@ -49,6 +51,10 @@ let package = Package(
             ]
         ),
         .target(name: "FrugalReport", dependencies: ["FrugalCore"]),
+        // The run history (SQLite through GRDB), kept apart so FrugalCore and FrugalReport stay pure.
+        .target(name: "FrugalHistory", dependencies: ["FrugalCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Assertion config files (YAML through Yams, or JSON) parsed into FrugalCore's pure assertion types.
+        .target(name: "FrugalConfig", dependencies: ["FrugalCore", .product(name: "Yams", package: "Yams")]),
         .target(name: "FrugalWorkloads", dependencies: ["FrugalKit", "FrugalCore"]),
         // The process every built-in workload runs in: it links only the app runtime and the
         // sample apps, so a workload's footprint is not inflated by the harness (SwiftNIO).
@@ -57,6 +63,7 @@ let package = Package(
             name: "frugal",
             dependencies: [
                 "FrugalCore", "FrugalProbe", "FrugalHarness", "FrugalReport", "FrugalWorkloads",
+                "FrugalHistory", "FrugalConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -68,6 +75,8 @@ let package = Package(
             dependencies: ["FrugalHarness", "FrugalCore", "FrugalProbe", "FrugalKit", "FrugalWorkloads", "frugal-workload-host"]
         ),
         .testTarget(name: "FrugalReportTests", dependencies: ["FrugalReport", "FrugalCore", "FrugalHarness", "frugal-workload-host"]),
+        .testTarget(name: "FrugalHistoryTests", dependencies: ["FrugalHistory", "FrugalCore"]),
+        .testTarget(name: "FrugalConfigTests", dependencies: ["FrugalConfig", "FrugalCore"]),
         .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host"]),
     ],
     swiftLanguageModes: [.v5]

@@ -48,6 +48,17 @@ let package = Package(
             path: "Benchmarks/ShapingProxyBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        // A report of 1,000,000 events: build, HTML and Markdown, and JSON encoding.
+        .executableTarget(
+            name: "FrugalReportBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "FrugalCore", package: frugal),
+                .product(name: "FrugalReport", package: frugal),
+            ],
+            path: "Benchmarks/FrugalReportBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v5]
 )

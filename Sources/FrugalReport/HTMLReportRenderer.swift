@@ -3,9 +3,10 @@ import FrugalCore
 
 /// Renders the report as one self-contained HTML page: no scripts, no external assets, readable
 /// in any browser and in CI artifact viewers. Audits open (`<details>`) to the guide's quote,
-/// the evidence and the metric's source.
+/// the evidence and the metric's source. With a baseline, scores and audits carry comparison
+/// columns; with a history, each audit draws its trend over recent runs.
 public enum HTMLReportRenderer {
-    public static func render(_ report: Report) -> String {
+    public static func render(_ report: Report, history: ReportHistory? = nil) -> String {
         var html = """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8">
@@ -17,8 +18,14 @@ public enum HTMLReportRenderer {
         </header>
         """
         html += summaryTable(report)
+        if let comparison = report.comparison { html += comparisonSection(comparison) }
+        if let assertions = report.assertions { html += assertionSection(assertions) }
+        var runsByResult: [String: [RunReport]] = [:]
+        for run in report.runs { runsByResult[run.workload + "\u{0}" + run.scenario, default: []].append(run) }
         for result in report.results {
-            html += resultSection(result, runs: report.runs.filter { $0.workload == result.workload && $0.scenario == result.scenario })
+            let context = ResultContext(result: result, comparison: report.comparison?.results.first { $0.workload == result.workload && $0.scenario == result.scenario },
+                                        history: history)
+            html += resultSection(context, runs: runsByResult[result.workload + "\u{0}" + result.scenario] ?? [])
         }
         html += environmentSection(report.environment)
         html += "<footer>Scores: pass ≥ 0.9, average 0.5–0.9, fail &lt; 0.5 (log-normal curves, as Lighthouse). Every number names its source; “unavailable” means not measured here, never zero.</footer>"
@@ -36,63 +43,26 @@ public enum HTMLReportRenderer {
 
     static func summaryTable(_ report: Report) -> String {
         let categories = RuleCategory.allCases.filter { category in report.results.contains { $0.categories[category.rawValue] != nil } }
-        var html = "<section><h2>Summary</h2><table class=\"summary\"><thead><tr><th>workload</th><th>scenario</th><th>runs</th><th>outcome</th><th>overall</th>"
+        let hasBaseline = report.comparison != nil
+        var html = "<section><h2>Summary</h2><table class=\"summary\"><thead><tr><th>workload</th><th>scenario</th><th>runs</th><th>outcome</th>\(hasBaseline ? "<th>baseline</th>" : "")<th>overall</th>"
         for category in categories { html += "<th>\(e(category.title))</th>" }
-        html += "</tr></thead><tbody>"
+        html += "<th>energy</th></tr></thead><tbody>"
         for result in report.results {
             let outcomes = result.outcomes.sorted { $0.key < $1.key }.map { "\(e($0.key)) ×\($0.value)" }.joined(separator: ", ")
-            html += "<tr><td><a href=\"#\(anchor(result))\">\(e(result.workload))</a></td><td>\(e(result.scenario))</td><td>\(result.repetitions)</td><td>\(outcomes)</td><td>\(badge(result.score))</td>"
+            html += "<tr><td><a href=\"#\(anchor(result))\">\(e(result.workload))</a></td><td>\(e(result.scenario))</td><td>\(result.repetitions)</td><td>\(outcomes)</td>"
+            if hasBaseline {
+                let base = report.comparison?.results.first { $0.workload == result.workload && $0.scenario == result.scenario }
+                html += "<td>\(base == nil ? "not in baseline" : badge(base?.baseScore))</td>"
+            }
+            html += "<td>\(badge(result.score))</td>"
             for category in categories { html += "<td>\(badge(result.categories[category.rawValue]?.score))</td>" }
-            html += "</tr>"
+            html += "<td>\(energyCell(result.energy))</td></tr>"
         }
         return html + "</tbody></table></section>"
     }
 
     static func anchor(_ result: WorkloadResult) -> String {
         "w-" + (result.workload + "-" + result.scenario).map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
-    }
-
-    static func resultSection(_ result: WorkloadResult, runs: [RunReport]) -> String {
-        var html = "<section id=\"\(anchor(result))\"><h2>\(e(result.workload)) <small>· \(e(result.scenario))</small> \(badge(result.score))</h2>"
-        for category in RuleCategory.allCases {
-            guard let categoryScore = result.categories[category.rawValue] else { continue }
-            html += "<h3>\(e(category.title)) \(badge(categoryScore.score))</h3><div class=\"audits\">"
-            let audits = categoryScore.auditIDs.compactMap { result.audits[$0] }
-            for audit in audits.sorted(by: { ($0.score ?? 2) < ($1.score ?? 2) }) {
-                html += auditDetails(audit, runs: runs)
-            }
-            html += "</div>"
-        }
-        let notApplicable = result.audits.values.filter { $0.score == nil }.sorted { $0.id < $1.id }
-        if !notApplicable.isEmpty {
-            html += "<details class=\"na\"><summary>Not applicable or unavailable (\(notApplicable.count))</summary><ul>"
-            for audit in notApplicable { html += "<li><code>\(e(audit.id))</code>: \(e(audit.explanation ?? audit.displayValue))</li>" }
-            html += "</ul></details>"
-        }
-        for run in runs { html += runDetails(run) }
-        return html + "</section>"
-    }
-
-    static func auditDetails(_ audit: AggregatedAudit, runs: [RunReport]) -> String {
-        let rule = RuleCatalogue.rule(audit.id)
-        var html = "<details class=\"audit\"><summary>\(badge(audit.score)) <b>\(e(audit.title))</b> <code>\(e(audit.id))</code> — \(e(audit.displayValue))</summary><div class=\"body\">"
-        if let rule {
-            html += "<blockquote>“\(e(rule.guideQuote))”<cite>\(e(rule.guideSection))</cite></blockquote>"
-            html += "<p><b>Measures:</b> \(e(rule.measures)).</p><p><b>Scoring:</b> \(e(curveText(rule.scoring, unit: rule.unit))). \(e(rule.calibration))</p>"
-        }
-        if audit.values.count > 1 {
-            let values = audit.values.map { $0.map { DisplayFormat.number($0) } ?? "–" }.joined(separator: ", ")
-            html += "<p><b>Per run:</b> \(e(values)) \(e(audit.numericUnit))</p>"
-        }
-        let evidence = runs.flatMap { run in (run.audits[audit.id]?.evidence ?? []).map { (run.repetition, $0) } }
-        if !evidence.isEmpty {
-            html += "<table class=\"evidence\"><thead><tr><th>run</th><th>at</th><th>lasted</th><th>evidence</th></tr></thead><tbody>"
-            for (repetition, item) in evidence.prefix(50) {
-                html += "<tr><td>\(repetition)</td><td>\(item.time.map { DisplayFormat.number($0) + " s" } ?? "")</td><td>\(item.durationMs.map { DisplayFormat.number($0) + " ms" } ?? "")</td><td>\(e(item.description))</td></tr>"
-            }
-            html += "</tbody></table>"
-        }
-        return html + "</div></details>"
     }
 
     static func curveText(_ curve: ScoringCurve, unit: String) -> String {
@@ -134,6 +104,8 @@ public enum HTMLReportRenderer {
     .meta,footer,.legend{color:#616161;font-size:12px}table{border-collapse:collapse;width:100%;margin:8px 0}
     th,td{border-bottom:1px solid #eee;padding:4px 6px;text-align:left;vertical-align:top}th{background:#fafafa}
     .badge{display:inline-block;min-width:2.2em;text-align:center;border-radius:1em;padding:0 6px;font-weight:bold;color:#fff}
+    .regressed{color:#c62828;font-weight:bold}.improved{color:#0c7d3c}.band{margin:4px 0 0;color:#616161;font-size:12px;text-transform:uppercase}
+    svg.trend{vertical-align:middle;margin-left:6px}.energy td,.energy th{font-size:13px}
     .badge.pass{background:#0c7d3c}.badge.average{background:#c77700}.badge.fail{background:#c62828}.badge.na{background:#9e9e9e}
     details{margin:4px 0}details.audit>summary,details.run>summary{cursor:pointer;padding:4px 0}
     .body{padding:4px 12px 8px 24px;border-left:3px solid #eee}blockquote{margin:6px 0;padding:6px 10px;background:#f5f5f5;font-style:italic}

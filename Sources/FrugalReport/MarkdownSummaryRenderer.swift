@@ -1,19 +1,24 @@
 import Foundation
 import FrugalCore
 
-/// Renders `summary.md`: a table fit for a pull-request comment, failing audits first.
+/// Renders `summary.md`: a summary fit for a pull-request comment. Regressions against the
+/// baseline (worst first) and failing assertions come before the scores.
 public enum MarkdownSummaryRenderer {
     public static func render(_ report: Report) -> String {
         var lines: [String] = ["# Frugal summary", ""]
         lines.append("\(report.tool.name) \(report.tool.version) · \(report.generatedAt) · \(report.environment.hostname)")
         lines.append("")
-        lines.append("| workload | scenario | runs | outcome | overall | failing audits |")
-        lines.append("|---|---|---|---|---|---|")
+        if let comparison = report.comparison { lines += comparisonLines(comparison) }
+        if let assertions = report.assertions { lines += assertionLines(assertions) }
+        lines.append("## Scores")
+        lines.append("")
+        lines.append("| workload | scenario | runs | outcome | overall | energy | failing audits |")
+        lines.append("|---|---|---|---|---|---|---|")
         for result in report.results {
             let outcomes = result.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
             let failing = result.audits.values.filter { ($0.score ?? 1) < 0.5 }.sorted { ($0.score ?? 0) < ($1.score ?? 0) }
                 .map { "`\($0.id)` \(score($0.score))" }.joined(separator: ", ")
-            lines.append("| \(cell(result.workload)) | \(cell(result.scenario)) | \(result.repetitions) | \(outcomes) | \(score(result.score)) | \(failing.isEmpty ? "none" : failing) |")
+            lines.append("| \(cell(result.workload)) | \(cell(result.scenario)) | \(result.repetitions) | \(outcomes) | \(score(result.score)) | \(energy(result.energy)) | \(failing.isEmpty ? "none" : failing) |")
         }
         lines.append("")
         lines.append("## Audits")
@@ -30,6 +35,11 @@ public enum MarkdownSummaryRenderer {
         }
         lines.append("Scores are 0–100: pass ≥ 90, average 50–89, fail < 50.")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func energy(_ energy: AggregatedEnergy?) -> String {
+        guard let energy, let total = energy.totalJoules else { return "–" }
+        return String(format: "%.3g J", total) + (energy.impact.map { " (\($0.level.rawValue))" } ?? "")
     }
 
     static func score(_ value: Double?) -> String {

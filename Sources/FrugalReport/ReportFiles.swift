@@ -10,11 +10,11 @@ public enum ReportFiles {
 
     /// Writes all three; returns their paths.
     @discardableResult
-    public static func write(_ report: Report, to directory: URL) throws -> [URL] {
+    public static func write(_ report: Report, to directory: URL, history: ReportHistory? = nil) throws -> [URL] {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let files: [(String, Data)] = [
             (jsonName, try ReportJSON.encode(report)),
-            (htmlName, Data(HTMLReportRenderer.render(report).utf8)),
+            (htmlName, Data(HTMLReportRenderer.render(report, history: history).utf8)),
             (markdownName, Data(MarkdownSummaryRenderer.render(report).utf8)),
         ]
         return try files.map { name, data in
@@ -24,17 +24,17 @@ public enum ReportFiles {
         }
     }
 
-    /// Writes `data` to `url` through a temporary file in the same directory.
+    /// Writes `data` to `url` through a temporary file in the same directory, renamed over the
+    /// old file. rename(2) replaces atomically; Foundation's `replaceItemAt` on Linux removed the
+    /// old file and then failed ("The file doesn't exist"), so a second run into the same
+    /// directory lost its report.json.
     public static func writeAtomically(_ data: Data, to url: URL) throws {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
         try data.write(to: temporary)
-        // rename(2) replaces an existing file atomically; Foundation's replaceItemAt on Linux
-        // removed the old report and then failed, so a second run into the same directory lost it.
-        if rename(temporary.path, url.path) != 0 {
+        guard rename(temporary.path, url.path) == 0 else {
             let code = errno
             try? FileManager.default.removeItem(at: temporary)
-            throw NSError(domain: NSPOSIXErrorDomain, code: Int(code),
-                          userInfo: [NSLocalizedDescriptionKey: "rename \(temporary.path) -> \(url.path): \(String(cString: strerror(code)))"])
+            throw ReportError("cannot rename \(temporary.path) to \(url.path): \(String(cString: strerror(code)))")
         }
     }
 }

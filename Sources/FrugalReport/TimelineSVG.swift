@@ -10,6 +10,8 @@ public enum TimelineSVG {
     static let width = 960.0
     static let labelWidth = 110.0
     static let laneHeight = 26.0
+    /// More bars than this in a lane are merged per pixel column.
+    static let maxBarsPerLane = 2000
 
     static func stateColor(_ state: AppState) -> String {
         switch state {
@@ -49,16 +51,55 @@ public enum TimelineSVG {
             let title = HTMLEscaping.escape(step.step + (step.problem.map { ": " + $0 } ?? ""))
             svg += "<rect x=\"\(f(start))\" y=\"\(f(laneHeight + 6))\" width=\"\(f(max(1.5, end - start)))\" height=\"14\" fill=\"\(color)\" fill-opacity=\"0.5\" stroke=\"\(color)\"><title>\(title) at \(f(step.start)) s</title></rect>"
         }
-        for handler in timeline.handlers {
-            let start = x(handler.start), end = x(handler.start + handler.durationMs / 1000)
-            let hang = handler.durationMs >= Thresholds.hangMilliseconds
-            let color = hang ? "#e53935" : (handler.durationMs > 50 ? "#fb8c00" : "#5c6bc0")
-            let waiting = handler.waitingMs.flatMap { $0 >= 1 ? ", \(DisplayFormat.number($0)) ms waiting off the CPU" : nil } ?? ""
-            let title = HTMLEscaping.escape("\(handler.name): \(DisplayFormat.number(handler.durationMs)) ms" + (hang ? " (hang)" : "") + waiting)
-            svg += "<rect x=\"\(f(start))\" y=\"\(f(2 * laneHeight + 4))\" width=\"\(f(max(1.5, end - start)))\" height=\"18\" fill=\"\(color)\"><title>\(title) at \(f(handler.start)) s</title></rect>"
+        // Beyond a few bars per pixel more rectangles show nothing more and make the page huge
+        // (a run of a million handlers), so dense lanes are merged per pixel column, keeping the
+        // worst handler's colour and the counts in the tooltip.
+        if timeline.handlers.count <= maxBarsPerLane {
+            for handler in timeline.handlers {
+                let start = x(handler.start), end = x(handler.start + handler.durationMs / 1000)
+                let hang = handler.durationMs >= Thresholds.hangMilliseconds
+                let color = hang ? "#e53935" : (handler.durationMs > 50 ? "#fb8c00" : "#5c6bc0")
+                let waiting = handler.waitingMs.flatMap { $0 >= 1 ? ", \(DisplayFormat.number($0)) ms waiting off the CPU" : nil } ?? ""
+                let title = HTMLEscaping.escape("\(handler.name): \(DisplayFormat.number(handler.durationMs)) ms" + (hang ? " (hang)" : "") + waiting)
+                svg += "<rect x=\"\(f(start))\" y=\"\(f(2 * laneHeight + 4))\" width=\"\(f(max(1.5, end - start)))\" height=\"18\" fill=\"\(color)\"><title>\(title) at \(f(handler.start)) s</title></rect>"
+            }
+        } else {
+            var columns: [Int: (count: Int, longest: Double, start: Double, end: Double)] = [:]
+            for handler in timeline.handlers {
+                let column = Int(x(handler.start))
+                let end = handler.start + handler.durationMs / 1000
+                if let existing = columns[column] {
+                    columns[column] = (existing.count + 1, max(existing.longest, handler.durationMs), min(existing.start, handler.start), max(existing.end, end))
+                } else {
+                    columns[column] = (1, handler.durationMs, handler.start, end)
+                }
+            }
+            for (_, column) in columns.sorted(by: { $0.key < $1.key }) {
+                let start = x(column.start), end = x(column.end)
+                let hang = column.longest >= Thresholds.hangMilliseconds
+                let color = hang ? "#e53935" : (column.longest > 50 ? "#fb8c00" : "#5c6bc0")
+                svg += "<rect x=\"\(f(start))\" y=\"\(f(2 * laneHeight + 4))\" width=\"\(f(max(1.5, end - start)))\" height=\"18\" fill=\"\(color)\"><title>\(column.count) handlers \(f(column.start))–\(f(column.end)) s, longest \(DisplayFormat.number(column.longest)) ms</title></rect>"
+            }
         }
-        let peak = max(1, timeline.activity.map { Double($0.wakeups) / max($0.interval, 0.001) }.max() ?? 1)
-        for sample in timeline.activity where sample.wakeups > 0 {
+        var activity = timeline.activity
+        if activity.count > maxBarsPerLane {
+            var merged: [Int: ActivitySample] = [:]
+            for sample in activity {
+                let column = Int(x(sample.time))
+                if var existing = merged[column] {
+                    existing.wakeups += sample.wakeups
+                    existing.interval += sample.interval
+                    existing.cpuSeconds += sample.cpuSeconds
+                    existing.time = max(existing.time, sample.time)
+                    merged[column] = existing
+                } else {
+                    merged[column] = sample
+                }
+            }
+            activity = merged.sorted { $0.key < $1.key }.map(\.value)
+        }
+        let peak = max(1, activity.map { Double($0.wakeups) / max($0.interval, 0.001) }.max() ?? 1)
+        for sample in activity where sample.wakeups > 0 {
             let rate = Double(sample.wakeups) / max(sample.interval, 0.001)
             let barHeight = max(1, rate / peak * 20)
             let start = x(sample.time - sample.interval), end = x(sample.time)

@@ -54,6 +54,10 @@ final class PollingNewsApp: AppDelegate {
 final class CoalescedNewsApp: AppDelegate {
     let feed = NewsFeed()
     var stories = 0
+    /// Checks per input: 1. `FRUGAL_NEWS_CHECKS_PER_INPUT=10` makes it check ten times as often,
+    /// the extra checks 40 ms apart: a deliberate regression that `scripts/regression-demo.sh`
+    /// uses to show `frugal compare` catching one.
+    let checksPerInput = max(1, Int(ProcessInfo.processInfo.environment["FRUGAL_NEWS_CHECKS_PER_INPUT"] ?? "") ?? 1)
 
     func didFinishLaunching(_ app: Application) {
         app.runLoop.scheduleTimer(name: "refresh", interval: 300, repeats: true, tolerance: 60) { [unowned self] _ in
@@ -63,5 +67,10 @@ final class CoalescedNewsApp: AppDelegate {
 
     func handleInput(_ app: Application, kind: String) {
         feed.check(app: app) { [unowned self] in self.stories = $0 }
+        for extra in 1..<checksPerInput {
+            app.runLoop.scheduleTimer(name: "recheck", interval: 0.04 * Double(extra), repeats: false, tolerance: 0) { [unowned self] _ in
+                self.feed.check(app: app) { self.stories = $0 }
+            }
+        }
     }
 }

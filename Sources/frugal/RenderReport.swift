@@ -1,13 +1,19 @@
 import ArgumentParser
 import Foundation
 import FrugalCore
+import FrugalHistory
 import FrugalReport
 
-/// `frugal report`: renders a report.json again.
+/// `frugal report`: renders a report.json again, for people and for CI.
 struct RenderReport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Render a report.json again as HTML or Markdown.")
+        abstract: "Render a report.json again as HTML, Markdown or JUnit XML.",
+        discussion: """
+        JUnit: one test case per audit. With assertions in the report (run with --config), a test
+        case fails when an error-level assertion on it fails; without, when its median score is
+        below 0.5. A regression against the baseline also fails it.
+        """)
 
     @Argument(help: ArgumentHelp("The report to render.", valueName: "report.json"))
     var input: String
@@ -18,34 +24,38 @@ struct RenderReport: ParsableCommand {
     @Option(help: ArgumentHelp("Write the Markdown summary here.", valueName: "file"))
     var markdown: String?
 
+    @Option(help: ArgumentHelp("Write JUnit XML here (a test case per audit).", valueName: "file"))
+    var junit: String?
+
+    @Flag(help: "Print GitHub Actions annotations (::error ...) on standard output.")
+    var githubAnnotations = false
+
+    @Option(help: ArgumentHelp("Draw each audit's trend in the HTML from this history database.", valueName: "path"))
+    var history: String?
+
     func validate() throws {
-        guard html != nil || markdown != nil else { throw ValidationError("name at least one output: --html FILE or --markdown FILE") }
+        guard html != nil || markdown != nil || junit != nil || githubAnnotations else {
+            throw ValidationError("name at least one output: --html FILE, --markdown FILE, --junit FILE or --github-annotations")
+        }
     }
 
     func run() throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: input))
-        } catch {
-            throw CLIFailure.badInput("cannot read \(input): \(error.localizedDescription)")
+        let report = try ReportInput.load(input)
+        if let html { try ReportInput.write(HTMLReportRenderer.render(report, history: try trends()), to: html) }
+        if let markdown { try ReportInput.write(MarkdownSummaryRenderer.render(report), to: markdown) }
+        if let junit { try ReportInput.write(JUnitRenderer.render(report), to: junit) }
+        if githubAnnotations {
+            for line in GitHubAnnotations.render(report) { print(line) }
         }
-        let report: Report
-        do {
-            report = try ReportJSON.decode(data)
-        } catch let error as DecodingError {
-            throw CLIFailure.badInput("\(input) is not a Frugal report: \(DecodingErrorText.describe(error))")
-        } catch {
-            throw CLIFailure.badInput("\(input): \(error)")
-        }
-        if let html { try write(Data(HTMLReportRenderer.render(report).utf8), to: html) }
-        if let markdown { try write(Data(MarkdownSummaryRenderer.render(report).utf8), to: markdown) }
     }
 
-    private func write(_ data: Data, to path: String) throws {
+    private func trends() throws -> ReportHistory? {
+        guard let history else { return nil }
+        guard FileManager.default.fileExists(atPath: history) else { throw CLIFailure.badInput("no history database at \(history)") }
         do {
-            try ReportFiles.writeAtomically(data, to: URL(fileURLWithPath: path))
+            return try HistoryStore(path: history).history(limit: 20)
         } catch {
-            throw CLIFailure.badInput("cannot write \(path): \(error.localizedDescription)")
+            throw CLIFailure.badInput("cannot read the history at \(history): \(error)")
         }
     }
 }

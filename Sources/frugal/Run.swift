@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import FrugalConfig
 import FrugalCore
 import FrugalHarness
+import FrugalHistory
 import FrugalReport
 import FrugalWorkloads
 
@@ -23,7 +25,7 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("scenario"), help: ArgumentHelp("A scenario to run each workload under (repeatable; default: each workload's own).", valueName: "name"))
     var scenarios: [String] = []
 
-    @Option(name: .customLong("repeat"), help: ArgumentHelp("Runs per workload and scenario; aggregated by median.", valueName: "n"))
+    @Option(name: .customLong("repeat"), help: ArgumentHelp("Runs per workload and scenario; aggregated by median. Comparing against a baseline needs 5 or more (use 5 in CI).", valueName: "n"))
     var repetitions = 1
 
     @Option(help: ArgumentHelp("Directory for report.json, report.html and summary.md.", valueName: "dir"))
@@ -49,6 +51,24 @@ struct Run: ParsableCommand {
     @Flag(help: "No progress on standard error and no summary on standard output.")
     var quiet = false
 
+    @Option(help: ArgumentHelp("A baseline report to compare against; exit 2 on a significant regression.", valueName: "file"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp("Assertions in Lighthouse CI's form (YAML or JSON); exit 2 when an error-level one fails.", valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("The history database each run is appended to.", valueName: "path"))
+    var history = HistoryStore.defaultPath
+
+    @Flag(help: "Do not record this run in the history database.")
+    var noHistory = false
+
+    @Flag(help: "Print the report JSON on standard output instead of the summary table.")
+    var jsonStdout = false
+
+    @Flag(help: "Print GitHub Actions annotations (::error ...) on standard output.")
+    var githubAnnotations = false
+
     @Argument(parsing: .postTerminator, help: ArgumentHelp("A command to run as a black box, after --.", valueName: "command"))
     var command: [String] = []
 
@@ -64,6 +84,9 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let plans = try makePlans()
+        // Inputs are checked before minutes of running, so a typo fails at once.
+        let assertions = try config.map(ReportInput.assertions)
+        let baselineReport = try baseline.map(ReportInput.load)
         guard let host = WorkloadHostLocator.locate() else {
             throw CLIFailure.harness("cannot find \(WorkloadHostLocator.executableName) beside frugal, on PATH or in FRUGAL_WORKLOAD_HOST")
         }
@@ -95,12 +118,17 @@ struct Run: ParsableCommand {
             harnessFailure = "\(error)"
         }
         let survey = EnvironmentSurvey.survey()
-        let report = ReportBuilder.build(records: records, tool: ToolInfo(version: Frugal.version),
+        var report = ReportBuilder.build(records: records, tool: ToolInfo(version: Frugal.version),
                                          generatedAt: ISO8601DateFormatter().string(from: started),
                                          environment: survey.environmentInfo)
+        if let baselineReport, let baseline {
+            report.comparison = ReportComparator.compare(base: baselineReport, head: report, baseline: baseline)
+        }
+        if let assertions { report.assertions = AssertionEvaluator.evaluate(assertions, results: report.results) }
+        let trends = noHistory ? nil : record(report)
         let directory = URL(fileURLWithPath: out)
         do {
-            let files = try ReportFiles.write(report, to: directory)
+            let files = try ReportFiles.write(report, to: directory, history: trends)
             if !quiet { ProcessIO.progress("frugal: wrote " + files.map(\.path).joined(separator: ", ")) }
         } catch {
             throw CLIFailure.harness("cannot write the report to \(directory.path): \(error)")
@@ -108,7 +136,24 @@ struct Run: ParsableCommand {
         if let harnessFailure {
             throw CLIFailure.harness("\(harnessFailure) (the report holds the \(records.count) runs that finished)")
         }
-        if !quiet { printSummary(report) }
+        if !quiet && !jsonStdout {
+            printSummary(report)
+            if let comparison = report.comparison { print(ComparisonTextRenderer.render(comparison), terminator: "") }
+        }
+        try CIOutput.finish(report, jsonStdout: jsonStdout, annotations: githubAnnotations)
+    }
+
+    /// Appends the report to the history and reads back the recent trends. The history is a
+    /// convenience: when it cannot be written the run still succeeds, and says why.
+    private func record(_ report: Report) -> ReportHistory? {
+        do {
+            let store = try HistoryStore(path: history)
+            try store.append(report, commit: ReportInput.gitCommit(), recordedAt: report.generatedAt)
+            return try store.history(limit: 20)
+        } catch {
+            ProcessIO.error("could not record the run in \(history): \(error)")
+            return nil
+        }
     }
 
     private func makePlans() throws -> [RunPlan] {

@@ -10,13 +10,15 @@ final class CLITests: XCTestCase {
 
     struct Result { var status: Int32; var stdout: String; var stderr: String }
 
-    func frugal(_ arguments: [String]) throws -> Result {
-        guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
-            XCTFail("frugal is not built at \(Self.binary.path)")
+    func frugal(_ arguments: [String]) throws -> Result { try Self.frugal(arguments) }
+
+    static func frugal(_ arguments: [String]) throws -> Result {
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            XCTFail("frugal is not built at \(binary.path)")
             return Result(status: -1, stdout: "", stderr: "")
         }
         let process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = binary
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -79,7 +81,7 @@ final class CLITests: XCTestCase {
     func testBlackBoxRunWritesTheReportAndReportRendersIt() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-cli-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try frugal(["run", "--out", directory.path, "--", "sh", "-c", "sleep 0.2"])
+        let result = try frugal(["run", "--no-history", "--out", directory.path, "--", "sh", "-c", "sleep 0.2"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("[1/1]"), "progress on standard error")
         let json = directory.appendingPathComponent("report.json")

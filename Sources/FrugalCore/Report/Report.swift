@@ -12,6 +12,10 @@ public struct Report: Codable, Sendable {
     public var runs: [RunReport]
     /// Per workload and scenario: audits and categories aggregated over the repetitions.
     public var results: [WorkloadResult]
+    /// This report against a baseline, when one was given.
+    public var comparison: ReportComparison?
+    /// Lighthouse-CI-style assertions, when a config was given.
+    public var assertions: AssertionOutcome?
 
     public init(tool: ToolInfo, generatedAt: String, environment: EnvironmentInfo, runs: [RunReport], results: [WorkloadResult]) {
         self.schemaVersion = Report.currentSchemaVersion
@@ -78,10 +82,13 @@ public struct RunReport: Codable, Sendable {
     /// The files the app wrote or left in its sandbox, by location: bytes written and changed,
     /// size at the end, backed up or not. Absent when the run wrote no file.
     public var files: [FileSummary]?
+    /// The run's modelled energy (absent in reports made before 0.2).
+    public var energy: RunEnergy?
 
     public init(workload: String, scenario: String, repetition: Int, outcome: RunOutcome, outcomeDetail: String?,
                 exitStatus: ExitStatus?, durationSeconds: Double, metrics: [String: MetricValue], timeline: Timeline,
-                audits: [String: AuditResult], categories: [String: CategoryScore], score: Double?) {
+                audits: [String: AuditResult], categories: [String: CategoryScore], score: Double?, energy: RunEnergy? = nil) {
+        self.energy = energy
         self.workload = workload
         self.scenario = scenario
         self.repetition = repetition
@@ -124,8 +131,15 @@ public struct WorkloadResult: Codable, Sendable {
     public var audits: [String: AggregatedAudit]
     public var categories: [String: CategoryScore]
     public var score: Double?
+    /// Metrics aggregated by median with their spread (absent in reports made before 0.2).
+    public var metrics: [String: AggregatedMetric]?
+    /// Energy aggregated by median over the repetitions (absent in reports made before 0.2).
+    public var energy: AggregatedEnergy?
     public init(workload: String, scenario: String, repetitions: Int, outcomes: [String: Int],
-                audits: [String: AggregatedAudit], categories: [String: CategoryScore], score: Double?) {
+                audits: [String: AggregatedAudit], categories: [String: CategoryScore], score: Double?,
+                metrics: [String: AggregatedMetric]? = nil, energy: AggregatedEnergy? = nil) {
+        self.metrics = metrics
+        self.energy = energy
         self.workload = workload
         self.scenario = scenario
         self.repetitions = repetitions
@@ -149,10 +163,13 @@ public struct AggregatedAudit: Codable, Sendable, Equatable {
     public var values: [Double?]
     public var minValue: Double?
     public var maxValue: Double?
+    /// The raw median absolute deviation of `values`; nil when none had a value.
+    public var madValue: Double?
     public var explanation: String?
     public init(id: String, title: String, score: Double?, scoreDisplayMode: ScoreDisplayMode, numericValue: Double?,
                 numericUnit: String, displayValue: String, values: [Double?], minValue: Double?, maxValue: Double?,
-                explanation: String?) {
+                madValue: Double? = nil, explanation: String?) {
+        self.madValue = madValue
         self.id = id
         self.title = title
         self.score = score

@@ -15,7 +15,8 @@ public enum ReportBuilder {
         var report = RunReport(workload: record.workload, scenario: record.scenario, repetition: record.repetition,
                                outcome: record.outcome, outcomeDetail: record.outcomeDetail, exitStatus: record.exitStatus,
                                durationSeconds: analysis.wallSeconds, metrics: metrics, timeline: Timeline(analysis),
-                               audits: audits, categories: categories, score: overallScore(categories))
+                               audits: audits, categories: categories, score: overallScore(categories),
+                               energy: EnergyEstimator.estimate(metrics: metrics, seconds: analysis.wallSeconds))
         let files = DiskActivity(analysis).files
         report.files = files.isEmpty ? nil : files
         return report
@@ -91,6 +92,7 @@ public enum ReportBuilder {
                 let present = values.compactMap { $0 }
                 let scores = results.compactMap(\.score)
                 let medianValue = median(present)
+                let spread = (try? SampleSummary(present)) ?? nil
                 let medianScore = median(scores)
                 let mode = results.first(where: { $0.score != nil })?.scoreDisplayMode ?? template.scoreDisplayMode
                 let display: String
@@ -104,13 +106,19 @@ public enum ReportBuilder {
                 audits[id] = AggregatedAudit(id: id, title: template.title, score: medianScore, scoreDisplayMode: mode,
                                              numericValue: medianValue, numericUnit: template.numericUnit,
                                              displayValue: display, values: values, minValue: present.min(),
-                                             maxValue: present.max(),
+                                             maxValue: present.max(), madValue: spread?.mad,
                                              explanation: medianScore == nil ? template.explanation : nil)
             }
             let categories = categoryScores(audits.mapValues { $0.score })
+            var metrics: [String: AggregatedMetric] = [:]
+            for name in Set(group.flatMap { $0.metrics.keys }) {
+                metrics[name] = AggregatedMetric(runs: group.map { $0.metrics[name] })
+            }
+            let energies = group.compactMap { run in run.energy.map { (energy: $0, seconds: run.durationSeconds) } }
             return WorkloadResult(workload: first.workload, scenario: first.scenario, repetitions: group.count,
                                   outcomes: outcomes, audits: audits, categories: categories,
-                                  score: overallScore(categories))
+                                  score: overallScore(categories), metrics: metrics,
+                                  energy: EnergyEstimator.aggregate(energies))
         }
     }
 

@@ -1,0 +1,54 @@
+import Benchmark
+import Foundation
+import FrugalCore
+import FrugalReport
+
+/// Rendering cost of a large report: 1,000,000 events (handlers) in one run.
+/// Issue 7's bound: under 10 s and under 500 MB resident.
+let benchmarks: @Sendable () -> Void = {
+    let bounds = Benchmark.Configuration(
+        metrics: [.wallClock, .peakMemoryResident, .mallocCountTotal],
+        maxDuration: .seconds(60), maxIterations: 3,
+        thresholds: [
+            .wallClock: .init(absolute: [.p90: 10_000_000_000]),
+            .peakMemoryResident: .init(absolute: [.p90: 500_000_000]),
+        ])
+
+    Benchmark("report.html of 1,000,000 events (build + render)", configuration: bounds) { benchmark in
+        let record = LargeRun.record(events: 1_000_000)
+        benchmark.startMeasurement()
+        let report = ReportBuilder.build(records: [record], tool: ToolInfo(version: "bench"), generatedAt: "now", environment: LargeRun.environment)
+        blackHole(HTMLReportRenderer.render(report))
+        blackHole(MarkdownSummaryRenderer.render(report))
+    }
+
+    Benchmark("report.json of 1,000,000 events (encode)", configuration: bounds) { benchmark in
+        let report = ReportBuilder.build(records: [LargeRun.record(events: 1_000_000)], tool: ToolInfo(version: "bench"), generatedAt: "now", environment: LargeRun.environment)
+        benchmark.startMeasurement()
+        blackHole(try ReportJSON.encode(report))
+    }
+}
+
+/// One long run: `events` main-thread handlers of 1–20 ms, a /proc sample per 10 handlers.
+enum LargeRun {
+    static let environment = EnvironmentInfo(hostname: "bench", kernel: "k", cores: 2, memoryBytes: 1, virtualMachine: true,
+                                             papiVersion: nil, counters: [], notes: [])
+
+    static func record(events count: Int) -> RunRecord {
+        var events: [WorkloadEvent] = []
+        events.reserveCapacity(count)
+        var samples: [ProcessSample] = []
+        var time: UInt64 = 1_000_000_000
+        for index in 0..<count {
+            let duration = UInt64(1 + index % 20) * 1_000_000
+            events.append(WorkloadEvent(time: time + duration, body: .handler(HandlerRecord(name: "timer:<\(index % 7)>", start: time, end: time + duration))))
+            if index % 10 == 0 {
+                samples.append(ProcessSample(time: time, threads: [ThreadSample(tid: 1, name: "main", voluntaryContextSwitches: index, involuntaryContextSwitches: 0, onCPUNanoseconds: time / 2)]))
+            }
+            time += duration + 1_000_000
+        }
+        return RunRecord(workload: "large", scenario: "synthetic", repetition: 1, startTime: 1_000_000_000, endTime: time,
+                         pid: 1, steps: [], events: events, samples: samples, outcome: .completed, outcomeDetail: nil,
+                         exitStatus: ExitStatus(code: 0), resourceUsage: nil)
+    }
+}

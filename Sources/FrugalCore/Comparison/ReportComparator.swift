@@ -1,0 +1,73 @@
+/// Compares a report against a baseline over the repetitions of each workload and scenario. Pure.
+///
+/// Every audit's numeric value and every metric is tested with ``MetricComparison`` (Mann–Whitney
+/// U, a bootstrap interval of the median change, and the minimum effect of
+/// ``MinimumEffectTable``). Only a gating `regressed` verdict is a regression.
+public enum ReportComparator {
+    /// `head` against `base`; `baseline` names where the baseline came from.
+    public static func compare(base: Report, head: Report, baseline: String, policy: ComparisonPolicy = .default) -> ReportComparison {
+        let baseGroups = groups(base.runs)
+        let headGroups = groups(head.runs)
+        var results: [WorkloadComparison] = []
+        var unmatched: [String] = []
+        for key in baseGroups.order where headGroups.runs[key] == nil { unmatched.append(label(key) + " (only in the baseline)") }
+        for key in headGroups.order {
+            guard let headRuns = headGroups.runs[key], let first = headRuns.first else { continue }
+            guard let baseRuns = baseGroups.runs[key] else {
+                unmatched.append(label(key) + " (not in the baseline)")
+                continue
+            }
+            let audits = Set(baseRuns.flatMap { $0.audits.keys }).union(headRuns.flatMap { $0.audits.keys }).sorted().compactMap { id in
+                entry(.audit, first, id, base: baseRuns.map { $0.audits[id]?.numericValue }, head: headRuns.map { $0.audits[id]?.numericValue },
+                      unit: (headRuns + baseRuns).lazy.compactMap { $0.audits[id]?.numericUnit }.first ?? "",
+                      effect: MinimumEffectTable.audit(id), policy: policy,
+                      baseScore: ReportBuilder.median(baseRuns.compactMap { $0.audits[id]?.score }),
+                      headScore: ReportBuilder.median(headRuns.compactMap { $0.audits[id]?.score }))
+            }
+            let metrics = Set(baseRuns.flatMap { $0.metrics.keys }).union(headRuns.flatMap { $0.metrics.keys }).sorted().compactMap { name in
+                entry(.metric, first, name, base: baseRuns.map { $0.metrics[name]?.value }, head: headRuns.map { $0.metrics[name]?.value },
+                      unit: (headRuns + baseRuns).lazy.compactMap { $0.metrics[name]?.unit }.first ?? "",
+                      effect: MinimumEffectTable.metric(name), policy: policy, baseScore: nil, headScore: nil)
+            }
+            results.append(WorkloadComparison(workload: first.workload, scenario: first.scenario,
+                                              baseRepetitions: baseRuns.count, headRepetitions: headRuns.count,
+                                              baseScore: ReportBuilder.median(baseRuns.compactMap(\.score)),
+                                              headScore: ReportBuilder.median(headRuns.compactMap(\.score)),
+                                              audits: audits, metrics: metrics))
+        }
+        let entries = results.flatMap { $0.audits + $0.metrics }
+        let regressions = entries.filter { $0.verdict == .regressed && $0.minimumEffect.gating }
+            .sorted { $0.severity > $1.severity }
+        let shortage = entries.first { $0.verdict == .insufficientData }
+            .map { "\($0.workload) · \($0.scenario): \($0.reason)" }
+        return ReportComparison(baseline: baseline, baselineGeneratedAt: base.generatedAt, alpha: policy.alpha,
+                                minimumRepetitions: policy.minimumRepetitions, results: results,
+                                regressions: regressions, unmatched: unmatched, insufficientRepetitions: shortage)
+    }
+
+    private static func entry(_ kind: ComparisonEntry.Kind, _ run: RunReport, _ name: String, base: [Double?], head: [Double?],
+                              unit: String, effect: MinimumEffect, policy: ComparisonPolicy,
+                              baseScore: Double?, headScore: Double?) -> ComparisonEntry? {
+        let baseValues = base.compactMap { $0 }.filter(\.isFinite)
+        let headValues = head.compactMap { $0 }.filter(\.isFinite)
+        // Neither side measured it (not applicable, or unavailable here): nothing to compare.
+        guard !(baseValues.isEmpty && headValues.isEmpty) else { return nil }
+        guard let comparison = try? MetricComparison(base: baseValues, head: headValues, direction: .lowerIsBetter,
+                                                     policy: effect.policy(base: policy)) else { return nil }
+        return ComparisonEntry(kind: kind, workload: run.workload, scenario: run.scenario, name: name, unit: unit,
+                               comparison: comparison, minimumEffect: effect, baseScore: baseScore, headScore: headScore)
+    }
+
+    private static func groups(_ runs: [RunReport]) -> (order: [String], runs: [String: [RunReport]]) {
+        var order: [String] = []
+        var grouped: [String: [RunReport]] = [:]
+        for run in runs {
+            let key = run.workload + "\u{0}" + run.scenario
+            if grouped[key] == nil { order.append(key) }
+            grouped[key, default: []].append(run)
+        }
+        return (order, grouped)
+    }
+
+    private static func label(_ key: String) -> String { key.replacingOccurrences(of: "\u{0}", with: " · ") }
+}

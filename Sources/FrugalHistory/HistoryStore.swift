@@ -1,0 +1,105 @@
+import Foundation
+import FrugalCore
+import GRDB
+
+/// The run history: every `frugal run` appended to a SQLite database (default
+/// `.frugal/history.sqlite`), keyed by git commit (when known) and time.
+///
+/// Tables: `run` (one row per `frugal run`), `result` (one per workload and scenario), `audit`
+/// (one per audit of a result: the median score and value over the repetitions).
+public final class HistoryStore {
+    /// Where `frugal run` keeps it unless told otherwise (ignored by git).
+    public static let defaultPath = ".frugal/history.sqlite"
+
+    private let database: DatabaseQueue
+
+    /// Opens the database at `path`, creating it and its directory if needed.
+    public init(path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        database = try DatabaseQueue(path: path)
+        try Self.migrator.migrate(database)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "run") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("recordedAt", .text).notNull()
+                t.column("commitHash", .text)
+                t.column("toolVersion", .text).notNull()
+                t.column("hostname", .text).notNull()
+            }
+            try db.create(table: "result") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("run", onDelete: .cascade).notNull()
+                t.column("workload", .text).notNull()
+                t.column("scenario", .text).notNull()
+                t.column("repetitions", .integer).notNull()
+                t.column("score", .double)
+                t.column("totalJoules", .double)
+            }
+            try db.create(table: "audit") { t in
+                t.belongsTo("result", onDelete: .cascade).notNull()
+                t.column("auditId", .text).notNull()
+                t.column("score", .double)
+                t.column("numericValue", .double)
+                t.column("numericUnit", .text).notNull()
+            }
+            try db.create(index: "audit_by_id", on: "audit", columns: ["auditId"])
+        }
+        return migrator
+    }
+
+    /// Appends `report`'s aggregated results; returns the new run's id.
+    @discardableResult
+    public func append(_ report: Report, commit: String?, recordedAt: String) throws -> Int64 {
+        try database.write { db in
+            try db.execute(sql: "INSERT INTO run (recordedAt, commitHash, toolVersion, hostname) VALUES (?, ?, ?, ?)",
+                           arguments: [recordedAt, commit, report.tool.version, report.environment.hostname])
+            let runID = db.lastInsertedRowID
+            for result in report.results {
+                try db.execute(sql: "INSERT INTO result (runId, workload, scenario, repetitions, score, totalJoules) VALUES (?, ?, ?, ?, ?, ?)",
+                               arguments: [runID, result.workload, result.scenario, result.repetitions, result.score, result.energy?.totalJoules])
+                let resultID = db.lastInsertedRowID
+                for audit in result.audits.values.sorted(by: { $0.id < $1.id }) {
+                    try db.execute(sql: "INSERT INTO audit (resultId, auditId, score, numericValue, numericUnit) VALUES (?, ?, ?, ?, ?)",
+                                   arguments: [resultID, audit.id, audit.score, audit.numericValue, audit.numericUnit])
+                }
+            }
+            return runID
+        }
+    }
+
+    /// How many runs are recorded.
+    public func runCount() throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM run") ?? 0 }
+    }
+
+    /// Each audit's points over the last `limit` runs, oldest first, optionally for one workload.
+    public func history(limit: Int = 20, workload: String? = nil) throws -> ReportHistory {
+        try database.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT run.recordedAt, run.commitHash, result.workload, result.scenario, audit.auditId, audit.score, audit.numericValue
+                FROM audit JOIN result ON audit.resultId = result.id JOIN run ON result.runId = run.id
+                WHERE run.id IN (SELECT id FROM run ORDER BY id DESC LIMIT ?)
+                  AND (? IS NULL OR result.workload = ?)
+                ORDER BY result.workload, result.scenario, audit.auditId, run.id
+                """, arguments: [limit, workload, workload])
+            var order: [String] = []
+            var series: [String: HistorySeries] = [:]
+            for row in rows {
+                let workload: String = row["workload"], scenario: String = row["scenario"], audit: String = row["auditId"]
+                let key = [workload, scenario, audit].joined(separator: "\u{0}")
+                if series[key] == nil {
+                    order.append(key)
+                    series[key] = HistorySeries(workload: workload, scenario: scenario, audit: audit, points: [])
+                }
+                series[key]?.points.append(HistoryPoint(recordedAt: row["recordedAt"], commit: row["commitHash"],
+                                                        score: row["score"], value: row["numericValue"]))
+            }
+            return ReportHistory(series: order.compactMap { series[$0] })
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import FrugalCore
+import FrugalReport
+
+/// `frugal compare`: a report against a baseline, over their repetitions.
+struct Compare: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare a report against a baseline; exit 2 on a significant regression.",
+        discussion: """
+        For each workload and scenario in both reports, every audit's value and every metric is
+        compared over the repetitions: Mann–Whitney U (α = 0.05), a bootstrap interval of the
+        median change, and a minimum effect per value (README, "Comparing against a baseline").
+        Each side needs at least 5 repetitions; with fewer, values are reported as
+        "insufficient repetitions", never as unchanged. Regressions are listed worst first.
+        """)
+
+    @Argument(help: ArgumentHelp("The baseline report.", valueName: "base.json"))
+    var base: String
+
+    @Argument(help: ArgumentHelp("The report to judge.", valueName: "head.json"))
+    var head: String
+
+    @Option(help: ArgumentHelp("Also write the Markdown summary (with the comparison) here.", valueName: "file"))
+    var markdown: String?
+
+    @Option(help: ArgumentHelp("Write the head report with its comparison section here.", valueName: "file"))
+    var out: String?
+
+    @Flag(help: "Print the head report with its comparison as JSON on standard output instead of the listing.")
+    var jsonStdout = false
+
+    @Flag(help: "Print GitHub Actions annotations (::error ...) for regressions.")
+    var githubAnnotations = false
+
+    func run() throws {
+        let baseReport = try ReportInput.load(base)
+        var headReport = try ReportInput.load(head)
+        headReport.comparison = ReportComparator.compare(base: baseReport, head: headReport, baseline: base)
+        if let markdown { try ReportInput.write(MarkdownSummaryRenderer.render(headReport), to: markdown) }
+        if let out {
+            let data = try ReportJSON.encode(headReport)
+            try ReportInput.write(String(decoding: data, as: UTF8.self), to: out)
+        }
+        if !jsonStdout, let comparison = headReport.comparison { print(ComparisonTextRenderer.render(comparison), terminator: "") }
+        try CIOutput.finish(headReport, jsonStdout: jsonStdout, annotations: githubAnnotations)
+    }
+}

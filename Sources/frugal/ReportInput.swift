@@ -1,0 +1,87 @@
+import Foundation
+import FrugalConfig
+import FrugalCore
+import FrugalReport
+
+/// Reading the files a command is given, each failure as one bad-input line naming the file.
+enum ReportInput {
+    static func load(_ path: String) throws -> Report {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CLIFailure.badInput("cannot read \(path): \(error.localizedDescription)")
+        }
+        do {
+            return try ReportJSON.decode(data)
+        } catch let error as DecodingError {
+            throw CLIFailure.badInput("\(path) is not a Frugal report: \(DecodingErrorText.describe(error))")
+        } catch {
+            throw CLIFailure.badInput("\(path): \(error)")
+        }
+    }
+
+    static func assertions(_ path: String) throws -> AssertionSet {
+        do {
+            return try AssertionConfigLoader.load(path: path)
+        } catch let error as ConfigError {
+            throw CLIFailure.badInput(error.description)
+        }
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        do {
+            try ReportFiles.writeAtomically(Data(text.utf8), to: URL(fileURLWithPath: path))
+        } catch {
+            throw CLIFailure.badInput("cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The git commit of the working directory: `FRUGAL_COMMIT` or `GITHUB_SHA` if set, else
+    /// `git rev-parse HEAD`; nil outside a repository or without git.
+    static func gitCommit() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        if let commit = environment["FRUGAL_COMMIT"] ?? environment["GITHUB_SHA"], !commit.isEmpty { return commit }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "rev-parse", "HEAD"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        let commit = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return commit.isEmpty ? nil : commit
+    }
+}
+
+/// What a command prints for CI once a report is final, and the findings exit (2).
+enum CIOutput {
+    /// Prints annotations and JSON as asked; throws the findings failure when an error-level
+    /// assertion failed or a significant regression was found.
+    static func finish(_ report: Report, jsonStdout: Bool, annotations: Bool) throws {
+        if annotations {
+            for line in GitHubAnnotations.render(report) { print(line) }
+        }
+        if jsonStdout {
+            let data = (try? ReportJSON.encode(report)) ?? Data()
+            FileHandle.standardOutput.write(data)
+        }
+        try findings(report)
+    }
+
+    static func findings(_ report: Report) throws {
+        var problems: [String] = []
+        if let comparison = report.comparison, !comparison.regressions.isEmpty {
+            problems.append("\(comparison.regressions.count) significant regression\(comparison.regressions.count == 1 ? "" : "s") against \(comparison.baseline), worst: "
+                            + comparison.regressions.prefix(3).map { "\($0.name) (\($0.workload))" }.joined(separator: ", "))
+        }
+        if let assertions = report.assertions, assertions.failed {
+            let failing = assertions.results.filter { !$0.passed && $0.level == .error }
+            problems.append("\(failing.count) error-level assertion\(failing.count == 1 ? "" : "s") failed, first: \(failing[0].target) (\(failing[0].workload))")
+        }
+        if !problems.isEmpty { throw CLIFailure(code: .findings, message: problems.joined(separator: "; ")) }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import XCTest
+import FrugalCore
+import FrugalHistory
+
+final class HistoryStoreTests: XCTestCase {
+    func report(score: Double) -> Report {
+        let audit = AggregatedAudit(id: "power.avoid-polling", title: "t", score: score, scoreDisplayMode: .numeric, numericValue: 1 - score,
+                                    numericUnit: "1/s", displayValue: "d", values: [1 - score], minValue: 1 - score, maxValue: 1 - score, explanation: nil)
+        let result = WorkloadResult(workload: "news.polling", scenario: "standard", repetitions: 1, outcomes: ["completed": 1],
+                                    audits: [audit.id: audit], categories: [:], score: score)
+        return Report(tool: ToolInfo(version: "t"), generatedAt: "g", environment: EnvironmentInfo(hostname: "h", kernel: "k", cores: 1, memoryBytes: 1, virtualMachine: nil, papiVersion: nil, counters: [], notes: []),
+                      runs: [], results: [result])
+    }
+
+    func testRunsAreAppendedAndReadBackOldestFirst() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-history-\(getpid())/nested/history.sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().deletingLastPathComponent().path) }
+        let store = try HistoryStore(path: path)
+        try store.append(report(score: 0.9), commit: "aaa", recordedAt: "2026-01-01T00:00:00Z")
+        try store.append(report(score: 0.5), commit: nil, recordedAt: "2026-01-02T00:00:00Z")
+        try store.append(report(score: 0.2), commit: "ccc", recordedAt: "2026-01-03T00:00:00Z")
+        XCTAssertEqual(try store.runCount(), 3)
+
+        // Reopening keeps the rows (the migration runs once).
+        let reopened = try HistoryStore(path: path)
+        let history = try reopened.history(limit: 2)
+        XCTAssertEqual(history.series.count, 1)
+        let series = try XCTUnwrap(history.series(workload: "news.polling", scenario: "standard", audit: "power.avoid-polling"))
+        XCTAssertEqual(series.points.map(\.score), [0.5, 0.2], "the last two runs, oldest first")
+        XCTAssertEqual(series.points.map(\.commit), [nil, "ccc"])
+        XCTAssertEqual(try reopened.history(limit: 10, workload: "idle").series, [])
+    }
+}
