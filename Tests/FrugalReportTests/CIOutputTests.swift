@@ -102,7 +102,10 @@ final class CIOutputTests: XCTestCase {
         let decoded = try ReportJSON.decode(data)
         XCTAssertEqual(decoded.comparison, report.comparison)
         XCTAssertNotNil(decoded.runs[0].energy?.cpuJoules)
-        XCTAssertEqual(decoded.runs[0].energy?.unavailable["radio"], "the run has no network trace")
+        // A run with no traffic has no radio energy, and says why with the network metric's own reason.
+        XCTAssertNil(decoded.runs[0].energy?.radioJoules)
+        XCTAssertEqual(decoded.runs[0].energy?.unavailable["radio"], decoded.runs[0].metrics[MetricName.networkRadioJoules]?.unavailable)
+        XCTAssertNotNil(decoded.runs[0].energy?.unavailable["radio"])
         XCTAssertNotNil(decoded.results[0].metrics?[MetricName.cpuWakeups]?.median)
 
         // Five repetitions a side, so the tests run and their fields are written too.

@@ -4,7 +4,7 @@ public enum EnergyEstimator {
     public enum Input {
         public static let diskWriteOps = "disk.writeOps"
         /// The radio model's energy for the run's network trace (the network area provides it).
-        public static let radioJoules = "network.radioJoules"
+        public static let radioJoules = MetricName.networkRadioJoules
     }
 
     /// The energy of a run with `metrics` lasting `seconds`.
