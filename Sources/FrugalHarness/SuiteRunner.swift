@@ -24,6 +24,7 @@ public final class SuiteRunner {
     private final class Queue: @unchecked Sendable {
         let lock = NSLock()
         var results: [Result<RunRecord, Error>?]
+        /// Position in `order`, the next plan to start.
         var next = 0
         var failed = false
         init(count: Int) { results = Array(repeating: nil, count: count) }
@@ -33,6 +34,9 @@ public final class SuiteRunner {
     /// already running have ended; it carries the records that finished.
     public func run(_ plans: [RunPlan], progress: @escaping (Progress) -> Void = { _ in }) throws -> [RunRecord] {
         let queue = Queue(count: plans.count)
+        // Longest scenarios first: with several jobs the suite ends when its last run does, so a
+        // long run started last would leave the other jobs idle. Records keep the plans' order.
+        let order = plans.indices.sorted { (-plans[$0].scenario.waitSeconds, $0) < (-plans[$1].scenario.waitSeconds, $1) }
         let group = DispatchGroup()
         for _ in 0..<min(jobs, plans.count) {
             group.enter()
@@ -41,7 +45,7 @@ public final class SuiteRunner {
                 while true {
                     queue.lock.lock()
                     guard queue.next < plans.count, !queue.failed else { queue.lock.unlock(); return }
-                    let index = queue.next
+                    let index = order[queue.next]
                     queue.next += 1
                     progress(.starting(index: index + 1, of: plans.count, plan: plans[index]))
                     queue.lock.unlock()
