@@ -6,7 +6,8 @@
 #   scripts/check-regressions.sh            # compare against Reports/baseline.json
 #   scripts/check-regressions.sh --update   # regenerate Reports/baseline.json (one command)
 #
-# Choices, for CI time (DESIGN.md: the suite takes ~70 s per repetition):
+# Choices, for CI time (the good workloads take about 165 s of scenario time per repetition;
+# with 5 repetitions and 2 jobs the check takes about 8 minutes):
 # - only the good workloads (the bad ones are meant to fail their audits; their regressions do
 #   not matter), about half the suite;
 # - 5 repetitions (FRUGAL_CI_REPEAT), the fewest at which the rank test can reach α = 0.05 with
