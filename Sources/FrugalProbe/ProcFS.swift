@@ -33,9 +33,11 @@ public enum ProcFS {
         }
         let io = try? parseIO(FileReader.readText("/proc/\(pid)/io"))
         let memory = (try? FileReader.readText("/proc/\(pid)/smaps_rollup")).flatMap(MemoryBreakdown.parseSmapsRollup)
-        return ProcessSample(time: time, threads: threads, residentBytes: status.residentBytes,
+        var sample = ProcessSample(time: time, threads: threads, residentBytes: status.residentBytes,
                              physicalBytesWritten: io?["write_bytes"], charactersWritten: io?["wchar"], writeSyscalls: io?["syscw"],
                              memory: memory)
+        sample.peakResidentBytes = status.peakResidentBytes
+        return sample
     }
 
     /// The I/O totals of `pid` (`/proc/<pid>/io`); readable for a zombie until it is reaped.
@@ -50,6 +52,8 @@ public enum ProcFS {
         public var voluntaryContextSwitches: Int?
         public var involuntaryContextSwitches: Int?
         public var residentBytes: Int?
+        /// `VmHWM`: the peak resident size of this address space (it only rises).
+        public var peakResidentBytes: Int?
     }
 
     /// Parses `/proc/.../status` (`Key:\tvalue` lines; sizes in kB).
@@ -65,6 +69,7 @@ public enum ProcFS {
             case "voluntary_ctxt_switches": status.voluntaryContextSwitches = Int(value)
             case "nonvoluntary_ctxt_switches": status.involuntaryContextSwitches = Int(value)
             case "VmRSS": status.residentBytes = value.split(separator: " ").first.flatMap { Int($0) }.map { $0 * 1024 }
+            case "VmHWM": status.peakResidentBytes = value.split(separator: " ").first.flatMap { Int($0) }.map { $0 * 1024 }
             default: break
             }
         }

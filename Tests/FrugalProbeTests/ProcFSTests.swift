@@ -5,11 +5,12 @@ import CFrugalSystem
 
 final class ProcFSTests: XCTestCase {
     func testParseStatus() {
-        let text = "Name:\tnews\nState:\tS (sleeping)\nVmRSS:\t   2048 kB\nvoluntary_ctxt_switches:\t42\nnonvoluntary_ctxt_switches:\t3\n"
+        let text = "Name:\tnews\nState:\tS (sleeping)\nVmHWM:\t   4096 kB\nVmRSS:\t   2048 kB\nvoluntary_ctxt_switches:\t42\nnonvoluntary_ctxt_switches:\t3\n"
         let status = ProcFS.parseStatus(text)
         XCTAssertEqual(status.name, "news")
         XCTAssertEqual(status.state, "S (sleeping)")
         XCTAssertEqual(status.residentBytes, 2048 * 1024)
+        XCTAssertEqual(status.peakResidentBytes, 4096 * 1024)
         XCTAssertEqual(status.voluntaryContextSwitches, 42)
         XCTAssertEqual(status.involuntaryContextSwitches, 3)
     }

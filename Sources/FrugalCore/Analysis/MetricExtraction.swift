@@ -5,7 +5,7 @@ public enum MetricExtraction {
     public enum Source {
         public static let wait4CPU = "rusage:wait4.ru_utime+ru_stime"
         public static let wait4Voluntary = "rusage:wait4.ru_nvcsw"
-        public static let wait4MaxRSS = "rusage:wait4.ru_maxrss"
+        public static let procPeakResident = "proc:status.VmHWM"
         public static let wait4MajorFaults = "rusage:wait4.ru_majflt"
         public static let procVoluntary = "proc:task/*/status.voluntary_ctxt_switches"
         public static let procMainVoluntary = "proc:task/<pid>/status.voluntary_ctxt_switches"
@@ -28,20 +28,19 @@ public enum MetricExtraction {
             metrics[MetricName.cpuWakeupsPerSecond] = wall > 0
                 ? MetricValue(Double(usage.voluntaryContextSwitches) / wall, unit: "1/s", source: Source.wait4Voluntary)
                 : .unavailable(unit: "1/s", source: Source.wait4Voluntary, reason: "the run had no duration")
-            metrics[MetricName.memoryPeakResidentBytes] = MetricValue(Double(usage.maxResidentBytes), unit: "bytes", source: Source.wait4MaxRSS)
             metrics[MetricName.memoryMajorFaults] = MetricValue(Double(usage.majorFaults), unit: "count", source: Source.wait4MajorFaults)
         } else {
             let reason = "the process was not reaped by the harness, so wait4 gave no totals"
             for (name, unit, source) in [(MetricName.cpuTimeSeconds, "s", Source.wait4CPU),
                                          (MetricName.cpuWakeups, "count", Source.wait4Voluntary),
                                          (MetricName.cpuWakeupsPerSecond, "1/s", Source.wait4Voluntary),
-                                         (MetricName.memoryPeakResidentBytes, "bytes", Source.wait4MaxRSS),
                                          (MetricName.memoryMajorFaults, "count", Source.wait4MajorFaults)] {
                 metrics[name] = .unavailable(unit: unit, source: source, reason: reason)
             }
         }
 
         metrics[MetricName.cpuIdleWakeupsPerSecond] = idleWakeupsPerSecond(analysis)
+        metrics[MetricName.memoryPeakResidentBytes] = peakResidentBytes(record)
 
         // The main thread's voluntary switches from the last /proc sample (tid == pid) of each process.
         let pids = record.processes?.map(\.pid) ?? record.pid.map { [$0] } ?? []
@@ -90,6 +89,17 @@ public enum MetricExtraction {
     /// "unavailable" itself where its facts are missing.
     static let areaMetrics: [@Sendable (RunAnalysis, inout [String: MetricValue]) -> Void] = [diskMetrics, lifecycleMetrics, networkMetrics,
                                                                                               memoryMetrics]
+
+    /// The app's peak resident size: the largest `VmHWM` seen from outside (it only rises, so the
+    /// last sample of each process holds its peak up to then). Not `wait4`'s `ru_maxrss`: glibc's
+    /// posix_spawn runs the child in the harness's address space until exec (CLONE_VM), and the
+    /// kernel folds that address space's peak into the child's, so it reported the harness.
+    static func peakResidentBytes(_ record: RunRecord) -> MetricValue {
+        guard let peak = record.samples.compactMap(\.peakResidentBytes).max() else {
+            return .unavailable(unit: "bytes", source: Source.procPeakResident, reason: "no /proc sample of the process was taken")
+        }
+        return MetricValue(Double(peak), unit: "bytes", source: Source.procPeakResident)
+    }
 
     /// Wakeups per second over all idle phases together.
     static func idleWakeupsPerSecond(_ analysis: RunAnalysis) -> MetricValue {

@@ -62,8 +62,12 @@ public enum MinimumEffectTable {
     /// "regressed". The floor is above that drift; checking ten times as often adds ~90.
     static let wakeupDrift = "50 % and 15 wakeups: whole reports of the same build drift by up to 10 on a shared machine"
 
-    /// For metrics not in the table (added by other areas): 10 %, no absolute floor.
-    public static let defaultMetric = MinimumEffect(relative: 0.10, absolute: nil, reason: "default: 10 %")
+    /// For metrics not in the table: reported with a 10 % threshold but never failing a build.
+    /// A metric gates only once its noise on this kind of machine has been measured and its
+    /// minimum effect written here; an uncalibrated 10 % over dozens of metrics (many of them
+    /// timing) would fail builds on noise. The audits built on these metrics still gate.
+    public static let defaultMetric = MinimumEffect(relative: 0.10, absolute: nil, gating: false,
+                                                    reason: "no minimum effect calibrated yet: reported, never fails (its audits gate)")
 
     /// The minimum effect for metric `name`.
     public static func metric(_ name: String) -> MinimumEffect { metrics[name] ?? defaultMetric }

@@ -6,6 +6,8 @@ public struct ProcessSample: Codable, Sendable, Equatable {
     public var threads: [ThreadSample]
     /// `VmRSS` from `/proc/<pid>/status`, bytes.
     public var residentBytes: Int?
+    /// `VmHWM` from `/proc/<pid>/status`: the process's peak resident bytes so far.
+    public var peakResidentBytes: Int?
     /// `write_bytes` from `/proc/<pid>/io`.
     public var physicalBytesWritten: Int?
     /// `wchar` from `/proc/<pid>/io`: bytes passed to write system calls (files, pipes, terminals).
