@@ -60,6 +60,9 @@ final class NetworkClientTests: XCTestCase {
     }
 
     func testABatchRunsOnParallelConnections() throws {
+        // 100 ms each way keeps every request in flight while the others start; without it a busy
+        // machine can finish the first before the fourth starts, and keep-alive rightly reuses it.
+        proxy.setProfile(.test(latency: 0.1))
         let batch = results((0..<4).map { .get("/bytes/\(1000 + $0)") })
         for (index, result) in batch.enumerated() {
             XCTAssertEqual(try result.get().body.count, 1000 + index)
