@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what Frugal needs on a fresh Debian machine: PAPI (libpapi-dev, which ships papi.pc)
-# and pkg-config. Swift itself must already be installed (swift.org toolchain).
+# Installs what Frugal needs on a fresh Debian machine: PAPI (libpapi-dev, which ships papi.pc),
+# pkg-config, zlib (CZlib, the origin's deflate measure) and SQLite (GRDB, the history store).
+# Swift itself must already be installed (swift.org toolchain).
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -8,7 +9,12 @@ if ! command -v swift >/dev/null 2>&1; then
   exit 1
 fi
 
-if pkg-config --exists papi 2>/dev/null && [ -f /usr/include/papi.h ]; then
+# Each header and the package that provides it.
+missing=()
+[ -f /usr/include/papi.h ] && pkg-config --exists papi 2>/dev/null || missing+=(libpapi-dev pkg-config)
+[ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
+[ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
+if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 
@@ -17,11 +23,11 @@ if [ "$(id -u)" -eq 0 ]; then
 elif command -v sudo >/dev/null 2>&1; then
   sudo="sudo"
 else
-  echo "setup: libpapi-dev is missing and this user is not root and has no sudo; ask an administrator to run: apt-get install libpapi-dev pkg-config" >&2
+  echo "setup: ${missing[*]} missing and this user is not root and has no sudo; ask an administrator to run: apt-get install ${missing[*]}" >&2
   exit 1
 fi
 
-echo "setup: installing libpapi-dev and pkg-config (apt-get)" >&2
+echo "setup: installing ${missing[*]} (apt-get)" >&2
 $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libpapi-dev pkg-config >/dev/null
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 pkg-config --exists papi || { echo "setup: papi.pc still not found after installing libpapi-dev" >&2; exit 1; }
