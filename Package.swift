@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "FrugalKit", targets: ["FrugalKit"]),
         .library(name: "FrugalHarness", targets: ["FrugalHarness"]),
         .library(name: "FrugalReport", targets: ["FrugalReport"]),
+        // For the fuzz targets in Fuzz/ (a package of its own, so the fuzzer never touches this build).
+        .library(name: "FrugalConfig", targets: ["FrugalConfig"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),

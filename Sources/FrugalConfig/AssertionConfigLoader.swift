@@ -10,7 +10,10 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
     public var line: Int?
     public var problem: String
 
-    public var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): \(problem)" }
+    /// One line of bounded length, whatever the file held (a 50 MB key, a newline in a name).
+    public var description: String {
+        "\(TextSanitizer.oneLine(file, limit: 200))\(line.map { ":\($0)" } ?? ""): \(TextSanitizer.oneLine(problem))"
+    }
 }
 
 /// Reads assertions in Lighthouse CI's form from YAML or JSON (JSON is read as YAML, so both
@@ -29,20 +32,14 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
 public enum AssertionConfigLoader {
     /// Loads the file at `path`.
     public static func load(path: String) throws -> AssertionSet {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigError(file: path, line: nil, problem: "cannot read the file (\(error.localizedDescription))")
-        }
-        return try parse(text, file: path)
+        try parse(BoundedYAML.read(path: path), file: path)
     }
 
     /// Parses `text`; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws -> AssertionSet {
         let root: Node
         do {
-            guard let node = try Yams.compose(yaml: text) else {
+            guard let node = try BoundedYAML.compose(text, file: file) else {
                 throw ConfigError(file: file, line: 1, problem: "the file is empty; expected 'preset' or 'assertions'")
             }
             root = node

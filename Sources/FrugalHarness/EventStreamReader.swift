@@ -15,6 +15,8 @@ final class EventStreamReader: @unchecked Sendable {
     private var acknowledged: Set<Int> = []
     private(set) var finished = false
     private(set) var malformedLines: [String] = []
+    /// Set when reading the pipe failed (not its end): the run records it as a harness error.
+    private var readFailure: String?
     private var bytes = 0
     /// The handler running on the main thread now (its start event came, its record did not).
     private(set) var openHandler: HandlerBegin?
@@ -29,38 +31,32 @@ final class EventStreamReader: @unchecked Sendable {
     }
 
     private func readLoop() {
-        let decoder = JSONDecoder()
-        var pending: [UInt8] = []
+        var decoder = EventStreamDecoder()
         var buffer = [UInt8](repeating: 0, count: 65536)
-        var stack: (time: UInt64, lines: [String])?
         while true {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            pending.append(contentsOf: buffer[0..<count])
+            if count < 0 {
+                // Not the end of the stream: what the workload writes after this is lost, and the
+                // run must say so rather than look as if the app went quiet.
+                let code = errno
+                condition.lock()
+                readFailure = "reading the event stream failed: \(String(cString: strerror(code))) (errno \(code))"
+                condition.unlock()
+                break
+            }
+            if count == 0 { break }
             var parsed: [WorkloadEvent] = []
             var bad: [String] = []
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Data(pending[..<newline])
-                pending.removeSubrange(...newline)
-                if let event = try? decoder.decode(WorkloadEvent.self, from: line) {
-                    parsed.append(event)
-                    continue
-                }
-                let text = String(decoding: line, as: UTF8.self)
-                if text.hasPrefix("@frugal-stack-begin ") {
-                    stack = (UInt64(text.dropFirst("@frugal-stack-begin ".count)) ?? 0, [])
-                } else if text == "@frugal-stack-end", let captured = stack {
+            for item in decoder.feed(buffer[0..<count]) {
+                switch item {
+                case .event(let event): parsed.append(event)
+                case .malformed(let line): bad.append(line)
+                case .stack(let time, let lines):
                     condition.lock()
                     let handler = openHandler?.name
                     condition.unlock()
-                    let frames = symbolizer.frames(captured.lines)
-                    parsed.append(WorkloadEvent(time: captured.time, body: .hangStack(HangStack(handler: handler, capturedAt: captured.time, frames: frames))))
-                    stack = nil
-                } else if stack != nil {
-                    stack?.lines.append(text)
-                } else {
-                    bad.append(String(text.prefix(200)))
+                    parsed.append(WorkloadEvent(time: time, body: .hangStack(HangStack(handler: handler, capturedAt: time, frames: symbolizer.frames(lines)))))
                 }
             }
             condition.lock()
@@ -74,7 +70,8 @@ final class EventStreamReader: @unchecked Sendable {
                 default: break
                 }
             }
-            malformedLines += bad
+            // A workload printing garbage in a loop must not grow the harness without bound.
+            malformedLines += bad.prefix(max(0, Self.maxMalformedLines - malformedLines.count))
             condition.broadcast()
             condition.unlock()
         }
@@ -128,6 +125,16 @@ final class EventStreamReader: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return bytes
+    }
+
+    /// Malformed lines kept per process; the rest are counted in the stream's bytes only.
+    static let maxMalformedLines = 1000
+
+    /// Why reading the stream failed, if it did (not its end).
+    var failure: String? {
+        condition.lock()
+        defer { condition.unlock() }
+        return readFailure
     }
 
     /// Every event so far.

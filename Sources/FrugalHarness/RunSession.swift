@@ -104,7 +104,9 @@ final class RunSession {
         isSuspended = false
     }
 
-    static func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0, seconds) * 1e9) }
+    /// Seconds as nanoseconds for deadlines, saturated at about 31 years so that `now + it`
+    /// cannot overflow whatever a scenario or an option says (∞, 1e300, NaN is 0).
+    static func nanoseconds(_ seconds: Double) -> UInt64 { min(UInt64(saturating: seconds * 1e9), 1_000_000_000_000_000_000) }
 
     /// Carries out one step; sets `stopped` when the scenario cannot go on.
     func perform(_ step: ScenarioStep, index: Int) {

@@ -14,7 +14,7 @@ public enum GitHubAnnotations {
             for result in report.results {
                 for audit in result.audits.values.sorted(by: { $0.id < $1.id }) {
                     guard let score = audit.score, score < 0.5 else { continue }
-                    lines.append("::warning title=\(property("frugal: \(audit.id) (\(result.workload))"))::\(data("\(result.workload) · \(result.scenario): \(audit.id) scores \(Int((score * 100).rounded())) — \(audit.displayValue)"))")
+                    lines.append("::warning title=\(property("frugal: \(audit.id) (\(result.workload))"))::\(data("\(result.workload) · \(result.scenario): \(audit.id) scores \(DisplayFormat.score(score)) — \(audit.displayValue)"))")
                 }
             }
         }
@@ -24,13 +24,9 @@ public enum GitHubAnnotations {
         return lines
     }
 
-    /// Escaping of a workflow command's message (GitHub's `escapeData`).
-    static func data(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
-    }
+    /// Escaping of a workflow command's message (GitHub's `escapeData`, controls made visible).
+    static func data(_ text: String) -> String { TextSanitizer.annotationData(text) }
 
     /// Escaping of a workflow command's property (GitHub's `escapeProperty`).
-    static func property(_ text: String) -> String {
-        data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
-    }
+    static func property(_ text: String) -> String { TextSanitizer.annotationProperty(text) }
 }

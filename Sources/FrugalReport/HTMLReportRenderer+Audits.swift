@@ -67,7 +67,7 @@ extension HTMLReportRenderer {
         }
         if let compared { html += "<p><b>Against the baseline:</b> \(e(compared.reason))</p>" }
         if let series, !series.points.isEmpty {
-            let points = series.points.map { point in "\(point.score.map { String(Int(($0 * 100).rounded())) } ?? "–")\(point.commit.map { "@" + String($0.prefix(7)) } ?? "")" }
+            let points = series.points.map { point in "\(point.score.map { DisplayFormat.score($0) } ?? "–")\(point.commit.map { "@" + String($0.prefix(7)) } ?? "")" }
             html += "<p><b>History</b> (oldest first): \(e(points.joined(separator: " → ")))</p>"
         }
         let evidence = runs.flatMap { run in (run.audits[audit.id]?.evidence ?? []).map { (run.repetition, $0) } }
@@ -105,7 +105,7 @@ extension HTMLReportRenderer {
             guard let score = point.score else { continue }
             coordinates.append(String(format: "%.1f,%.1f", Double(index) * step, height - score * height))
         }
-        let title = e("score over the last \(points.count) runs: " + points.map { $0.score.map { String(Int(($0 * 100).rounded())) } ?? "–" }.joined(separator: ", "))
+        let title = e("score over the last \(points.count) runs: " + points.map { $0.score.map { DisplayFormat.score($0) } ?? "–" }.joined(separator: ", "))
         return "<svg class=\"trend\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"-1 -1 \(Int(width) + 2) \(Int(height) + 2)\" role=\"img\" aria-label=\"trend\"><title>\(title)</title><polyline fill=\"none\" stroke=\"#5c6bc0\" stroke-width=\"1.5\" points=\"\(coordinates.joined(separator: " "))\"/></svg>"
     }
 }

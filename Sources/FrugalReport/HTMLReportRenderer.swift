@@ -38,7 +38,7 @@ public enum HTMLReportRenderer {
     static func badge(_ score: Double?) -> String {
         guard let score else { return "<span class=\"badge na\">–</span>" }
         let band = ScoreBand(score: score)
-        return "<span class=\"badge \(band.rawValue)\">\(Int((score * 100).rounded()))</span>"
+        return "<span class=\"badge \(band.rawValue)\">\(DisplayFormat.score(score))</span>"
     }
 
     static func summaryTable(_ report: Report) -> String {

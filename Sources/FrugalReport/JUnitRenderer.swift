@@ -30,7 +30,7 @@ public enum JUnitRenderer {
                         if check.level == .error { problems.append("assertion (error): " + check.message) } else { notes.append("assertion (warn): " + check.message) }
                     }
                 } else if let score = audit.score, score < 0.5 {
-                    problems.append("score \(Int((score * 100).rounded())) is below 50 (fail band): \(audit.displayValue)")
+                    problems.append("score \(DisplayFormat.score(score)) is below 50 (fail band): \(audit.displayValue)")
                 }
                 for regression in regressions where regression.kind == .audit && regression.name == audit.id
                     && regression.workload == result.workload && regression.scenario == result.scenario {
@@ -44,7 +44,7 @@ public enum JUnitRenderer {
                     skipped += 1
                     body += "<skipped message=\"\(x(audit.explanation ?? audit.displayValue))\"/>"
                 }
-                let out = (["\(audit.displayValue) (score \(audit.score.map { String(Int(($0 * 100).rounded())) } ?? "–"))"] + notes).joined(separator: "\n")
+                let out = (["\(audit.displayValue) (score \(audit.score.map { DisplayFormat.score($0) } ?? "–"))"] + notes).joined(separator: "\n")
                 body += "<system-out>\(x(out))</system-out>"
                 cases.append("<testcase classname=\"\(className)\" name=\"\(x(audit.id))\" time=\"0\">\(body)</testcase>")
             }
@@ -72,11 +72,6 @@ public enum JUnitRenderer {
             + suites.joined(separator: "\n") + "\n</testsuites>\n"
     }
 
-    /// Escapes text for XML text and attributes, dropping characters XML 1.0 cannot hold.
-    static func x(_ text: String) -> String {
-        let allowed = String(String.UnicodeScalarView(text.unicodeScalars.filter { scalar in
-            scalar.value == 0x9 || scalar.value == 0xA || scalar.value == 0xD || (scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF)
-        }))
-        return HTMLEscaping.escape(allowed)
-    }
+    /// Escapes text for XML text and attributes (`TextSanitizer.xml`).
+    static func x(_ text: String) -> String { TextSanitizer.xml(text) }
 }

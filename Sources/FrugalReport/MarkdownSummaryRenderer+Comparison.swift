@@ -3,7 +3,7 @@ import FrugalCore
 extension MarkdownSummaryRenderer {
     static func comparisonLines(_ comparison: ReportComparison) -> [String] {
         var lines = ["## Against the baseline", ""]
-        lines.append("Baseline `\(cell(comparison.baseline))` (\(cell(comparison.baselineGeneratedAt))). A regression is a change that is significant (Mann–Whitney U, α = \(DisplayFormat.number(comparison.alpha)); the bootstrap interval of the median change excludes 0) and at least the value's minimum effect.")
+        lines.append("Baseline `\(code(comparison.baseline))` (\(cell(comparison.baselineGeneratedAt))). A regression is a change that is significant (Mann–Whitney U, α = \(DisplayFormat.number(comparison.alpha)); the bootstrap interval of the median change excludes 0) and at least the value's minimum effect.")
         lines.append("")
         if let shortage = comparison.insufficientRepetitions {
             lines.append("⚠️ **Insufficient repetitions** for some values — they are not judged: \(cell(shortage))")
@@ -39,7 +39,7 @@ extension MarkdownSummaryRenderer {
     static func changeTable(_ entries: [ComparisonEntry]) -> [String] {
         var lines = ["| workload | audit or metric | base (median) | head (median) | change | p |", "|---|---|---|---|---|---|"]
         for entry in entries {
-            lines.append("| \(cell(entry.workload)) · \(cell(entry.scenario)) | `\(entry.name)` | \(value(entry.base?.median, entry.unit)) | \(value(entry.head?.median, entry.unit)) | \(change(entry)) | \(entry.pValue.map { String(format: "%.3g", $0) } ?? "–") |")
+            lines.append("| \(cell(entry.workload)) · \(cell(entry.scenario)) | `\(code(entry.name))` | \(value(entry.base?.median, entry.unit)) | \(value(entry.head?.median, entry.unit)) | \(change(entry)) | \(entry.pValue.map { String(format: "%.3g", $0) } ?? "–") |")
         }
         return lines
     }

@@ -1,6 +1,15 @@
 import Foundation
 import FrugalCore
 
+/// Bounds on what a timeline draws.
+enum BoundedTimeline {
+    /// The longest duration drawn: a day (no scenario comes near it); NaN draws as the shortest.
+    static func drawableDuration(_ seconds: Double) -> Double {
+        guard seconds.isFinite else { return seconds.isNaN ? 0.001 : 86_400 }
+        return min(max(seconds, 0.001), 86_400)
+    }
+}
+
 /// Draws a run's timeline as inline SVG: lanes for the app state (a band per state, all five
 /// colours), the scenario's steps, the main thread's handlers (hangs in red, marked with a
 /// triangle whose tooltip holds the stack), the wakeups per `/proc` sample and, when the app
@@ -26,7 +35,9 @@ public enum TimelineSVG {
     /// The SVG of `timeline`.
     public static func render(_ timeline: Timeline) -> String {
         // The radio lane may run past the app's exit, to the end of the last tail.
-        let duration = max(timeline.duration, timeline.radio?.intervals.last?.end ?? 0, 0.001)
+        // A hand-written report may hold any JSON number: a non-finite or absurd duration is drawn as
+        // a day at most, so the axis below has at most a dozen ticks and x() stays finite.
+        let duration = BoundedTimeline.drawableDuration(max(timeline.duration, timeline.radio?.intervals.last?.end ?? 0, 0.001))
         let plotWidth = width - labelWidth - 10
         func x(_ t: Double) -> Double { labelWidth + max(0, min(t, duration)) / duration * plotWidth }
         func f(_ value: Double) -> String { String(format: "%.1f", value) }
@@ -66,7 +77,7 @@ public enum TimelineSVG {
         } else {
             var columns: [Int: (count: Int, longest: Double, start: Double, end: Double)] = [:]
             for handler in timeline.handlers {
-                let column = Int(x(handler.start))
+                let column = Int(saturating: x(handler.start)) ?? 0
                 let end = handler.start + handler.durationMs / 1000
                 if let existing = columns[column] {
                     columns[column] = (existing.count + 1, max(existing.longest, handler.durationMs), min(existing.start, handler.start), max(existing.end, end))
@@ -85,7 +96,7 @@ public enum TimelineSVG {
         if activity.count > maxBarsPerLane {
             var merged: [Int: ActivitySample] = [:]
             for sample in activity {
-                let column = Int(x(sample.time))
+                let column = Int(saturating: x(sample.time)) ?? 0
                 if var existing = merged[column] {
                     existing.wakeups += sample.wakeups
                     existing.interval += sample.interval
@@ -122,7 +133,7 @@ public enum TimelineSVG {
         let tickStep = max(1, (duration / 10).rounded(.up))
         var tick = 0.0
         while tick <= duration + 0.0001 {
-            svg += "<text x=\"\(f(x(tick)))\" y=\"\(f(axisY))\" class=\"tick\" text-anchor=\"middle\">\(Int(tick))s</text>"
+            svg += "<text x=\"\(f(x(tick)))\" y=\"\(f(axisY))\" class=\"tick\" text-anchor=\"middle\">\(DisplayFormat.integer(tick))s</text>"
             tick += tickStep
         }
         // A legend for the state bands, so suspended and not-running read as states, not gaps.

@@ -48,7 +48,7 @@ enum HistoryText {
                 lines.append(heading)
                 current = heading
             }
-            let scores = series.points.map { $0.score.map { String(format: "%3d", Int(($0 * 100).rounded())) } ?? "  –" }.joined(separator: " ")
+            let scores = series.points.map { $0.score.map { String(repeating: " ", count: max(0, 3 - DisplayFormat.score($0).count)) + DisplayFormat.score($0) } ?? "  –" }.joined(separator: " ")
             let last = series.points.last
             let latest = last.map { " (latest \($0.recordedAt)\($0.commit.map { " @" + String($0.prefix(7)) } ?? ""))" } ?? ""
             lines.append("  \(series.audit.padding(toLength: 34, withPad: " ", startingAt: 0)) \(scores)\(latest)")

@@ -49,6 +49,11 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("The device radio whose model prices each run's traffic: lte (Huang et al. 2012), 3g or wifi (ARO).", valueName: "radio"))
     var radio = "lte"
 
+    /// The bounds of `--repeat`, `--timeout` and `--jobs` (docs/limits.md).
+    static let maxRepetitions = 1000
+    static let maxTimeout = 86_400.0
+    static let maxJobs = 64
+
     /// `--radio`'s names.
     static let radios: [String: RadioProfile.Technology] = ["lte": .lte, "3g": .threeG, "wifi": .wifi]
 
@@ -77,9 +82,15 @@ struct Run: ParsableCommand {
     var command: [String] = []
 
     func validate() throws {
-        guard repetitions >= 1 else { throw ValidationError("--repeat must be 1 or more, not \(repetitions)") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, not \(jobs)") }
+        // Bounds before any conversion: ∞ or 1e300 seconds would trap turning into nanoseconds, and
+        // a billion repetitions would try to allocate their plans at once.
+        guard (1...Self.maxRepetitions).contains(repetitions) else {
+            throw ValidationError("--repeat must be between 1 and \(Self.maxRepetitions), not \(repetitions)")
+        }
+        guard timeout.isFinite, timeout > 0, timeout <= Self.maxTimeout else {
+            throw ValidationError("--timeout must be a number of seconds above 0 and at most \(Int(Self.maxTimeout)) (a day), not \(timeout)")
+        }
+        guard (1...Self.maxJobs).contains(jobs) else { throw ValidationError("--jobs must be between 1 and \(Self.maxJobs), not \(jobs)") }
         guard NetworkProfile.named(networkProfile) != nil else {
             throw ValidationError("unknown --network profile '\(networkProfile)'; known: \(NetworkProfile.builtIns.map(\.name).joined(separator: ", "))")
         }
@@ -99,7 +110,7 @@ struct Run: ParsableCommand {
         let started = Date()
         if !quiet {
             let seconds = plans.reduce(0.0) { $0 + $1.scenario.waitSeconds }
-            ProcessIO.progress("frugal: \(plans.count) run\(plans.count == 1 ? "" : "s"), at least \(Int(seconds)) s")
+            ProcessIO.progress("frugal: \(plans.count) run\(plans.count == 1 ? "" : "s"), at least \(DisplayFormat.integer(seconds)) s")
         }
         var records: [RunRecord] = []
         var harnessFailure: String?
@@ -111,7 +122,7 @@ struct Run: ParsableCommand {
                     ProcessIO.progress("[\(index)/\(count)] \(plan.workloadName) · \(plan.scenario.name) · run \(plan.repetition) …")
                 case .finished(let index, let count, let record):
                     let run = ReportBuilder.runReport(record)
-                    let score = run.score.map { String(Int(($0 * 100).rounded())) } ?? "–"
+                    let score = run.score.map { DisplayFormat.score($0) } ?? "–"
                     ProcessIO.progress("[\(index)/\(count)] \(record.workload) · \(record.scenario) · run \(record.repetition): \(record.outcome.rawValue)\(record.outcomeDetail.map { " (\($0))" } ?? ""), \(DisplayFormat.number(run.durationSeconds)) s, score \(score)")
                 }
             }
@@ -206,7 +217,7 @@ struct Run: ParsableCommand {
         let width = max(8, report.results.map(\.workload.count).max() ?? 0)
         print("\("workload".padding(toLength: width, withPad: " ", startingAt: 0))  scenario   score  failing audits")
         for result in report.results {
-            let score = result.score.map { String(Int(($0 * 100).rounded())) } ?? "–"
+            let score = result.score.map { DisplayFormat.score($0) } ?? "–"
             let failing = result.audits.values.filter { ($0.score ?? 1) < 0.5 }.map(\.id).sorted().joined(separator: ", ")
             print("\(result.workload.padding(toLength: width, withPad: " ", startingAt: 0))  \(result.scenario.padding(toLength: 9, withPad: " ", startingAt: 0))  \(score.padding(toLength: 5, withPad: " ", startingAt: 0))  \(failing.isEmpty ? "none" : failing)")
         }

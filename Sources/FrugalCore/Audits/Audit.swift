@@ -67,6 +67,9 @@ public enum Audits {
 public enum DisplayFormat {
     public static func number(_ value: Double) -> String {
         if value == 0 { return "0" }
+        if !value.isFinite { return value.isNaN ? "NaN" : (value > 0 ? "∞" : "-∞") }
+        // Beyond 1e15 a Double has no meaningful units digit: scientific notation, never a trap.
+        if abs(value) >= 1e15 { return String(format: "%.3g", value) }
         if abs(value) >= 100 { return String(Int(value.rounded())) }
         if abs(value) >= 10 { return trimmed(String(format: "%.1f", value)) }
         return trimmed(String(format: "%.2f", value))

@@ -10,6 +10,12 @@ public enum RunOutcome: String, Codable, Sendable, CaseIterable {
     case killedMemory = "killed-memory"
     /// It did not exit when the scenario ended and had to be killed.
     case timedOut = "timed-out"
+    /// The user stopped the suite (SIGINT, SIGTERM) while this run was going: the run was ended
+    /// through its normal teardown and what it measured so far is kept, but it is not a verdict.
+    case interrupted
+    /// The harness failed inside this run (a control pipe that broke, an event stream that could
+    /// not be read): the detail says what; the workload is not blamed for it.
+    case harnessError = "harness-error"
 }
 
 /// How the process ended, as `wait4` reported it.

@@ -1,0 +1,19 @@
+// swift-tools-version:6.1
+// libFuzzer targets for what Frugal reads from others: the event stream a workload writes, config
+// files, and report.json files other CI jobs produce. A package of its own (depending on Frugal by
+// path) so the fuzzer's instrumentation never reaches Frugal's own build. Built and run by
+// scripts/fuzz.sh:  swift build -c release -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library
+import PackageDescription
+
+let package = Package(
+    name: "FrugalFuzz",
+    dependencies: [.package(name: "Frugal", path: "..")],
+    targets: [
+        .executableTarget(name: "FuzzEventStream", dependencies: [.product(name: "FrugalCore", package: "Frugal")]),
+        .executableTarget(name: "FuzzConfig", dependencies: [.product(name: "FrugalConfig", package: "Frugal")]),
+        .executableTarget(name: "FuzzReport", dependencies: [
+            .product(name: "FrugalReport", package: "Frugal"), .product(name: "FrugalCore", package: "Frugal"),
+        ]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Splits the bytes of a workload's event pipe into events, hang stacks and malformed lines.
+/// It holds no I/O, so it is tested and fuzzed on its own (`Fuzz/`); `EventStreamReader` feeds
+/// it what it reads. Everything in the stream is the workload's to write, so it is bounded: a
+/// line longer than `maxLineBytes` is dropped as malformed (the harness's memory does not grow
+/// with a workload that never writes a newline), and a stack keeps `maxStackLines` lines.
+public struct EventStreamDecoder {
+    /// One thing found in the stream.
+    public enum Item {
+        case event(WorkloadEvent)
+        /// The `backtrace_symbols_fd` lines between `@frugal-stack-begin <ns>` and `@frugal-stack-end`.
+        case stack(time: UInt64, lines: [String])
+        /// A line that is none of the above, cut to 200 characters.
+        case malformed(String)
+    }
+
+    public static let maxLineBytes = 1 << 20
+    public static let maxStackLines = 256
+    static let stackBegin = "@frugal-stack-begin "
+    static let stackEnd = "@frugal-stack-end"
+
+    private var pending: [UInt8] = []
+    /// Set while the rest of an overlong line is skipped up to its newline.
+    private var skippingLine = false
+    private var stack: (time: UInt64, lines: [String])?
+    private let decoder = JSONDecoder()
+
+    public init() {}
+
+    /// Takes the next bytes read; returns what the complete lines among them held.
+    public mutating func feed<Bytes: Collection>(_ bytes: Bytes) -> [Item] where Bytes.Element == UInt8 {
+        pending.append(contentsOf: bytes)
+        var items: [Item] = []
+        var lineStart = pending.startIndex
+        while let newline = pending[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
+            if skippingLine {
+                skippingLine = false
+            } else {
+                decodeLine(pending[lineStart..<newline], into: &items)
+            }
+            lineStart = newline + 1
+        }
+        pending.removeSubrange(..<lineStart)
+        if pending.count > Self.maxLineBytes {
+            if !skippingLine {
+                items.append(.malformed("a line longer than \(Self.maxLineBytes) bytes (dropped)"))
+            }
+            skippingLine = true
+            pending.removeAll(keepingCapacity: false)
+        }
+        return items
+    }
+
+    private mutating func decodeLine(_ line: ArraySlice<UInt8>, into items: inout [Item]) {
+        if line.first == UInt8(ascii: "{"), let event = try? decoder.decode(WorkloadEvent.self, from: Data(line)) {
+            items.append(.event(event))
+            return
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        if text.hasPrefix(Self.stackBegin) {
+            stack = (UInt64(text.dropFirst(Self.stackBegin.count)) ?? 0, [])
+        } else if text == Self.stackEnd, let captured = stack {
+            items.append(.stack(time: captured.time, lines: captured.lines))
+            stack = nil
+        } else if stack != nil {
+            if stack!.lines.count < Self.maxStackLines { stack!.lines.append(String(text.prefix(1000))) }
+        } else {
+            items.append(.malformed(String(text.prefix(200))))
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Conversions from `Double` that never trap. Swift's `Int(_: Double)` traps on NaN, on ±∞ and
+/// on anything beyond ±9.2e18, and a report or a config is a file anyone can write: a score of
+/// 1e17 or a value of 1e308 is a valid JSON number, so every renderer converts through here.
+public extension Int {
+    /// `value` rounded to the nearest integer and saturated at `Int.min`/`Int.max`; nil for NaN.
+    init?(saturating value: Double) {
+        guard !value.isNaN else { return nil }
+        let rounded = value.rounded()
+        // 2^63 is exactly representable; every Double below it converts without trapping.
+        if rounded >= 9_223_372_036_854_775_808.0 { self = .max; return }
+        if rounded < -9_223_372_036_854_775_808.0 { self = .min; return }
+        self = Int(rounded)
+    }
+}
+
+public extension UInt64 {
+    /// `value` rounded and saturated at 0 and `UInt64.max`; NaN is 0.
+    init(saturating value: Double) {
+        guard value > 0 else { self = 0; return }
+        let rounded = value.rounded()
+        if rounded >= 18_446_744_073_709_551_616.0 { self = .max; return }
+        self = UInt64(rounded)
+    }
+}
+
+public extension DisplayFormat {
+    /// A score in [0, 1] as the 0–100 number readers see ("87"); "–" when there is none.
+    /// Out-of-range scores (from a hand-edited report) print as they are, saturated, never trap.
+    static func score(_ score: Double?) -> String {
+        guard let score else { return "–" }
+        guard let percent = Int(saturating: score * 100) else { return "NaN" }
+        return String(percent)
+    }
+
+    /// A whole number of something ("12 s", an SVG coordinate), saturated; "NaN" for NaN.
+    static func integer(_ value: Double) -> String {
+        Int(saturating: value).map(String.init) ?? "NaN"
+    }
+}
