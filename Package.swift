@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // Only its UnixSignals library (SIGINT/SIGTERM as an async sequence over dispatch sources).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // Debian's libpapi-dev ships papi.pc; the shim header exposes macros Swift cannot import.
@@ -52,7 +54,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .target(name: "FrugalReport", dependencies: ["FrugalCore"]),
+        .target(name: "FrugalReport", dependencies: ["FrugalCore", "CFrugalSystem"]),
         // The run history (SQLite through GRDB), kept apart so FrugalCore and FrugalReport stay pure.
         .target(name: "FrugalHistory", dependencies: ["FrugalCore", .product(name: "GRDB", package: "GRDB.swift")]),
         // Assertion config files (YAML through Yams, or JSON) parsed into FrugalCore's pure assertion types.
@@ -67,6 +69,7 @@ let package = Package(
                 "FrugalCore", "FrugalProbe", "FrugalHarness", "FrugalReport", "FrugalWorkloads",
                 "FrugalHistory", "FrugalConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(name: "FrugalCoreTests", dependencies: ["FrugalCore"]),

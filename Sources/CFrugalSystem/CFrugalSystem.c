@@ -87,3 +87,8 @@ int frugal_fadv_dontneed(void) { return POSIX_FADV_DONTNEED; }
 int frugal_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
 }
+
+#include <stdio.h>
+int frugal_rename_exchange(const char *from, const char *to) {
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE);
+}

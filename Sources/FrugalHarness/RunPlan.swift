@@ -67,6 +67,9 @@ public struct HarnessOptions: Sendable {
     public var radio: RadioProfile.Technology
     /// Turn the kernel's memory-pressure events into the app's warnings, as the system does.
     public var forwardKernelPressure = true
+    /// The user's request to stop (SIGINT, SIGTERM): the CLI's signal handling interrupts it; each
+    /// run ends through its normal teardown as `interrupted`, and no new run starts.
+    public var interruption = SuiteInterruption()
 
     public init(workloadHost: String, sampleInterval: Double = 0.2, launchWatchdog: Double = Thresholds.launchWatchdogSeconds,
                 settleTimeout: Double = 0.25, inputTimeout: Double = 10, terminateWatchdog: Double = 5, commandTimeout: Double = 60,

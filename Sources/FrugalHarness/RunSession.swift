@@ -45,6 +45,8 @@ final class RunSession {
     private var finishedProcesses: [(segment: ProcessSegment, events: [WorkloadEvent], samples: [ProcessSample], malformed: [String])] = []
     /// The memory cgroup, pressure monitor and balloons (RunSession+Memory.swift), for the whole run.
     let memory: MemoryPressure
+    /// The current process's registration with `options.interruption`, which kills it on SIGINT.
+    private var interruptionToken: Int?
 
     init(plan: RunPlan, workload: String, options: HarnessOptions) throws {
         self.options = options
@@ -73,7 +75,30 @@ final class RunSession {
             _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
             throw error
         }
+        registerForInterruption()
         startMemoryMonitoring()
+    }
+
+    /// An interrupt kills the current process (continued first if stopped), so the step waiting on
+    /// it returns at once; the run then ends on its own thread (`checkInterruption`).
+    private func registerForInterruption() {
+        let process = process
+        interruptionToken = options.interruption.register {
+            process.kill(SIGCONT)
+            process.kill(SIGKILL)
+        }
+    }
+
+    /// Ends the scenario if the suite was interrupted: the run is recorded as `interrupted` and
+    /// goes through `finish` like any other. Returns whether it was.
+    func checkInterruption() -> Bool {
+        guard let signal = options.interruption.signal else { return false }
+        if outcome != .interrupted {
+            outcome = .interrupted
+            outcomeDetail = SuiteInterruption.detail(signal)
+        }
+        stopped = true
+        return true
     }
 
     /// Starts the workload host for `workload` in `sandbox`, with its reader, sampler and hang watcher.
@@ -100,6 +125,7 @@ final class RunSession {
     func respawn() throws {
         try archiveCurrentProcess()
         (process, reader, sampler, hangWatcher) = try Self.spawn(workload: workload, options: options, sandbox: sandbox, network: network!, memory: memory)
+        registerForInterruption()
         killedByScenario = false
         isSuspended = false
     }
@@ -168,9 +194,15 @@ final class RunSession {
         guard let exit = process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(30)) else {
             throw HarnessError("workload \(workload) (pid \(process.pid)) could not be reaped after SIGKILL")
         }
+        if let token = interruptionToken { options.interruption.unregister(token) }
+        interruptionToken = nil
         sampler.stop()
         reader.waitForEnd(until: MonotonicClock.now() + Self.nanoseconds(2), clock: MonotonicClock.now)
         hangWatcher.stop()
+        if let failure = reader.failure, outcome == nil {
+            // What the app wrote after the failure was never seen: no verdict can rest on it.
+            (outcome, outcomeDetail) = (.harnessError, failure)
+        }
         var events = reader.snapshot
         for line in reader.malformedLines {
             events.append(WorkloadEvent(time: exit.time, body: .mark(Mark(name: "malformed-event", detail: line))))
@@ -187,6 +219,8 @@ final class RunSession {
         // Whatever happens below, the run's servers stop with it.
         defer { network?.stop() }
         if isSuspended { endSuspension(endedBy: "end of scenario", continueProcess: true) }
+        _ = checkInterruption()
+        if outcome == .interrupted && !process.hasExited { process.kill(SIGKILL) }
         if !terminated && !process.hasExited && outcome == nil {
             // The scenario ended without terminate: close the control pipe (the app ends itself on
             // EOF) and give it the terminate budget before killing it.

@@ -30,7 +30,7 @@ public final class ScenarioRunner {
         // The run's origin and proxy stop however the run ends (finish stops them too).
         defer { session.network?.stop() }
         for (index, step) in plan.scenario.steps.enumerated() {
-            if !session.canPerform(step) { break }
+            if session.checkInterruption() || !session.canPerform(step) { break }
             session.perform(step, index: index)
         }
         return try session.finish()
@@ -79,6 +79,8 @@ public final class ScenarioRunner {
             throw HarnessError("cannot start \(first): \(error)")
         }
         process.closeControl()
+        let interruptionToken = options.interruption.register { process.kill(SIGKILL) }
+        defer { options.interruption.unregister(interruptionToken) }
         let reader = EventStreamReader(fd: process.eventFD)
         let sampler = ProcSampler(pid: process.pid, interval: options.sampleInterval)
         sampler.start()
@@ -95,6 +97,9 @@ public final class ScenarioRunner {
         let networkRecord = network.finish(spawnTime: process.spawnTime)
         sampler.stop()
         reader.waitForEnd(until: MonotonicClock.now() + seconds(1), clock: MonotonicClock.now)
+        if outcome == nil, let signal = options.interruption.signal {
+            (outcome, detail) = (.interrupted, SuiteInterruption.detail(signal))
+        }
         if outcome == nil {
             if exit.status.code == 0 { outcome = .completed } else { (outcome, detail) = Self.classify(exit.status, terminated: true) }
         }
@@ -105,6 +110,12 @@ public final class ScenarioRunner {
                          exitStatus: exit.status, resourceUsage: exit.usage, blackBox: true, network: networkRecord)
         record.finalIO = process.finalIO
         return record
+    }
+
+    /// The program a black-box command runs: `name` itself when it holds a `/`, else the first
+    /// executable of that name on `PATH`; nil when there is none (bad input, checked before a run).
+    public static func executable(_ name: String) -> String? {
+        name.contains("/") ? (access(name, X_OK) == 0 ? name : nil) : which(name)
     }
 
     /// The first executable called `name` on `PATH`.

@@ -44,7 +44,8 @@ public final class SuiteRunner {
                 defer { group.leave() }
                 while true {
                     queue.lock.lock()
-                    guard queue.next < plans.count, !queue.failed else { queue.lock.unlock(); return }
+                    // An interrupted suite starts no new run; the runs going on end as `interrupted`.
+                    guard queue.next < plans.count, !queue.failed, runner.options.interruption.signal == nil else { queue.lock.unlock(); return }
                     let index = order[queue.next]
                     queue.next += 1
                     progress(.starting(index: index + 1, of: plans.count, plan: plans[index]))

@@ -13,11 +13,18 @@ public final class HistoryStore {
 
     private let database: DatabaseQueue
 
-    /// Opens the database at `path`, creating it and its directory if needed.
-    public init(path: String) throws {
+    /// How long a write waits for another `frugal run` holding the database before it fails:
+    /// two runs at once are normal in CI, and a busy database must not drop a run.
+    public static let defaultBusyTimeout: TimeInterval = 30
+
+    /// Opens the database at `path`, creating it and its directory if needed. A database locked
+    /// by another process is waited for, up to `busyTimeout` seconds (SQLite's busy handler).
+    public init(path: String, busyTimeout: TimeInterval = HistoryStore.defaultBusyTimeout) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        database = try DatabaseQueue(path: path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        database = try DatabaseQueue(path: path, configuration: configuration)
         try Self.migrator.migrate(database)
     }
 
@@ -70,6 +77,12 @@ public final class HistoryStore {
             }
             return runID
         }
+    }
+
+    /// Removes a run appended by `append` (its results and audits go with it): the report it
+    /// stood for could not be written.
+    public func removeRun(_ id: Int64) throws {
+        try database.write { db in try db.execute(sql: "DELETE FROM run WHERE id = ?", arguments: [id]) }
     }
 
     /// How many runs are recorded.

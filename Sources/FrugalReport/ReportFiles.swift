@@ -1,27 +1,30 @@
 import Foundation
 import FrugalCore
 
-/// Writes a report's files into a directory: `report.json`, `report.html`, `summary.md`.
-/// Each file is written to a temporary name and renamed, so a reader never sees half a file.
+/// Writes a report's files into a directory: `report.json`, `report.html`, `summary.md`, as one
+/// set (`ReportDirectory`): a reader sees the old set or the new one, never a mix.
 public enum ReportFiles {
     public static let jsonName = "report.json"
     public static let htmlName = "report.html"
     public static let markdownName = "summary.md"
 
-    /// Writes all three; returns their paths.
-    @discardableResult
-    public static func write(_ report: Report, to directory: URL, history: ReportHistory? = nil) throws -> [URL] {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let files: [(String, Data)] = [
+    /// The top-level names a report directory may hold: a directory with nothing else in it is
+    /// replaced whole when a new set is written.
+    public static var setNames: Set<String> { [jsonName, htmlName, markdownName] }
+
+    /// The files of a report set, by path inside the directory.
+    public static func files(_ report: Report, history: ReportHistory? = nil) throws -> [ReportDirectory.File] {
+        [
             (jsonName, try ReportJSON.encode(report)),
             (htmlName, Data(HTMLReportRenderer.render(report, history: history).utf8)),
             (markdownName, Data(MarkdownSummaryRenderer.render(report).utf8)),
         ]
-        return try files.map { name, data in
-            let url = directory.appendingPathComponent(name)
-            try writeAtomically(data, to: url)
-            return url
-        }
+    }
+
+    /// Writes all three as one set; returns their paths.
+    @discardableResult
+    public static func write(_ report: Report, to directory: URL, history: ReportHistory? = nil) throws -> [URL] {
+        try ReportDirectory.replace(directory, with: files(report, history: history), replaceable: setNames)
     }
 
     /// Writes `data` to `url` through a temporary file in the same directory, renamed over the
@@ -30,7 +33,13 @@ public enum ReportFiles {
     /// directory lost its report.json.
     public static func writeAtomically(_ data: Data, to url: URL) throws {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
-        try data.write(to: temporary)
+        do {
+            try data.write(to: temporary)
+        } catch {
+            // A full disk leaves a partial file behind: nothing of a failed write stays.
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
         guard rename(temporary.path, url.path) == 0 else {
             let code = errno
             try? FileManager.default.removeItem(at: temporary)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FrugalCore
 
 /// The only place the CLI touches process I/O: standard error, exit codes.
 enum ProcessIO {
@@ -12,14 +13,19 @@ enum ProcessIO {
         case findings = 2
         /// The harness itself failed.
         case harnessFailure = 3
+        /// Stopped by SIGINT (128 + 2) or SIGTERM (128 + 15), as shells report a signal's end.
+        case interrupted = 130
+        case terminated = 143
     }
 
+    /// One line on standard error: whatever it quotes (a name with a newline or a terminal
+    /// escape, a 50 MB key) is shown visibly and cut to a bounded length.
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data(("frugal: " + line + "\n").utf8))
+        FileHandle.standardError.write(Data(("frugal: " + TextSanitizer.oneLine(line, limit: 2000) + "\n").utf8))
     }
 
     static func progress(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.write(Data((TextSanitizer.oneLine(line, limit: 2000) + "\n").utf8))
     }
 
     static func exit(_ code: Code) -> Never { Foundation.exit(code.rawValue) }

@@ -102,11 +102,22 @@ struct Run: ParsableCommand {
         // Inputs are checked before minutes of running, so a typo fails at once.
         let assertions = try config.map(ReportInput.assertions)
         let baselineReport = try baseline.map(ReportInput.load)
+        let directory = URL(fileURLWithPath: out)
+        do {
+            try ReportDirectory.checkWritable(directory)
+        } catch {
+            throw CLIFailure.badInput("--out \(out): \(error)")
+        }
         guard let host = WorkloadHostLocator.locate() else {
             throw CLIFailure.harness("cannot find \(WorkloadHostLocator.executableName) beside frugal, on PATH or in FRUGAL_WORKLOAD_HOST")
         }
-        let options = HarnessOptions(workloadHost: host, commandTimeout: timeout, keepSandboxes: keepSandboxes,
+        var options = HarnessOptions(workloadHost: host, commandTimeout: timeout, keepSandboxes: keepSandboxes,
                                      networkProfile: NetworkProfile.named(networkProfile) ?? .lte, radio: Self.radios[radio] ?? .lte)
+        SignalHandling.install(options.interruption, sandboxParent: options.sandboxParent, out: directory, quiet: quiet)
+        let swept = HarnessLeftovers.sweep(sandboxParent: options.sandboxParent)
+        if !swept.isEmpty && !quiet {
+            ProcessIO.progress("frugal: removed \(swept.count) sandbox\(swept.count == 1 ? "" : "es") left by a harness that died")
+        }
         let started = Date()
         if !quiet {
             let seconds = plans.reduce(0.0) { $0 + $1.scenario.waitSeconds }
@@ -132,10 +143,19 @@ struct Run: ParsableCommand {
         } catch {
             harnessFailure = "\(error)"
         }
+        let interrupted = options.interruption.signal
+        // Nothing measured: the report already in --out stays as it was.
+        if records.isEmpty {
+            if let harnessFailure { throw CLIFailure.harness("\(harnessFailure); no run finished, so \(out) was left as it was") }
+            if interrupted != nil { throw Self.interruptedFailure(interrupted, detail: "before any run finished; \(out) was left as it was") }
+        }
         let survey = EnvironmentSurvey.survey()
         var environment = survey.environmentInfo
         environment.notes.append(jobs == 1 ? "each workload ran alone (--jobs 1)"
             : "\(jobs) workloads ran side by side (--jobs \(jobs)): CPU contention stretches launch times and handler durations; wakeup counts are per thread and not affected")
+        if let interrupted {
+            environment.notes.append("the suite was interrupted (\(interrupted == SIGTERM ? "SIGTERM" : "SIGINT")): \(records.filter { $0.outcome != .interrupted }.count) of \(plans.count) runs finished")
+        }
         var report = ReportBuilder.build(records: records, tool: ToolInfo(version: Frugal.version),
                                          generatedAt: ISO8601DateFormatter().string(from: started),
                                          environment: environment)
@@ -143,34 +163,57 @@ struct Run: ParsableCommand {
             report.comparison = ReportComparator.compare(base: baselineReport, head: report, baseline: baseline)
         }
         if let assertions { report.assertions = AssertionEvaluator.evaluate(assertions, results: report.results) }
-        let trends = noHistory ? nil : record(report)
-        let directory = URL(fileURLWithPath: out)
+        // An interrupted suite is not a point of the history: its trends would show a partial suite.
+        let history = noHistory || interrupted != nil ? nil : record(report)
         do {
-            let files = try ReportFiles.write(report, to: directory, history: trends)
+            let files = try ReportFiles.write(report, to: directory, history: history?.trends)
             if !quiet { ProcessIO.progress("frugal: wrote " + files.map(\.path).joined(separator: ", ")) }
         } catch {
+            // The history must not hold a run whose report does not exist.
+            history?.undo()
             throw CLIFailure.harness("cannot write the report to \(directory.path): \(error)")
         }
         if let harnessFailure {
             throw CLIFailure.harness("\(harnessFailure) (the report holds the \(records.count) runs that finished)")
         }
+        if interrupted != nil {
+            throw Self.interruptedFailure(interrupted, detail: "the report in \(out) holds the \(records.count) runs that finished or were going on")
+        }
         if !quiet && !jsonStdout {
             printSummary(report)
             if let comparison = report.comparison { print(ComparisonTextRenderer.render(comparison), terminator: "") }
         }
+        if let failure = history?.failure {
+            // The report is written; the run is not in the history. CI must hear of it.
+            try? CIOutput.finish(report, jsonStdout: jsonStdout, annotations: githubAnnotations)
+            throw CLIFailure.harness("the report was written, but the run could not be recorded in \(self.history): \(failure)")
+        }
         try CIOutput.finish(report, jsonStdout: jsonStdout, annotations: githubAnnotations)
     }
 
-    /// Appends the report to the history and reads back the recent trends. The history is a
-    /// convenience: when it cannot be written the run still succeeds, and says why.
-    private func record(_ report: Report) -> ReportHistory? {
+    static func interruptedFailure(_ signal: Int32?, detail: String) -> CLIFailure {
+        let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+        return CLIFailure(code: signal == SIGTERM ? .terminated : .interrupted, message: "interrupted by \(name): \(detail)")
+    }
+
+    /// What recording the run in the history gave: the trends for the HTML report, a way to take
+    /// the run out again, or why it could not be recorded.
+    private struct HistoryRecording {
+        var trends: ReportHistory?
+        var failure: String?
+        var undo: () -> Void = {}
+    }
+
+    /// Appends the report to the history (waiting for another run that holds the database, up to
+    /// `HistoryStore.defaultBusyTimeout`) and reads back the recent trends.
+    private func record(_ report: Report) -> HistoryRecording {
         do {
             let store = try HistoryStore(path: history)
-            try store.append(report, commit: ReportInput.gitCommit(), recordedAt: report.generatedAt)
-            return try store.history(limit: 20)
+            let id = try store.append(report, commit: ReportInput.gitCommit(), recordedAt: report.generatedAt)
+            let trends = try? store.history(limit: 20)
+            return HistoryRecording(trends: trends, failure: nil, undo: { try? store.removeRun(id) })
         } catch {
-            ProcessIO.error("could not record the run in \(history): \(error)")
-            return nil
+            return HistoryRecording(trends: nil, failure: "\(error)")
         }
     }
 
@@ -178,6 +221,9 @@ struct Run: ParsableCommand {
         if !command.isEmpty {
             guard workloads.isEmpty && scenarios.isEmpty else {
                 throw CLIFailure.badInput("--workload and --scenario do not apply to a black-box command after --")
+            }
+            guard ScenarioRunner.executable(command[0]) != nil else {
+                throw CLIFailure.badInput("command not found: \(command[0]) (not an executable file, nor on PATH)")
             }
             let scenario = Scenario(name: "command", summary: "run the command to its end", steps: [.launch])
             return (1...repetitions).map { RunPlan(target: .command(command), scenario: scenario, repetition: $0) }

@@ -31,6 +31,10 @@ int frugal_hang_signal(void);
    Returns 0, or -1 with errno. */
 int frugal_install_stack_dumper(int fd);
 
+/* renameat2(RENAME_EXCHANGE): swaps two paths atomically (a report directory and its staged
+   replacement), so a reader sees the old set or the new one, never neither. -1 with errno. */
+int frugal_rename_exchange(const char *from, const char *to);
+
 /* tgkill(2): a signal to one thread of a process. */
 int frugal_tgkill(pid_t tgid, pid_t tid, int signal);
 

@@ -10,7 +10,14 @@ public enum ReportBuilder {
     public static func runReport(_ record: RunRecord) -> RunReport {
         let analysis = RunAnalysis(record)
         let metrics = MetricExtraction.metrics(of: analysis)
-        let audits = record.blackBox ? blackBoxAudits(analysis, metrics: metrics) : Audits.evaluate(analysis, metrics: metrics)
+        var audits = record.blackBox ? blackBoxAudits(analysis, metrics: metrics) : Audits.evaluate(analysis, metrics: metrics)
+        // A run the user stopped, or the harness failed in, ended early for reasons not the app's:
+        // its numbers are kept, but no audit judges it.
+        switch record.outcome {
+        case .interrupted: audits = withoutVerdicts(audits, explanation: "the run was interrupted before its scenario ended")
+        case .harnessError: audits = withoutVerdicts(audits, explanation: "the harness failed during the run: \(record.outcomeDetail ?? "see the run's outcome")")
+        default: break
+        }
         let categories = categoryScores(audits.mapValues { $0.score })
         var report = RunReport(workload: record.workload, scenario: record.scenario, repetition: record.repetition,
                                outcome: record.outcome, outcomeDetail: record.outcomeDetail, exitStatus: record.exitStatus,
@@ -24,18 +31,24 @@ public enum ReportBuilder {
 
     /// A black-box command has no handlers or states: only audits that need the process alone apply.
     static func blackBoxAudits(_ analysis: RunAnalysis, metrics: [String: MetricValue]) -> [String: AuditResult] {
-        var results = Audits.evaluate(analysis, metrics: metrics)
-        for (id, result) in results where id != "power.avoid-polling" {
+        let results = Audits.evaluate(analysis, metrics: metrics)
+        var judged = withoutVerdicts(results, explanation: "a black-box command reports no handlers or app states")
+        judged["power.avoid-polling"] = results["power.avoid-polling"]
+        return judged
+    }
+
+    /// Every audit in `results` made not applicable, with `explanation`.
+    static func withoutVerdicts(_ results: [String: AuditResult], explanation: String) -> [String: AuditResult] {
+        results.mapValues { result in
             var result = result
             result.score = nil
             result.scoreDisplayMode = .notApplicable
             result.numericValue = nil
             result.displayValue = "not applicable"
             result.evidence = []
-            result.explanation = "a black-box command reports no handlers or app states"
-            results[id] = result
+            result.explanation = explanation
+            return result
         }
-        return results
     }
 
     /// Category scores: the weighted mean of the scored audits of each category.

@@ -103,12 +103,31 @@ final class MemoryCgroup: @unchecked Sendable {
     /// Removes empty groups left by a harness that died before cleaning up (their name
     /// carries the harness's pid; that process is gone).
     static func removeStaleGroups(in parent: String) {
-        for name in (try? FileReader.directoryEntries(parent)) ?? [] where name.hasPrefix("frugal-") {
-            let parts = name.split(separator: "-")
-            guard parts.count >= 3, let pid = Int32(parts[parts.count - 2]), pid != getpid(),
-                  kill(pid, 0) != 0 && errno == ESRCH else { continue }
+        for name in (try? FileReader.directoryEntries(parent)) ?? [] where name.hasPrefix("frugal-") && HarnessLeftovers.ownerIsGone(name) {
             rmdir(parent + "/" + name)  // fails, harmlessly, while anything is still inside
         }
+    }
+
+    /// Removes the groups `pid` made (empty ones: rmdir fails while a process is inside); returns
+    /// how many are left.
+    static func removeGroups(ownedBy pid: pid_t) -> Int {
+        guard case .success(let own) = ownGroup() else { return 0 }
+        var parents = [own.1]
+        if let unified = (try? FileReader.readText("/proc/self/cgroup")).flatMap(unifiedGroup) { parents.append(unified) }
+        var left = 0
+        for parent in parents {
+            for name in (try? FileReader.directoryEntries(parent)) ?? [] where name.hasPrefix("frugal-") && name.contains("-\(pid)-") {
+                if rmdir(parent + "/" + name) != 0 { left += 1 }
+            }
+        }
+        return left
+    }
+
+    /// `removeStaleGroups` in this process's own memory group and its unified twin, if any.
+    static func removeStaleGroups() {
+        guard case .success(let own) = ownGroup() else { return }
+        removeStaleGroups(in: own.1)
+        if let unified = (try? FileReader.readText("/proc/self/cgroup")).flatMap(unifiedGroup) { removeStaleGroups(in: unified) }
     }
 
     static func write(_ text: String, to path: String) throws {

@@ -1,0 +1,65 @@
+import Foundation
+import FrugalProbe
+
+/// What a harness that died (SIGKILL, power loss) left behind, swept when the next one starts:
+/// sandboxes (`frugal-sandbox-<workload>-<pid>-<id>`) and memory cgroups (`frugal-<label>-<pid>-<id>`)
+/// whose owner pid is gone. A leftover of a harness still running (another `frugal run`) is kept.
+public enum HarnessLeftovers {
+    /// Removes dead harnesses' sandboxes under `sandboxParent` and their empty memory cgroups;
+    /// returns the paths removed.
+    @discardableResult
+    public static func sweep(sandboxParent: URL = FileManager.default.temporaryDirectory) -> [String] {
+        var removed: [String] = []
+        for name in (try? FileReader.directoryEntries(sandboxParent.path)) ?? [] where name.hasPrefix("frugal-sandbox-") && ownerIsGone(name) {
+            let path = sandboxParent.appendingPathComponent(name).path
+            // The bundle is made read-only; removal needs write permission on each directory.
+            makeWritable(path)
+            if (try? FileManager.default.removeItem(atPath: path)) != nil { removed.append(path) }
+        }
+        MemoryCgroup.removeStaleGroups()
+        return removed
+    }
+
+    /// Whether the pid in a leftover's name (`...-<pid>-<id>`) is no longer a process.
+    static func ownerIsGone(_ name: String) -> Bool {
+        let parts = name.split(separator: "-")
+        guard parts.count >= 3, let pid = Int32(parts[parts.count - 2]), pid > 0, pid != getpid() else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    private static func makeWritable(_ path: String) {
+        guard let walker = FileManager.default.enumerator(atPath: path) else { return }
+        chmod(path, 0o755)
+        for case let relative as String in walker {
+            var info = stat()
+            let child = path + "/" + relative
+            if lstat(child, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { chmod(child, 0o755) }
+        }
+    }
+}
+
+extension HarnessLeftovers {
+    /// On the way out after a second Ctrl-C: removes this process's own sandboxes, its memory
+    /// cgroups once their processes are gone (the caller killed them), and the staging directory of
+    /// a report set being written to `reportDirectory`. Waits at most about a second.
+    public static func removeOwn(sandboxParent: URL, reportDirectory: URL?) {
+        let marker = "-\(getpid())-"
+        for name in (try? FileReader.directoryEntries(sandboxParent.path)) ?? [] where name.hasPrefix("frugal-sandbox-") && name.contains(marker) {
+            let path = sandboxParent.appendingPathComponent(name).path
+            makeWritable(path)
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        if let reportDirectory {
+            let parent = reportDirectory.standardizedFileURL.deletingLastPathComponent()
+            let prefix = ".\(reportDirectory.lastPathComponent).frugal-staging-\(getpid())-"
+            for name in (try? FileReader.directoryEntries(parent.path)) ?? [] where name.hasPrefix(prefix) {
+                try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+            }
+        }
+        // A killed process leaves its cgroup a moment later: retry the removal for up to a second.
+        for _ in 0..<10 {
+            if MemoryCgroup.removeGroups(ownedBy: getpid()) == 0 { return }
+            usleep(100_000)
+        }
+    }
+}

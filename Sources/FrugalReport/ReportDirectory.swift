@@ -1,0 +1,114 @@
+import CFrugalSystem
+import Foundation
+
+/// Writes a report set as one: every file goes into a staging directory beside the target, and
+/// the staging directory is swapped with the target in one `renameat2(RENAME_EXCHANGE)`. A reader
+/// of the directory sees the old set or the new one, never a mix of two runs and never half a
+/// file; after a failure nothing of the staging directory is left and the old set is untouched.
+///
+/// A directory holding other files than report files (a user's `--out .`) is never swapped
+/// away: there each file is renamed into place on its own (each file whole, the set not at once).
+public enum ReportDirectory {
+    /// A file of the set: its path inside the directory (may hold `/`) and its bytes.
+    public typealias File = (path: String, data: Data)
+
+    /// The least free space `checkWritable` accepts: the default suite's set is about 10 MB.
+    public static let minimumFreeBytes: UInt64 = 32 << 20
+
+    /// Checks, before anything runs, that `directory` can take a report set: it is a directory
+    /// (or can be created), a staging directory can be made beside it, and its file system has
+    /// `minimumFreeBytes` free. Throws a `ReportError` that names the problem.
+    public static func checkWritable(_ directory: URL) throws {
+        let path = directory.standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw ReportError("\(path) exists and is not a directory")
+        }
+        let parent = directory.standardizedFileURL.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw ReportError("cannot create \(parent.path): \(reason(error))")
+        }
+        // Making (and removing) a staging directory is the exact operation the write will need;
+        // as root, permission bits say nothing, so trying is the only honest check.
+        let probe = try makeStaging(for: directory)
+        try? FileManager.default.removeItem(at: probe)
+        var stats = statvfs()
+        if statvfs(parent.path, &stats) == 0 {
+            let free = UInt64(stats.f_bavail) * UInt64(stats.f_frsize)
+            guard free >= minimumFreeBytes else {
+                throw ReportError("only \(free / 1024 / 1024) MiB free on the file system of \(parent.path); a report set needs \(minimumFreeBytes / 1024 / 1024) MiB")
+            }
+        }
+    }
+
+    /// Replaces the report set in `directory` by `files`; `replaceable` names the top-level entries
+    /// a report set may hold (an old set's files), which decides whether the directory is swapped
+    /// whole. Returns the written files' URLs.
+    @discardableResult
+    public static func replace(_ directory: URL, with files: [File], replaceable: Set<String>) throws -> [URL] {
+        let directory = directory.standardizedFileURL
+        let staging = try makeStaging(for: directory)
+        var stagingExists = true
+        defer { if stagingExists { try? FileManager.default.removeItem(at: staging) } }
+        for file in files {
+            let url = staging.appendingPathComponent(file.path)
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try file.data.write(to: url)
+            } catch {
+                throw ReportError("cannot write \(file.path) for \(directory.path): \(reason(error))")
+            }
+        }
+        let urls = files.map { directory.appendingPathComponent($0.path) }
+        // A new directory: one rename puts the whole set in place.
+        if rename(staging.path, directory.path) == 0 {
+            stagingExists = false
+            return urls
+        }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let ours = replaceable.union(files.map { topLevel($0.path) })
+        if entries.allSatisfy({ ours.contains($0) }) {
+            guard frugal_rename_exchange(staging.path, directory.path) == 0 else {
+                throw ReportError("cannot swap \(staging.path) with \(directory.path): \(String(cString: strerror(errno)))")
+            }
+            // The staging path now holds the old set; the deferred removal takes it away.
+            return urls
+        }
+        // Other files live here: replace ours one by one, each rename atomic.
+        for name in Set(files.map { topLevel($0.path) }).sorted() {
+            let target = directory.appendingPathComponent(name)
+            let staged = staging.appendingPathComponent(name)
+            if rename(staged.path, target.path) != 0 {
+                let code = errno
+                // A directory (a timelines folder) cannot be renamed over a full one: swap it.
+                guard (code == ENOTEMPTY || code == EEXIST || code == EISDIR), frugal_rename_exchange(staged.path, target.path) == 0 else {
+                    throw ReportError("cannot move \(name) into \(directory.path): \(String(cString: strerror(code)))")
+                }
+            }
+        }
+        return urls
+    }
+
+    /// A fresh, empty directory beside `directory`, hidden, named after it and this process.
+    static func makeStaging(for directory: URL) throws -> URL {
+        let parent = directory.deletingLastPathComponent()
+        for attempt in 0..<100 {
+            let staging = parent.appendingPathComponent(".\(directory.lastPathComponent).frugal-staging-\(getpid())-\(attempt)")
+            if mkdir(staging.path, 0o755) == 0 { return staging }
+            guard errno == EEXIST else {
+                throw ReportError("cannot create a staging directory in \(parent.path): \(String(cString: strerror(errno)))")
+            }
+        }
+        throw ReportError("cannot create a staging directory in \(parent.path): 100 names taken")
+    }
+
+    private static func topLevel(_ path: String) -> String { String(path.split(separator: "/").first ?? Substring(path)) }
+
+    private static func reason(_ error: Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(underlying.code))) }
+        return (error as NSError).localizedDescription
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import FrugalHarness
+import UnixSignals
+
+/// SIGINT and SIGTERM during `frugal run`, through swift-service-lifecycle's `UnixSignals` (a
+/// dispatch signal source as an async sequence; its `ServiceGroup` is made for long-lived async
+/// services, while the suite is a batch on threads, so only the signal part is used).
+///
+/// The first signal interrupts the suite: the runs going on end through their normal teardown as
+/// `interrupted`, the report of every finished run is written, and `frugal` exits 130 or 143.
+/// A second one exits at once, after killing the live processes and removing this harness's
+/// sandboxes, empty cgroups and report staging directories.
+enum SignalHandling {
+    /// Starts handling; returns once the signal sources are registered (no early signal is lost).
+    static func install(_ interruption: SuiteInterruption, sandboxParent: URL, out: URL, quiet: Bool) {
+        let registered = DispatchSemaphore(value: 0)
+        Task.detached {
+            let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+            registered.signal()
+            var count = 0
+            for await signal in signals {
+                count += 1
+                if count == 1 {
+                    interruption.interrupt(signal: signal.rawValue)
+                    if !quiet {
+                        ProcessIO.progress("frugal: \(signal): ending the runs going on and writing the report of those that finished (again to exit at once)")
+                    }
+                } else {
+                    interruption.interrupt(signal: signal.rawValue)
+                    HarnessLeftovers.removeOwn(sandboxParent: sandboxParent, reportDirectory: out)
+                    ProcessIO.error("\(signal) again: exited at once; the report was not written")
+                    ProcessIO.exit(interruption.signal == SIGTERM ? .terminated : .interrupted)
+                }
+            }
+        }
+        registered.wait()
+    }
+}
