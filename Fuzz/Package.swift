@@ -2,7 +2,7 @@
 // libFuzzer targets for what Frugal reads from others: the event stream a workload writes, config
 // files, and report.json files other CI jobs produce. A package of its own (depending on Frugal by
 // path) so the fuzzer's instrumentation never reaches Frugal's own build. Built and run by
-// scripts/fuzz.sh:  swift build -c release -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library
+// scripts/fuzz.sh:  swift build -c release --sanitize=fuzzer
 import PackageDescription
 
 let package = Package(

@@ -12,8 +12,8 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(FuzzEventStream FuzzConfig FuzzReport)
-swift build -c release -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library >&2
-bin="$(swift build -c release -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library --show-bin-path)"
+swift build -c release --sanitize=fuzzer >&2
+bin="$(swift build -c release --sanitize=fuzzer --show-bin-path)"
 mkdir -p Artifacts
 status=0
 for target in "${targets[@]}"; do

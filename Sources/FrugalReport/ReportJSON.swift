@@ -20,7 +20,10 @@ public enum ReportJSON {
         guard version == Report.currentSchemaVersion else {
             throw ReportError("schemaVersion \(version.map(String.init) ?? "missing") is not supported (this frugal reads \(Report.currentSchemaVersion))")
         }
-        return try JSONDecoder().decode(Report.self, from: data)
+        // What `encode` writes for a non-finite number, it reads back.
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        return try decoder.decode(Report.self, from: data)
     }
 }
 

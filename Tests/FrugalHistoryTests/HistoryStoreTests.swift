@@ -31,4 +31,46 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertEqual(series.points.map(\.commit), [nil, "ccc"])
         XCTAssertEqual(try reopened.history(limit: 10, workload: "idle").series, [])
     }
+
+    /// Two `frugal run`s at once used to lose runs to "database is locked". Separate connections
+    /// (as separate processes have) appending at the same time must all land.
+    func testConcurrentWritersWaitInsteadOfDroppingRuns() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-history-busy-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("history.sqlite").path
+        _ = try HistoryStore(path: path)
+        let writers = 6, appends = 15
+        let failures = FailureList()
+        DispatchQueue.concurrentPerform(iterations: writers) { writer in
+            do {
+                let store = try HistoryStore(path: path)
+                for index in 0..<appends {
+                    try store.append(report(score: 0.5), commit: "w\(writer)", recordedAt: "2026-01-01T00:00:\(index)Z")
+                }
+            } catch {
+                failures.add("\(error)")
+            }
+        }
+        XCTAssertEqual(failures.all, [])
+        XCTAssertEqual(try HistoryStore(path: path).runCount(), writers * appends)
+    }
+
+    func testARemovedRunTakesItsRowsWithIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-history-remove-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try HistoryStore(path: directory.appendingPathComponent("h.sqlite").path)
+        try store.append(report(score: 0.9), commit: nil, recordedAt: "2026-01-01T00:00:00Z")
+        let id = try store.append(report(score: 0.1), commit: nil, recordedAt: "2026-01-02T00:00:00Z")
+        try store.removeRun(id)
+        XCTAssertEqual(try store.runCount(), 1)
+        XCTAssertEqual(try store.history(limit: 5).series.first?.points.map(\.score), [0.9])
+    }
+}
+
+/// Errors collected from several threads.
+final class FailureList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [String] = []
+    func add(_ error: String) { lock.lock(); errors.append(error); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return errors }
 }

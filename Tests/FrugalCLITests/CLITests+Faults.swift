@@ -1,0 +1,86 @@
+import Foundation
+import XCTest
+
+/// The issue-13 reproductions as a user meets them: bad numbers and places refused at once
+/// (exit 1, one line), an existing report never replaced by a run that measured nothing, and
+/// SIGINT ending the suite with every finished run kept (exit 130).
+final class CLIFaultTests: XCTestCase {
+    func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-cli-faults-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+
+    func testOutOfRangeOptionsExitOneWithOneLine() throws {
+        for arguments in [["--timeout", "inf"], ["--timeout", "1e300"], ["--timeout", "1e10"], ["--timeout", "nan"],
+                          ["--repeat", "999999999999"], ["--jobs", "100000"]] {
+            let result = try CLITests.frugal(["run", "--no-history"] + arguments + ["--", "true"])
+            XCTAssertEqual(result.status, 1, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        }
+    }
+
+    func testAMissingCommandExitsOneAndKeepsTheReportThere() throws {
+        let directory = try temporaryDirectory()
+        let out = directory.appendingPathComponent("out").path
+        let first = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", out, "--", "true"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let before = try Data(contentsOf: URL(fileURLWithPath: out + "/report.json"))
+        let missing = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", out, "--", "frugal-no-such-command"])
+        XCTAssertEqual(missing.status, 1, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("command not found"), missing.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/report.json")), before, "the report already there is kept")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["out"], "nothing temporary left")
+    }
+
+    func testAnOutThatCannotBeWrittenFailsBeforeRunning() throws {
+        let directory = try temporaryDirectory()
+        let file = directory.appendingPathComponent("a-file")
+        try Data().write(to: file)
+        let started = Date()
+        // The workload takes 10 s; the check must come first.
+        let result = try CLITests.frugal(["run", "--no-history", "--workload", "news.coalesced", "--out", file.path])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("not a directory"), result.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 8, "refused before the run")
+    }
+
+    func testAConfigAliasBombIsRefusedInTime() throws {
+        let directory = try temporaryDirectory()
+        var text = "a0: &a0 [x, y]\n"
+        for level in 1...9 { text += "a\(level): &a\(level) [*a\(level - 1), *a\(level - 1)]\n" }
+        text += "? *a9\n: boom\n"
+        let config = directory.appendingPathComponent("bomb.yml")
+        try Data(text.utf8).write(to: config)
+        let started = Date()
+        let result = try CLITests.frugal(["run", "--no-history", "--config", config.path, "--out", directory.path + "/o", "--", "true"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        // Generous for a loaded machine: before the limit this took minutes.
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+    }
+
+    /// Timing: the first run (`true`) ends in well under a second and the second sleeps 60 s, so
+    /// a SIGINT 3 s in falls in the second run on any machine that starts a process in 3 s.
+    func testSIGINTKeepsFinishedRunsAndExits130() throws {
+        let directory = try temporaryDirectory()
+        let out = directory.appendingPathComponent("out")
+        let process = Process()
+        process.executableURL = CLITests.binary
+        process.arguments = ["run", "--no-history", "--repeat", "2", "--jobs", "1", "--out", out.path, "--", "/bin/sh", "-c", "[ -e \(directory.path)/second ] && sleep 60; touch \(directory.path)/second"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 3)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any])
+        let outcomes = (report["runs"] as? [[String: Any]] ?? []).compactMap { $0["outcome"] as? String }
+        XCTAssertEqual(outcomes, ["completed", "interrupted"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("summary.md").path), "a complete set")
+        XCTAssertFalse((try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path))
+            .contains { $0.hasPrefix("frugal-sandbox-") && $0.contains("-\(process.processIdentifier)-") }, "no sandbox left")
+    }
+}

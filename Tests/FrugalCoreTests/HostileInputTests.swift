@@ -1,0 +1,105 @@
+import XCTest
+@testable import FrugalCore
+
+/// Numbers and text from files anyone can write: conversions that never trap, sanitizers that
+/// leave nothing raw, an event-stream decoder whose memory a workload cannot grow.
+final class HostileInputTests: XCTestCase {
+    func testSaturatingConversionsNeverTrap() {
+        XCTAssertEqual(Int(saturating: 1e17 * 100), Int.max)
+        XCTAssertEqual(Int(saturating: 1e308), Int.max)
+        XCTAssertEqual(Int(saturating: -.infinity), Int.min)
+        XCTAssertNil(Int(saturating: .nan))
+        XCTAssertEqual(Int(saturating: 86.5), 87)
+        XCTAssertEqual(Int(saturating: 9_223_372_036_854_774_784.0), 9_223_372_036_854_774_784)
+        XCTAssertEqual(UInt64(saturating: .infinity), .max)
+        XCTAssertEqual(UInt64(saturating: -5), 0)
+        XCTAssertEqual(UInt64(saturating: .nan), 0)
+    }
+
+    func testDisplayFormatsAnyJSONNumber() {
+        XCTAssertEqual(DisplayFormat.score(1e17), String(Int.max))
+        XCTAssertEqual(DisplayFormat.score(0.874), "87")
+        XCTAssertEqual(DisplayFormat.score(nil), "–")
+        XCTAssertEqual(DisplayFormat.number(1e308), "1e+308")
+        XCTAssertEqual(DisplayFormat.number(-.infinity), "-∞")
+        XCTAssertEqual(DisplayFormat.number(.nan), "NaN")
+        XCTAssertEqual(DisplayFormat.number(1234.4), "1234")
+        XCTAssertEqual(DisplayFormat.integer(1e300), String(Int.max))
+    }
+
+    func testControlCharactersAreShownVisiblyOnOneLine() {
+        let hostile = "evil\n::error::pwned\u{1B}[31m\u{7}\u{202E}"
+        let shown = TextSanitizer.visible(hostile)
+        XCTAssertEqual(shown, "evil\\n::error::pwned\\u{1B}[31m\\u{7}\\u{202E}")
+        XCTAssertFalse(shown.unicodeScalars.contains { $0.value < 0x20 })
+        XCTAssertEqual(TextSanitizer.visible("plain é ✓"), "plain é ✓")
+    }
+
+    func testOneLineIsBounded() {
+        let long = String(repeating: "k", count: 52_000_000 / 1000) + "\n"
+        let line = TextSanitizer.oneLine(long, limit: 100)
+        XCTAssertLessThan(line.count, 140)
+        XCTAssertTrue(line.hasSuffix("more characters)"), line)
+        XCTAssertFalse(line.contains("\n"))
+    }
+
+    func testHTMLAndXMLAndMarkdownAreInert() {
+        let name = "<script>alert('x')</script>&\u{1B}[2J"
+        let html = TextSanitizer.html(name)
+        XCTAssertFalse(html.contains("<") || html.contains(">") || html.contains("\u{1B}"), html)
+        XCTAssertTrue(html.contains("&lt;script&gt;"))
+        let xml = TextSanitizer.xml(name + "\u{FFFE}\u{0}")
+        XCTAssertFalse(xml.unicodeScalars.contains { $0.value == 0xFFFE || $0.value == 0 }, xml)
+        let markdown = TextSanitizer.markdown("<img src=x onerror=alert(1)> [link](http://x) | `code` *em*\n# heading")
+        XCTAssertFalse(markdown.contains("<img"), markdown)
+        XCTAssertFalse(markdown.contains("\n"), markdown)
+        for raw in ["[link](", "| `", "*em*", "\n#"] { XCTAssertFalse(markdown.contains(raw), "\(raw) in \(markdown)") }
+    }
+
+    func testAnnotationDataCannotStartACommand() {
+        let data = TextSanitizer.annotationData("a\n::error::x\r%\u{1B}")
+        XCTAssertEqual(data, "a%0A::error::x%0D%25\\u{1B}")
+        XCTAssertEqual(TextSanitizer.annotationProperty("a:b,c"), "a%3Ab%2Cc")
+    }
+
+    func testDecoderJoinsLinesAcrossReadsAndKeepsStacks() {
+        var decoder = EventStreamDecoder()
+        let text = #"{"t":12,"type":"ack","ack":{"sequence":3}}"# + "\n@frugal-stack-begin 99\nframe one\n@frugal-stack-end\ngarbage\n"
+        let bytes = Array(text.utf8)
+        var items = decoder.feed(bytes[0..<10])
+        XCTAssertTrue(items.isEmpty)
+        items = decoder.feed(bytes[10...])
+        XCTAssertEqual(items.count, 3)
+        guard case .event(let event) = items[0], case .ack(let ack) = event.body else { return XCTFail("\(items)") }
+        XCTAssertEqual(ack.sequence, 3)
+        guard case .stack(let time, let lines) = items[1] else { return XCTFail("\(items)") }
+        XCTAssertEqual(time, 99)
+        XCTAssertEqual(lines, ["frame one"])
+        guard case .malformed(let line) = items[2] else { return XCTFail("\(items)") }
+        XCTAssertEqual(line, "garbage")
+    }
+
+    func testDecoderDropsAnOverlongLineWithoutKeepingIt() {
+        var decoder = EventStreamDecoder()
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 256 * 1024)
+        var malformed = 0
+        for _ in 0..<8 {  // 2 MiB with no newline
+            for item in decoder.feed(chunk) { if case .malformed = item { malformed += 1 } }
+        }
+        XCTAssertEqual(malformed, 1, "one note for the overlong line")
+        let items = decoder.feed(Array("tail of it\n{\"t\":1,\"type\":\"ack\",\"ack\":{\"sequence\":1}}\n".utf8))
+        XCTAssertEqual(items.count, 1, "the rest of the long line is skipped, the next line decodes")
+        guard case .event = items.first else { return XCTFail("\(items)") }
+    }
+
+    func testInterruptedAndHarnessErrorRunsHaveNoVerdict() {
+        for outcome in [RunOutcome.interrupted, .harnessError] {
+            let record = RunRecord(workload: "w", scenario: "s", repetition: 1, startTime: 0, endTime: 1_000_000_000, pid: 1,
+                                   steps: [], events: [], samples: [], outcome: outcome, outcomeDetail: "why", exitStatus: nil, resourceUsage: nil)
+            let run = ReportBuilder.runReport(record)
+            XCTAssertFalse(run.audits.isEmpty)
+            XCTAssertTrue(run.audits.values.allSatisfy { $0.score == nil && $0.scoreDisplayMode == .notApplicable }, "\(outcome)")
+            XCTAssertNil(run.score)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import XCTest
+@testable import FrugalHarness
+
+/// A harness that died (SIGKILL) leaves its sandboxes; the next one removes them, and only them.
+final class HarnessLeftoversTests: XCTestCase {
+    func testSandboxesOfADeadHarnessAreSweptAndLiveOnesKept() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-leftovers-\(getpid())")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: parent) }
+        // A pid that is surely gone: a child that has exited and been reaped.
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let dead = parent.appendingPathComponent("frugal-sandbox-news.polling-\(child.processIdentifier)-0000ABCD")
+        let live = parent.appendingPathComponent("frugal-sandbox-news.polling-\(getppid())-0000ABCD")
+        let ours = parent.appendingPathComponent("frugal-sandbox-idle-\(getpid())-0000ABCD")
+        for directory in [dead, live, ours] {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent("Bundle"), withIntermediateDirectories: true)
+        }
+        // The bundle is read-only, as a real sandbox's is.
+        chmod(dead.appendingPathComponent("Bundle").path, 0o555)
+        let removed = HarnessLeftovers.sweep(sandboxParent: parent)
+        XCTAssertEqual(removed, [dead.path])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dead.path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: live.path), "another harness's sandbox is kept")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: ours.path), "this harness's own sandbox is kept")
+        HarnessLeftovers.removeOwn(sandboxParent: parent, reportDirectory: nil)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ours.path))
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import XCTest
+@testable import FrugalCore
+@testable import FrugalReport
+
+/// Reports from other jobs hold any JSON number and any text; report sets are written whole.
+final class HostileReportTests: XCTestCase {
+    /// `hostileReport` with every score 1e17, every value 1e308 and an endless timeline, through JSON.
+    static func outOfRangeReport() throws -> Report {
+        var report = ReportTests.hostileReport()
+        for index in report.runs.indices {
+            report.runs[index].durationSeconds = 1e308
+            report.runs[index].timeline.duration = .infinity
+            report.runs[index].score = 1e17
+            for (id, var audit) in report.runs[index].audits {
+                audit.score = 1e17
+                audit.numericValue = 1e308
+                report.runs[index].audits[id] = audit
+            }
+            for (name, var metric) in report.runs[index].metrics {
+                metric.value = 1e308
+                report.runs[index].metrics[name] = metric
+            }
+        }
+        report.results = ReportBuilder.aggregate(report.runs)
+        for index in report.results.indices {
+            report.results[index].score = 1e17
+            report.results[index].workload = "evil\n::error::pwned\u{1B}[31m"
+        }
+        // Through the file format, as `frugal report` and `frugal compare` read it.
+        return try ReportJSON.decode(ReportJSON.encode(report))
+    }
+
+    func testEveryRendererTakesOutOfRangeNumbers() throws {
+        let report = try Self.outOfRangeReport()
+        XCTAssertTrue(HTMLReportRenderer.render(report).contains("</html>"))
+        let markdown = MarkdownSummaryRenderer.render(report)
+        XCTAssertTrue(markdown.contains(String(Int.max)), markdown)
+        XCTAssertTrue(JUnitRenderer.render(report).hasPrefix("<?xml"))
+        let comparison = ReportComparator.compare(base: report, head: report, baseline: "b.json")
+        XCTAssertFalse(ComparisonTextRenderer.render(comparison).isEmpty)
+        var withChecks = report
+        withChecks.comparison = comparison
+        withChecks.assertions = AssertionEvaluator.evaluate(AssertionSet.merging(preset: .strict, overrides: []), results: report.results)
+        XCTAssertFalse(MarkdownSummaryRenderer.render(withChecks).isEmpty)
+        _ = GitHubAnnotations.render(withChecks)
+    }
+
+    func testANameWithANewlineCannotStartAWorkflowCommand() throws {
+        var report = try Self.outOfRangeReport()
+        report.results[0].score = 0.1
+        for (id, var audit) in report.results[0].audits {
+            audit.score = 0.1
+            report.results[0].audits[id] = audit
+        }
+        let lines = GitHubAnnotations.render(report)
+        XCTAssertFalse(lines.isEmpty)
+        for line in lines {
+            XCTAssertFalse(line.contains("\n") || line.contains("\u{1B}"), line)
+            XCTAssertTrue(line.hasPrefix("::warning ") || line.hasPrefix("::error "), line)
+        }
+        let markdown = MarkdownSummaryRenderer.render(report)
+        XCTAssertFalse(markdown.contains("\u{1B}"))
+        XCTAssertFalse(markdown.contains("\n::error"))
+    }
+
+    // MARK: - The report set, written whole
+
+    func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-set-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+
+    func testASetReplacesTheOldOneWholeAndLeavesNoStaging() throws {
+        let parent = try temporaryDirectory()
+        let out = parent.appendingPathComponent("latest")
+        try ReportDirectory.replace(out, with: [("report.json", Data("old".utf8)), ("summary.md", Data("old".utf8)), ("stale.svg", Data())],
+                                    replaceable: ["report.json", "summary.md", "stale.svg"])
+        try ReportDirectory.replace(out, with: [("report.json", Data("new".utf8)), ("summary.md", Data("new".utf8))],
+                                    replaceable: ["report.json", "summary.md", "stale.svg"])
+        XCTAssertEqual(try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8), "new")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted(), ["report.json", "summary.md"],
+                       "the old set went as a whole")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), ["latest"], "no staging directory left")
+    }
+
+    func testADirectoryWithOtherFilesKeepsThem() throws {
+        let out = try temporaryDirectory()
+        try Data("mine".utf8).write(to: out.appendingPathComponent("notes.txt"))
+        try ReportDirectory.replace(out, with: [("report.json", Data("new".utf8))], replaceable: ["report.json"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted(), ["notes.txt", "report.json"])
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: out.deletingLastPathComponent().path)
+            .contains { $0.contains(out.lastPathComponent + ".frugal-staging") })
+    }
+
+    func testAFailedWriteLeavesTheOldSetAndNoStaging() throws {
+        let parent = try temporaryDirectory()
+        let out = parent.appendingPathComponent("latest")
+        try ReportDirectory.replace(out, with: [("report.json", Data("old".utf8))], replaceable: ["report.json"])
+        // A path that cannot be written inside the staging directory: a file where a folder must be.
+        XCTAssertThrowsError(try ReportDirectory.replace(out, with: [("report.json", Data("new".utf8)), ("report.json/x", Data())],
+                                                         replaceable: ["report.json"]))
+        XCTAssertEqual(try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8), "old")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), ["latest"])
+    }
+
+    func testCheckWritableRefusesAFileAndAnUnwritablePlace() throws {
+        let parent = try temporaryDirectory()
+        let file = parent.appendingPathComponent("afile")
+        try Data().write(to: file)
+        XCTAssertThrowsError(try ReportDirectory.checkWritable(file)) { XCTAssertTrue("\($0)".contains("not a directory"), "\($0)") }
+        XCTAssertThrowsError(try ReportDirectory.checkWritable(URL(fileURLWithPath: "/proc/frugal-out")))
+        XCTAssertNoThrow(try ReportDirectory.checkWritable(parent.appendingPathComponent("new/latest")))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.appendingPathComponent("new").path), [], "the check leaves nothing")
+    }
+}
