@@ -22,6 +22,10 @@ final class ChildProcess: @unchecked Sendable {
     private var exit: (status: ExitStatus, usage: ResourceUsage?, time: UInt64)?
     private var exitIO: ProcessIOCounters?
     private var controlClosed = false
+    /// Held for a whole control message, and by `closeControl`: messages from two threads (a
+    /// scenario step, a forwarded pressure warning) never interleave, and the descriptor is never
+    /// closed (and its number reused by another run) in the middle of a write.
+    private let sendLock = NSLock()
 
     /// Spawns `arguments[0]` (a path) with `arguments` and `environment` added to the harness's own.
     ///
@@ -155,8 +159,14 @@ final class ChildProcess: @unchecked Sendable {
         _ = Glibc.kill(pid, signal)
     }
 
-    /// Writes one control message.
+    /// Writes one control message; throws when the pipe is closed or the write fails.
     func send(_ message: ControlMessage) throws {
+        sendLock.lock()
+        defer { sendLock.unlock() }
+        condition.lock()
+        let closed = controlClosed
+        condition.unlock()
+        guard !closed else { throw HarnessError("the control pipe is already closed") }
         var line = try JSONEncoder().encode(message)
         line.append(UInt8(ascii: "\n"))
         try line.withUnsafeBytes { raw in
@@ -173,6 +183,8 @@ final class ChildProcess: @unchecked Sendable {
     /// Closes the harness's end of the control pipe (the app sees EOF and ends). Only once: a
     /// second close could hit the same number reused by another run's pipe and end that app.
     func closeControl() {
+        sendLock.lock()
+        defer { sendLock.unlock() }
         condition.lock()
         defer { condition.unlock() }
         guard !controlClosed else { return }

@@ -27,7 +27,13 @@ extension RunSession {
 
     func home(index: Int, start: UInt64) {
         sequence += 1
-        try? process.send(ControlMessage(sequence: sequence, command: .enterBackground))
+        do {
+            try process.send(ControlMessage(sequence: sequence, command: .enterBackground))
+        } catch {
+            // A message that never left is the harness's failure, not a watchdog finding.
+            failDelivery("enterBackground", error: error, step: .home, index: index, start: start)
+            return
+        }
         guard reader.waitForAck(sequence, until: start + Self.nanoseconds(options.backgroundWatchdog), clock: MonotonicClock.now) else {
             if process.hasExited {
                 stopped = true
@@ -62,7 +68,12 @@ extension RunSession {
             if !expirationSent && now >= expirationAt {
                 expirationSent = true
                 sequence += 1
-                try? process.send(ControlMessage(sequence: sequence, command: .expireBackgroundTasks))
+                do {
+                    try process.send(ControlMessage(sequence: sequence, command: .expireBackgroundTasks))
+                } catch {
+                    failDelivery("expireBackgroundTasks", error: error, step: .home, index: index, start: start)
+                    return
+                }
                 continue
             }
             _ = reader.wait(until: expirationSent ? budgetEnd : expirationAt) { Self.openBackgroundTasks($0).isEmpty }
@@ -79,6 +90,20 @@ extension RunSession {
         }
         suspend()
         record(.home, index: index, start: start, problem: isSuspended ? nil : "the process could not be stopped")
+    }
+
+    /// A control message that could not be written: if the app is gone, the scenario simply stops
+    /// (its exit is the finding); otherwise the harness failed, and the run says so as
+    /// `harness-error` instead of blaming the app with a watchdog it never had the chance to meet.
+    func failDelivery(_ command: String, error: Error, step: ScenarioStep, index: Int, start: UInt64) {
+        if process.hasExited || process.waitForExit(until: MonotonicClock.now() + 100_000_000) != nil {
+            stopped = true
+            record(step, index: index, start: start, problem: "the workload exited before \(command) could be delivered")
+            return
+        }
+        let detail = "could not deliver \(command) to the workload: \(error)"
+        kill(outcome: .harnessError, detail: detail)
+        record(step, index: index, start: start, problem: detail)
     }
 
     /// Stops the process group (SIGSTOP) once its background time is over, and looks at it from

@@ -9,6 +9,14 @@ extension RunSession {
     /// Sends a warning and samples the process's memory from outside just before, 100 ms and
     /// 1 s after. Blocks for about 1 s.
     func deliverWarning(_ level: MemoryWarningLevel, origin: String, sequence: Int) -> (WarningDelivery, String?) {
+        Self.deliverWarning(level, origin: origin, sequence: sequence, to: (process, sampler), memory: memory)
+    }
+
+    /// The delivery itself, on whatever thread calls it: it touches only the process and sampler
+    /// it is given (each locked inside) and the memory record (locked), never the session's state.
+    static func deliverWarning(_ level: MemoryWarningLevel, origin: String, sequence: Int, to current: (process: ChildProcess, sampler: ProcSampler),
+                               memory: MemoryPressure) -> (WarningDelivery, String?) {
+        let (process, sampler) = current
         // `normal` asks nothing of the app: it is sent without the samples around it.
         let measured = level != .normal
         let before = measured ? sampler.sampleNow()?.memory : nil
@@ -30,13 +38,16 @@ extension RunSession {
         return (delivery, problem)
     }
 
-    /// Starts forwarding the kernel's pressure events to the app, after spawn.
+    /// Starts forwarding the kernel's pressure events to the app, after spawn. The monitor's
+    /// callback runs on another queue: it reads the current process from `currentProcess` (a
+    /// locked box the session thread publishes at each spawn), never the session's own variables.
     func startMemoryMonitoring() {
-        memory.startMonitoring { [weak self] level, origin in
-            guard let self else { return }
-            self.memory.deliverAsync { [weak self] in
-                guard let self, !self.process.hasExited else { return }
-                _ = self.deliverWarning(level, origin: origin, sequence: self.memory.forwardedSequence())
+        let current = currentProcess
+        let memory = memory
+        memory.startMonitoring { [weak memory] level, origin in
+            memory?.deliverAsync { [weak memory] in
+                guard let memory, let target = current.value, !target.process.hasExited else { return }
+                _ = Self.deliverWarning(level, origin: origin, sequence: memory.forwardedSequence(), to: target, memory: memory)
             }
         }
     }

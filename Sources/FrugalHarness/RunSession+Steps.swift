@@ -8,7 +8,12 @@ extension RunSession {
     /// Waits for the first event handled, under the launch watchdog; `step` is `.relaunch` for a relaunch.
     func launch(index: Int, start: UInt64, step: ScenarioStep = .launch) {
         sequence += 1
-        try? process.send(ControlMessage(sequence: sequence, command: .ping))
+        do {
+            try process.send(ControlMessage(sequence: sequence, command: .ping))
+        } catch {
+            failDelivery("ping", error: error, step: step, index: index, start: start)
+            return
+        }
         let deadline = process.spawnTime + Self.nanoseconds(options.launchWatchdog)
         if reader.waitForAck(sequence, until: deadline, clock: MonotonicClock.now) {
             record(step, index: index, start: start)
@@ -28,7 +33,8 @@ extension RunSession {
         let end = start + Self.nanoseconds(duration)
         if killedByScenario {
             // Not running: time passes before a relaunch, with nothing to sample.
-            Thread.sleep(forTimeInterval: duration)
+            // Interruptible: Ctrl-C must not wait out a long pause before a relaunch.
+            options.interruption.sleep(until: end)
             steps.append(StepRecord(index: index, step: .wait(seconds: duration), start: start, end: MonotonicClock.now()))
             return
         }
@@ -50,7 +56,13 @@ extension RunSession {
         if isSuspended { endSuspension(endedBy: "terminate", continueProcess: true) }
         sequence += 1
         terminated = true
-        try? process.send(ControlMessage(sequence: sequence, command: .terminate))
+        do {
+            try process.send(ControlMessage(sequence: sequence, command: .terminate))
+        } catch {
+            failDelivery("terminate", error: error, step: .terminate, index: index, start: start)
+            stopped = true
+            return
+        }
         var problem: String?
         if process.waitForExit(until: start + Self.nanoseconds(options.terminateWatchdog)) == nil {
             problem = "terminate watchdog: willTerminate did not return and exit within \(DisplayFormat.number(options.terminateWatchdog)) s"

@@ -47,6 +47,9 @@ final class RunSession {
     let memory: MemoryPressure
     /// The current process's registration with `options.interruption`, which kills it on SIGINT.
     private var interruptionToken: Int?
+    /// The current process and its sampler, published for callbacks on other threads (forwarded
+    /// pressure warnings); only the session's thread sets it, at each spawn.
+    let currentProcess = CurrentProcess()
 
     init(plan: RunPlan, workload: String, options: HarnessOptions) throws {
         self.options = options
@@ -76,6 +79,7 @@ final class RunSession {
             throw error
         }
         registerForInterruption()
+        currentProcess.value = (process, sampler)
         startMemoryMonitoring()
     }
 
@@ -126,6 +130,7 @@ final class RunSession {
         try archiveCurrentProcess()
         (process, reader, sampler, hangWatcher) = try Self.spawn(workload: workload, options: options, sandbox: sandbox, network: network!, memory: memory)
         registerForInterruption()
+        currentProcess.value = (process, sampler)
         killedByScenario = false
         isSuspended = false
     }
@@ -278,5 +283,15 @@ extension ResourceUsage {
                           maxResidentBytes: max(sum.maxResidentBytes, usage.maxResidentBytes),
                           majorFaults: sum.majorFaults + usage.majorFaults, minorFaults: sum.minorFaults + usage.minorFaults)
         }
+    }
+}
+
+/// The run's current process and sampler, behind a lock: what other threads may see of a session.
+final class CurrentProcess: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: (process: ChildProcess, sampler: ProcSampler)?
+    var value: (process: ChildProcess, sampler: ProcSampler)? {
+        get { lock.withLock { current } }
+        set { lock.withLock { current = newValue } }
     }
 }

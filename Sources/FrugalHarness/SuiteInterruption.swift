@@ -1,4 +1,5 @@
 import Foundation
+import FrugalProbe
 
 /// The user's request to stop the suite (SIGINT, SIGTERM), shared by the runner's threads.
 ///
@@ -8,7 +9,7 @@ import Foundation
 /// as `interrupted` and ends through its normal teardown (reap, cgroup, proxy, sandbox). The
 /// suite starts no new run once interrupted.
 public final class SuiteInterruption: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var received: Int32?
     private var next = 0
     private var stoppers: [Int: () -> Void] = [:]
@@ -27,6 +28,7 @@ public final class SuiteInterruption: @unchecked Sendable {
         lock.lock()
         if received == nil { received = signal }
         let stopping = Array(stoppers.values)
+        lock.broadcast()
         lock.unlock()
         for stop in stopping { stop() }
     }
@@ -48,6 +50,17 @@ public final class SuiteInterruption: @unchecked Sendable {
         lock.lock()
         stoppers[token] = nil
         lock.unlock()
+    }
+
+    /// Sleeps until `deadline` (monotonic ns) or an interrupt, whichever comes first.
+    func sleep(until deadline: UInt64) {
+        lock.lock()
+        defer { lock.unlock() }
+        while received == nil {
+            let now = MonotonicClock.now()
+            if now >= deadline { return }
+            _ = lock.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+        }
     }
 
     /// What an interrupted run's outcome detail says.

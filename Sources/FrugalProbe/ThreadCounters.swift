@@ -49,13 +49,16 @@ public final class ThreadCounters {
         self.availability = availability
     }
 
-    /// The current cumulative counts.
+    /// The current cumulative counts; nil counts when a read fails. A PAPI set that fails mid-run
+    /// gives no reading rather than rusage's: `source` says `papi:`, and a difference between a
+    /// PAPI count and an rusage count would be a number from two different clocks.
     public func read() -> Reading {
-        if let eventSet, let values = try? eventSet.read() {
+        if let eventSet {
+            guard let values = try? eventSet.read(), values.count >= 2 else { return Reading(cpuNanoseconds: nil, contextSwitches: nil) }
             return Reading(cpuNanoseconds: UInt64(max(0, values[0])), contextSwitches: Int(values[1]))
         }
         guard let usage = try? ResourceUsage.currentThread() else { return Reading(cpuNanoseconds: nil, contextSwitches: nil) }
         let cpu = (usage.userSeconds + usage.systemSeconds) * 1e9
-        return Reading(cpuNanoseconds: UInt64(cpu), contextSwitches: usage.voluntaryContextSwitches + usage.involuntaryContextSwitches)
+        return Reading(cpuNanoseconds: UInt64(saturating: cpu), contextSwitches: usage.voluntaryContextSwitches + usage.involuntaryContextSwitches)
     }
 }
