@@ -33,7 +33,10 @@ final class ChildProcess: @unchecked Sendable {
     /// itself into each cgroup (writes its pid to each `cgroup.procs`) and sets its
     /// `oom_score_adj`, then execs the program with the same pid: every page the program
     /// touches from exec on is charged to the cgroup (v1 does not move charges made before a move).
-    init(arguments: [String], environment: [String: String], cgroupProcs: [String] = [], oomScoreAdjustment: Int? = nil) throws {
+    /// `trailingBytes`, when given, replaces the last arguments byte for byte (a program's
+    /// arguments need not be UTF-8; a `String` cannot hold them).
+    init(arguments: [String], environment: [String: String], cgroupProcs: [String] = [], oomScoreAdjustment: Int? = nil,
+         trailingBytes: [[UInt8]]? = nil) throws {
         var arguments = arguments
         if !cgroupProcs.isEmpty || oomScoreAdjustment != nil {
             let script = #"adj="$1"; shift; while [ "$1" != "--" ]; do echo $$ > "$1" || exit 125; shift; done; shift; "#
@@ -65,10 +68,19 @@ final class ChildProcess: @unchecked Sendable {
         for (key, value) in environment { merged[key] = value }
         merged["FRUGAL_CONTROL_FD"] = "3"
         merged["FRUGAL_EVENT_FD"] = "4"
-        let argv = arguments.map { strdup($0) } + [nil]
+        var argumentBytes = arguments.map { Array($0.utf8) }
+        if let trailingBytes, trailingBytes.count <= argumentBytes.count {
+            argumentBytes.replaceSubrange((argumentBytes.count - trailingBytes.count)..., with: trailingBytes)
+        }
+        let argv: [UnsafeMutablePointer<CChar>?] = argumentBytes.map { bytes in
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            bytes.withUnsafeBufferPointer { UnsafeMutableRawPointer(copy).copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+            copy[bytes.count] = 0
+            return copy
+        } + [nil]
         let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
+            argv.forEach { $0?.deallocate() }
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0

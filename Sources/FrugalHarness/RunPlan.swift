@@ -16,6 +16,9 @@ public struct RunPlan: Sendable {
     public var repetition: Int
     /// Files installed in the app bundle before launch.
     public var bundleResources: [BundleResource]
+    /// A black-box command's arguments (after the program) byte for byte, when the text in
+    /// `target` lost some (Swift decodes argv as UTF-8 and turns other bytes into U+FFFD).
+    public var rawArguments: [[UInt8]]?
 
     public init(target: Target, scenario: Scenario, repetition: Int, bundleResources: [BundleResource] = []) {
         self.target = target

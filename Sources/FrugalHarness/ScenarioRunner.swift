@@ -74,7 +74,8 @@ public final class ScenarioRunner {
         defer { network.stop() }
         do {
             process = try ChildProcess(arguments: [path] + arguments.dropFirst(),
-                                       environment: options.environment.merging(network.environment) { _, proxy in proxy })
+                                       environment: options.environment.merging(network.environment) { _, proxy in proxy },
+                                       trailingBytes: plan.rawArguments)
         } catch {
             throw HarnessError("cannot start \(first): \(error)")
         }

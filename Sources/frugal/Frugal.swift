@@ -14,7 +14,8 @@ struct Frugal: ParsableCommand {
         Every number names its source; a counter that cannot be read here is reported as unavailable.
 
         Exit codes: 0 success; 1 bad input; 2 an error-level assertion failed or a significant
-        regression was found; 3 the harness itself failed.
+        regression was found; 3 the harness itself failed; 130/143 interrupted by SIGINT/SIGTERM
+        (the report holds the runs that finished; docs/robustness.md).
         """,
         version: version,
         subcommands: [Run.self, Compare.self, Doctor.self, List.self, Rules.self, RenderReport.self, History.self]

@@ -29,6 +29,18 @@ enum ProcessIO {
     }
 
     static func exit(_ code: Code) -> Never { Foundation.exit(code.rawValue) }
+
+    /// The last `count` arguments after the first `--`, as the bytes the kernel gave (Swift's
+    /// `CommandLine.arguments` replaces bytes that are not UTF-8 with U+FFFD); nil when the
+    /// count does not match what the parser took.
+    static func rawArgumentsAfterTerminator(count: Int) -> [[UInt8]]? {
+        let argv = (0..<Int(CommandLine.argc)).map { index -> [UInt8] in
+            guard let pointer = CommandLine.unsafeArgv[index] else { return [] }
+            return Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
+        }
+        guard let terminator = argv.firstIndex(of: Array("--".utf8)), argv.count - terminator - 1 == count else { return nil }
+        return Array(argv[(terminator + 1)...])
+    }
 }
 
 /// An error that ends the command with a contract exit code and one line on standard error.

@@ -226,7 +226,12 @@ struct Run: ParsableCommand {
                 throw CLIFailure.badInput("command not found: \(command[0]) (not an executable file, nor on PATH)")
             }
             let scenario = Scenario(name: "command", summary: "run the command to its end", steps: [.launch])
-            return (1...repetitions).map { RunPlan(target: .command(command), scenario: scenario, repetition: $0) }
+            let raw = ProcessIO.rawArgumentsAfterTerminator(count: command.count).map { Array($0.dropFirst()) }
+            return (1...repetitions).map {
+                var plan = RunPlan(target: .command(command), scenario: scenario, repetition: $0)
+                plan.rawArguments = raw
+                return plan
+            }
         }
         let known = WorkloadCatalogue.all.map(\.name)
         let chosen: [WorkloadDefinition]

@@ -83,4 +83,27 @@ final class CLIFaultTests: XCTestCase {
         XCTAssertFalse((try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path))
             .contains { $0.hasPrefix("frugal-sandbox-") && $0.contains("-\(process.processIdentifier)-") }, "no sandbox left")
     }
+
+    /// `\xff\xfe` used to reach the program as U+FFFD twice.
+    func testArgumentsReachTheProgramByteForByte() throws {
+        let directory = try temporaryDirectory()
+        let got = directory.appendingPathComponent("got").path
+        var argv: [[UInt8]] = [Array(CLITests.binary.path.utf8)]
+        argv += ["run", "--quiet", "--no-history", "--out", directory.path + "/out", "--", "/bin/sh", "-c", "printf %s \"$1\" > \(got)", "sh"].map { Array($0.utf8) }
+        argv.append([0xFF, 0xFE, 0x41])
+        // Process takes Strings; posix_spawn takes the bytes as they are.
+        let pointers = argv.map { bytes -> UnsafeMutablePointer<CChar>? in
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
+            copy[bytes.count] = 0
+            return copy
+        } + [nil]
+        defer { pointers.forEach { $0?.deallocate() } }
+        var pid: pid_t = 0
+        XCTAssertEqual(posix_spawn(&pid, CLITests.binary.path, nil, nil, pointers, environ), 0)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: got))), [0xFF, 0xFE, 0x41])
+    }
 }
