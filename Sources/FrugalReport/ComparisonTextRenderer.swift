@@ -25,7 +25,8 @@ public enum ComparisonTextRenderer {
             lines.append("  improved \(entry.kind.rawValue) \(entry.name) · \(entry.workload) · \(entry.scenario): \(entry.reason)")
         }
         for missing in comparison.unmatched { lines.append("  unmatched: \(missing)") }
-        return lines.joined(separator: "\n") + "\n"
+        // Names come from reports anyone can write: each line stays one line, with no terminal escape.
+        return lines.map(TextSanitizer.visible).joined(separator: "\n") + "\n"
     }
 
     static func number(_ value: Double?) -> String { value.map(DisplayFormat.number) ?? "–" }

@@ -3,6 +3,10 @@ import FrugalCore
 
 /// Reads and writes `report.json`.
 public enum ReportJSON {
+    /// The largest report.json read (docs/robustness.md): the default suite's is a few MB; a
+    /// file far beyond it is not a report, and reading it whole would take the machine's memory.
+    public static let maxBytes = 256 << 20
+
     /// Pretty-printed, keys sorted, so reports diff well in version control.
     public static func encode(_ report: Report) throws -> Data {
         let encoder = JSONEncoder()

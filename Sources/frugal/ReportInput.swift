@@ -7,6 +7,9 @@ import FrugalReport
 enum ReportInput {
     static func load(_ path: String) throws -> Report {
         let data: Data
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > ReportJSON.maxBytes {
+            throw CLIFailure.badInput("\(path) is \(size / 1_048_576) MiB, larger than a report can be (\(ReportJSON.maxBytes / 1_048_576) MiB)")
+        }
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {

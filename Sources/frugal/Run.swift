@@ -265,12 +265,14 @@ struct Run: ParsableCommand {
     }
 
     private func printSummary(_ report: Report) {
-        let width = max(8, report.results.map(\.workload.count).max() ?? 0)
+        // Names reach standard output shown visibly: a newline in one cannot start a line of its own.
+        let name = { (text: String) in TextSanitizer.visible(text) }
+        let width = max(8, report.results.map { name($0.workload).count }.max() ?? 0)
         print("\("workload".padding(toLength: width, withPad: " ", startingAt: 0))  scenario   score  failing audits")
         for result in report.results {
             let score = result.score.map { DisplayFormat.score($0) } ?? "–"
             let failing = result.audits.values.filter { ($0.score ?? 1) < 0.5 }.map(\.id).sorted().joined(separator: ", ")
-            print("\(result.workload.padding(toLength: width, withPad: " ", startingAt: 0))  \(result.scenario.padding(toLength: 9, withPad: " ", startingAt: 0))  \(score.padding(toLength: 5, withPad: " ", startingAt: 0))  \(failing.isEmpty ? "none" : failing)")
+            print("\(name(result.workload).padding(toLength: width, withPad: " ", startingAt: 0))  \(name(result.scenario).padding(toLength: 9, withPad: " ", startingAt: 0))  \(score.padding(toLength: 5, withPad: " ", startingAt: 0))  \(failing.isEmpty ? "none" : failing)")
         }
     }
 }

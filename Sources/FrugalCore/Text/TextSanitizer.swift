@@ -38,17 +38,15 @@ public enum TextSanitizer {
     /// Text for HTML and SVG, in elements and quoted attributes. Control characters are shown
     /// visibly: HTML forbids most of them, and a reader should see that they were there.
     public static func html(_ text: String) -> String {
+        replacing(visiblePreservingLines(text), ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"])
+    }
+
+    /// `text` with each character found in `replacements` replaced.
+    static func replacing(_ text: String, _ replacements: [Character: String]) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
-        for character in visiblePreservingLines(text) {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
+        for character in text {
+            if let replacement = replacements[character] { result += replacement } else { result.append(character) }
         }
         return result
     }
@@ -66,18 +64,9 @@ public enum TextSanitizer {
     /// punctuation backslash-escaped (no links, images, emphasis or code spans), table pipes
     /// escaped, and everything on one line with controls visible.
     public static func markdown(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in visible(text) {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\\", "`", "*", "_", "[", "]", "(", ")", "!", "|", "#", "~", "{", "}": result += "\\" + String(character)
-            default: result.append(character)
-            }
-        }
-        return result
+        var replacements: [Character: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;"]
+        for punctuation in "\\`*_[]()!|#~{}" { replacements[punctuation] = "\\" + String(punctuation) }
+        return replacing(visible(text), replacements)
     }
 
     /// A GitHub Actions workflow command's message (GitHub's `escapeData`), with controls other
