@@ -55,6 +55,8 @@ extension HarnessLeftovers {
             for name in (try? FileReader.directoryEntries(parent.path)) ?? [] where name.hasPrefix(prefix) {
                 try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
             }
+            // This run's lock on the directory (the kernel releases it; the file is ours to remove).
+            unlink(parent.appendingPathComponent(".\(reportDirectory.lastPathComponent).frugal-lock").path)
         }
         // A killed process leaves its cgroup a moment later: retry the removal for up to a second.
         for _ in 0..<10 {

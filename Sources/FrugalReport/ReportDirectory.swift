@@ -112,3 +112,33 @@ public enum ReportDirectory {
         return (error as NSError).localizedDescription
     }
 }
+
+/// Held by the `frugal run` writing a report directory, for the whole run: a second run given the
+/// same `--out` is refused at its start instead of silently replacing the first one's report.
+/// An advisory `flock` on a hidden file beside the directory; the kernel releases it whatever
+/// way the process ends, and the file is removed when the run ends normally.
+public final class ReportDirectoryLock {
+    let path: String
+    private let fd: Int32
+
+    /// Takes the lock, or throws a `ReportError` naming the run that holds it.
+    public init(_ directory: URL) throws {
+        let directory = directory.standardizedFileURL
+        path = directory.deletingLastPathComponent().appendingPathComponent(".\(directory.lastPathComponent).frugal-lock").path
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ReportError("cannot create \(path): \(String(cString: strerror(errno)))") }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            close(fd)
+            throw ReportError("another frugal run\(holder.isEmpty ? "" : " (pid \(holder))") is writing a report to \(directory.path)")
+        }
+        ftruncate(fd, 0)
+        let pid = "\(getpid())\n"
+        _ = pid.withCString { write(fd, $0, strlen($0)) }
+    }
+
+    deinit {
+        unlink(path)
+        close(fd)
+    }
+}

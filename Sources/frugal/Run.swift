@@ -103,11 +103,15 @@ struct Run: ParsableCommand {
         let assertions = try config.map(ReportInput.assertions)
         let baselineReport = try baseline.map(ReportInput.load)
         let directory = URL(fileURLWithPath: out)
+        let outLock: ReportDirectoryLock
         do {
             try ReportDirectory.checkWritable(directory)
+            outLock = try ReportDirectoryLock(directory)
         } catch {
             throw CLIFailure.badInput("--out \(out): \(error)")
         }
+        // Held until the report is written (and released by the kernel however frugal ends).
+        defer { withExtendedLifetime(outLock) {} }
         guard let host = WorkloadHostLocator.locate() else {
             throw CLIFailure.harness("cannot find \(WorkloadHostLocator.executableName) beside frugal, on PATH or in FRUGAL_WORKLOAD_HOST")
         }

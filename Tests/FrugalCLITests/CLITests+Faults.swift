@@ -106,4 +106,22 @@ final class CLIFaultTests: XCTestCase {
         XCTAssertEqual(status, 0)
         XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: got))), [0xFF, 0xFE, 0x41])
     }
+
+    /// Two runs into one --out: the second is refused at once instead of replacing the first's.
+    /// Timing: the first run's command sleeps 5 s; the second starts 1 s in.
+    func testASecondRunIntoTheSameOutIsRefused() throws {
+        let directory = try temporaryDirectory()
+        let out = directory.appendingPathComponent("out").path
+        let first = Process()
+        first.executableURL = CLITests.binary
+        first.arguments = ["run", "--quiet", "--no-history", "--out", out, "--", "sleep", "5"]
+        try first.run()
+        Thread.sleep(forTimeInterval: 1)
+        let second = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", out, "--", "true"])
+        first.waitUntilExit()
+        XCTAssertEqual(second.status, 1, second.stderr)
+        XCTAssertTrue(second.stderr.contains("another frugal run"), second.stderr)
+        XCTAssertEqual(first.terminationStatus, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["out"], "no lock or staging left")
+    }
 }
