@@ -224,8 +224,9 @@ final class RunSession {
         // Whatever happens below, the run's servers stop with it.
         defer { network?.stop() }
         if isSuspended { endSuspension(endedBy: "end of scenario", continueProcess: true) }
-        _ = checkInterruption()
-        if outcome == .interrupted && !process.hasExited { process.kill(SIGKILL) }
+        // A run whose app had already terminated cleanly when the signal came is complete, not interrupted.
+        let endedCleanly = terminated && process.waitForExit(until: 0)?.status.code == 0
+        if !endedCleanly && checkInterruption() && !process.hasExited { process.kill(SIGKILL) }
         if !terminated && !process.hasExited && outcome == nil {
             // The scenario ended without terminate: close the control pipe (the app ends itself on
             // EOF) and give it the terminate budget before killing it.
