@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "FrugalWorkloads", dependencies: ["FrugalKit", "FrugalCore"]),
         // The process every built-in workload runs in: it links only the app runtime and the
         // sample apps, so a workload's footprint is not inflated by the harness (SwiftNIO).
-        .executableTarget(name: "frugal-workload-host", dependencies: ["FrugalWorkloads", "FrugalKit"]),
+        .executableTarget(name: "frugal-workload-host", dependencies: ["FrugalWorkloads", "FrugalKit", "FrugalCore"]),
         .executableTarget(
             name: "frugal",
             dependencies: [

@@ -26,7 +26,7 @@ public final class FileStore: @unchecked Sendable {
     public init(sandbox: Sandbox, exclusionMechanism: BackupExclusionMechanism? = nil,
                 journal: ((FileWrite) -> Void)? = nil) {
         self.sandbox = sandbox
-        let forced = ProcessInfo.processInfo.environment["FRUGAL_BACKUP_EXCLUSION"].flatMap(BackupExclusionMechanism.init(rawValue:))
+        let forced = ProcessInfo.processInfo.environment[FrugalProtocol.Environment.backupExclusion].flatMap(BackupExclusionMechanism.init(rawValue:))
         self.exclusionMechanism = exclusionMechanism ?? forced
             ?? (ExtendedAttributes.supported(at: sandbox.root.path) ? .extendedAttribute : .sidecar)
         self.journal = journal ?? { Application.current?.emitter.emit(.fileWrite($0), at: $0.end) }

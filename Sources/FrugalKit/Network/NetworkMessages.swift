@@ -1,9 +1,10 @@
 import Foundation
+import FrugalCore
 
 /// Where the client connects: the harness's shaping proxy, from `FRUGAL_PROXY=HOST:PORT`.
 public struct NetworkEndpoint: Sendable, Equatable, CustomStringConvertible {
     /// The environment variable the harness sets for every run.
-    public static let environmentKey = "FRUGAL_PROXY"
+    public static let environmentKey = FrugalProtocol.Environment.proxy
 
     /// An IPv4 address (the harness uses 127.0.0.1).
     public var host: String
