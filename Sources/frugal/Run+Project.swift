@@ -7,7 +7,10 @@ import FrugalWorkloads
 /// `frugal run` with a `frugal.yml`: the user's apps, their scenarios, their products.
 extension Run {
     /// The project file: `--config`, else `frugal.yml` in the current directory when there is one.
-    func loadProject() throws -> ProjectConfig? {
+    func loadProject() throws -> ProjectConfig? { try Self.loadProject(config) }
+
+    /// The project file `config` names, else `frugal.yml` in the current directory when there is one.
+    static func loadProject(_ config: String?) throws -> ProjectConfig? {
         let path: String
         if let config {
             path = config
