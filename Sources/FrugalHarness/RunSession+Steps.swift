@@ -23,6 +23,10 @@ extension RunSession {
             record(step, index: index, start: start)
             return
         }
+        // Back before the deadline: the event stream ended, so the app is exiting; let the reaper
+        // see it, or an app that exits at once would be blamed on the watchdog.
+        let now = MonotonicClock.now()
+        if now < deadline { _ = process.waitForExit(until: min(deadline, now + Self.nanoseconds(2))) }
         if process.hasExited {
             stopped = true
             return

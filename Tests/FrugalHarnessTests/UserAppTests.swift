@@ -29,8 +29,8 @@ final class UserAppTests: XCTestCase {
         defer { Sandbox.removeKept(root) }
         let installed = try Data(contentsOf: root.appendingPathComponent("Documents/inbox/notes.txt"))
         XCTAssertEqual(Array(installed), document.contents(offset: 0, count: document.bytes))
-        XCTAssertTrue(FileManager.default.isWritableFile(atPath: root.appendingPathComponent("Documents/inbox/notes.txt").path),
-                      "documents are the app's to change, unlike the bundle")
+        let permissions = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("Documents/inbox/notes.txt").path)[.posixPermissions] as? Int
+        XCTAssertEqual((permissions ?? 0) & 0o200, 0o200, "documents are the app's to change, unlike the bundle")
     }
 
     func testFileResourcesAreCopiedIntoTheReadOnlyBundle() throws {
@@ -45,7 +45,8 @@ final class UserAppTests: XCTestCase {
         defer { Sandbox.removeKept(root) }
         let installed = root.appendingPathComponent("Bundle/colours/palette.txt")
         XCTAssertEqual(try String(contentsOf: installed, encoding: .utf8), "palette")
-        XCTAssertFalse(FileManager.default.isWritableFile(atPath: installed.path))
+        // Permissions, not access(2): root may write anything.
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: installed.path)[.posixPermissions] as? Int, 0o444)
     }
 
     /// An executable holding several apps and asked for one it does not have exits 1 at once
