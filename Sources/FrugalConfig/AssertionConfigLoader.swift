@@ -35,13 +35,7 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
 public enum AssertionConfigLoader {
     /// Loads the file at `path`.
     public static func load(path: String) throws -> AssertionSet {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigError(file: path, line: nil, problem: "cannot read the file (\(error.localizedDescription))")
-        }
-        return try parse(text, file: path)
+        try parse(YAMLText.read(path: path), file: path)
     }
 
     /// Parses `text`; `file` names it in errors.

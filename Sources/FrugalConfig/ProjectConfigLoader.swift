@@ -35,12 +35,7 @@ public enum ProjectConfigLoader {
 
     /// Loads the file at `path`; relative paths in it are read from its directory.
     public static func load(path: String) throws -> ProjectConfig {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigError(file: path, line: nil, problem: "cannot read the file (\(error.localizedDescription))")
-        }
+        let text = try YAMLText.read(path: path)
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         return try parse(text, file: path, directory: directory)
     }

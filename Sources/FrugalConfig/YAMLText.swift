@@ -15,6 +15,15 @@ enum YAMLText {
         }
     }
 
+    /// The text of the file at `path`, or a `ConfigError` naming it.
+    static func read(path: String) throws -> String {
+        do {
+            return try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigError(file: path, line: nil, problem: "cannot read the file (\(error.localizedDescription))")
+        }
+    }
+
     /// A node's 1-based line.
     static func line(_ node: Node) -> Int? { node.mark?.line }
 

@@ -133,15 +133,8 @@ final class EventStreamReader: @unchecked Sendable {
 
     /// Waits until the app's hello comes, the stream ends, or `deadline` passes; returns whether it came.
     func waitForHello(until deadline: UInt64) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while helloProtocolVersion == nil {
-            if finished { return false }
-            let now = MonotonicClock.now()
-            if now >= deadline { return false }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
-        }
-        return true
+        // The predicate runs under the lock, where `helloProtocolVersion` is written.
+        wait(until: deadline) { [unowned self] _ in helloProtocolVersion != nil }
     }
 
     /// The protocol version the app's hello named, once it came.

@@ -11,6 +11,7 @@ public final class FileStore: @unchecked Sendable {
     /// The store of the running app's sandbox.
     public static let shared = FileStore(sandbox: .current)
 
+    /// The sandbox whose files this store writes.
     public let sandbox: Sandbox
     /// How exclusion from backup is recorded here: an extended attribute where the sandbox's file
     /// system takes them, else a sidecar record at the sandbox root.
@@ -223,8 +224,11 @@ public final class FileStore: @unchecked Sendable {
 
 /// Bytes to write at an offset of a file.
 public struct FileExtent: Sendable, Equatable {
+    /// Where in the file the bytes go.
     public var offset: Int
+    /// The bytes written there.
     public var bytes: [UInt8]
+    /// `bytes` to be written at `offset`.
     public init(offset: Int, bytes: [UInt8]) {
         self.offset = offset
         self.bytes = bytes

@@ -3,14 +3,14 @@ import FrugalCore
 
 /// One app an executable holds: the name `frugal.yml` (or the built-in catalogue) selects it by,
 /// and how to make its delegate.
-public struct AppEntry {
+public struct AppEntry: Sendable {
     /// The name the harness selects the app by (`FRUGAL_APP`).
     public let name: String
     /// Makes the app's delegate; called once, in the app's process, before launch.
-    public let makeDelegate: () -> AppDelegate
+    public let makeDelegate: @Sendable () -> AppDelegate
 
     /// An app called `name` whose delegate `makeDelegate` makes.
-    public init(_ name: String, makeDelegate: @escaping () -> AppDelegate) {
+    public init(_ name: String, makeDelegate: @escaping @Sendable () -> AppDelegate) {
         self.name = name
         self.makeDelegate = makeDelegate
     }
