@@ -189,9 +189,9 @@ struct Run: ParsableCommand {
             // The project's apps (those --workload names, or all); other names are built-in workloads.
             let apps = workloads.isEmpty ? project.apps : workloads.compactMap(project.app(named:))
             let others = workloads.filter { project.app(named: $0) == nil }
-            var plans = try projectPlans(project, apps: apps)
-            if !others.isEmpty { plans += try builtInPlans(others) }
-            return plans
+            // Built-in names are checked first: building the products may take minutes.
+            let builtIns = others.isEmpty ? [] : try builtInPlans(others)
+            return try projectPlans(project, apps: apps) + builtIns
         }
         return try builtInPlans(workloads)
     }
