@@ -190,7 +190,12 @@ struct Run: ParsableCommand {
             let apps = workloads.isEmpty ? project.apps : workloads.compactMap(project.app(named:))
             let others = workloads.filter { project.app(named: $0) == nil }
             // Built-in names are checked first: building the products may take minutes.
-            let builtIns = others.isEmpty ? [] : try builtInPlans(others)
+            let builtIns: [RunPlan]
+            do {
+                builtIns = others.isEmpty ? [] : try builtInPlans(others)
+            } catch let failure as CLIFailure {
+                throw CLIFailure.badInput(failure.message + "; \(project.file)'s apps: \(project.apps.map(\.name).joined(separator: ", "))")
+            }
             return try projectPlans(project, apps: apps) + builtIns
         }
         return try builtInPlans(workloads)

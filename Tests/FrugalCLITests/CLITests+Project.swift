@@ -66,6 +66,38 @@ final class ProjectCLITests: XCTestCase {
         XCTAssertEqual(try CLITests.frugal(["list", "--config", config, "--products"]).stdout, "", "no products to build")
     }
 
+    /// A `product` is taken from `--products-dir` (as the plugin passes it), and frugal.yml is
+    /// found in the current directory without `--config`.
+    func testProductsComeFromTheProductsDirectoryAndFrugalYmlFromTheCurrentDirectory() throws {
+        _ = try write("""
+        apps:
+          - name: idle
+            product: frugal-workload-host
+            scenarios: [brief]
+        scenarios:
+          brief: [launch, {wait: 0.3}, terminate]
+        """)
+        let process = Process()
+        process.executableURL = CLITests.binary
+        process.currentDirectoryURL = directory
+        process.arguments = ["run", "--products-dir", host.deletingLastPathComponent().path, "--out", "out", "--no-history", "--quiet"]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, stderr)
+        let report = try String(contentsOf: directory.appendingPathComponent("out/report.json"), encoding: .utf8)
+        XCTAssertTrue(report.contains("\"scenario\" : \"brief\""))
+        let products = try CLITests.frugal(["list", "--products", "--config", directory.appendingPathComponent("frugal.yml").path])
+        XCTAssertEqual(products.stdout, "frugal-workload-host\n")
+        // A product missing from the directory is the app's line in frugal.yml.
+        let missing = try CLITests.frugal(["run", "--config", directory.appendingPathComponent("frugal.yml").path,
+                                           "--products-dir", directory.path, "--no-history", "--quiet"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("frugal.yml:2: app 'idle': product 'frugal-workload-host' is not in"), missing.stderr)
+    }
+
     /// Each malformed case: exit 1, one line `frugal.yml:LINE: problem`, nothing run, nothing written.
     func testAMalformedFrugalYmlExitsOneBeforeAnythingRuns() throws {
         let cases: [(String, Int, String)] = [
