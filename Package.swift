@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "FrugalReport", targets: ["FrugalReport"]),
         // For the fuzz targets in Fuzz/ (a package of its own, so the fuzzer never touches this build).
         .library(name: "FrugalConfig", targets: ["FrugalConfig"]),
+        // `swift package frugal run` in a user's package (Examples/ and docs/YOUR-APP.md).
+        .plugin(name: "FrugalPlugin", targets: ["FrugalPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -62,7 +64,7 @@ let package = Package(
         .target(name: "FrugalWorkloads", dependencies: ["FrugalKit", "FrugalCore"]),
         // The process every built-in workload runs in: it links only the app runtime and the
         // sample apps, so a workload's footprint is not inflated by the harness (SwiftNIO).
-        .executableTarget(name: "frugal-workload-host", dependencies: ["FrugalWorkloads", "FrugalKit"]),
+        .executableTarget(name: "frugal-workload-host", dependencies: ["FrugalWorkloads", "FrugalKit", "FrugalCore"]),
         .executableTarget(
             name: "frugal",
             dependencies: [
@@ -71,6 +73,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
+        ),
+        // No tool dependency: building `frugal` (SwiftNIO, GRDB) into every user's package would
+        // cost minutes; the plugin finds an existing build or builds it once in Frugal's checkout.
+        .plugin(
+            name: "FrugalPlugin",
+            capability: .command(
+                intent: .custom(verb: "frugal", description: "Build the apps frugal.yml names in release and run Frugal on them (run, list, compare, report)."),
+                permissions: [.writeToPackageDirectory(reason: "Frugal writes its reports to Reports/ and its run history to .frugal/ in the package.")]
+            )
         ),
         .testTarget(name: "FrugalCoreTests", dependencies: ["FrugalCore"]),
         .testTarget(name: "FrugalProbeTests", dependencies: ["FrugalProbe", "FrugalCore"]),

@@ -1,6 +1,5 @@
 import CYaml
 import Foundation
-import Yams
 
 /// The limits every YAML or JSON config passes before Yams composes it (docs/limits.md).
 /// Yams shares an aliased node rather than copying it, but anything that walks the tree (its own
@@ -43,13 +42,12 @@ enum BoundedYAML {
         return text
     }
 
-    /// Checks `text` against the limits, then composes it with Yams. Returns nil for an empty document.
-    static func compose(_ text: String, file: String) throws -> Node? {
+    /// Checks `text` against the limits (`YAMLText.compose` calls it before Yams composes).
+    static func check(_ text: String, file: String) throws {
         guard text.utf8.count <= ConfigLimits.maxBytes else {
             throw ConfigError(file: file, line: nil, problem: "the text is larger than \(ConfigLimits.maxBytes / 1024) KiB, the limit for a config")
         }
         try checkExpansion(text, file: file)
-        return try Yams.compose(yaml: text)
     }
 
     /// Walks libyaml's events, counting each node's size with its aliases expanded; throws at the

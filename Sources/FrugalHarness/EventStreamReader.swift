@@ -13,6 +13,11 @@ final class EventStreamReader: @unchecked Sendable {
     let condition = NSCondition()
     private var events: [WorkloadEvent] = []
     private var acknowledged: Set<Int> = []
+    /// Control messages the app answered with an error instead of an acknowledgement, by sequence.
+    private var controlErrors: [Int: ControlError] = [:]
+    /// The protocol version of the app's hello, once it came (0: a hello without one, or one
+    /// this harness could not read).
+    private var helloProtocolVersion: Int?
     private(set) var finished = false
     private(set) var malformedLines: [String] = []
     /// Set when reading the pipe failed (not its end): the run records it as a harness error.
@@ -52,6 +57,10 @@ final class EventStreamReader: @unchecked Sendable {
                 switch item {
                 case .event(let event): parsed.append(event)
                 case .malformed(let line): bad.append(line)
+                case .unreadableHello(let version):
+                    condition.lock()
+                    if helloProtocolVersion == nil { helloProtocolVersion = version }
+                    condition.unlock()
                 case .stack(let time, let lines):
                     condition.lock()
                     let handler = openHandler?.name
@@ -65,6 +74,8 @@ final class EventStreamReader: @unchecked Sendable {
                 events.append(event)
                 switch event.body {
                 case .ack(let ack): acknowledged.insert(ack.sequence)
+                case .hello(let hello): if helloProtocolVersion == nil { helloProtocolVersion = hello.effectiveProtocolVersion }
+                case .controlError(let error): if let sequence = error.sequence { controlErrors[sequence] = error }
                 case .handlerBegan(let begin): openHandler = begin
                 case .handler(let handler): if openHandler?.start == handler.start { openHandler = nil }
                 default: break
@@ -87,7 +98,7 @@ final class EventStreamReader: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while !acknowledged.contains(sequence) {
-            if finished { return false }
+            if finished || controlErrors[sequence] != nil { return false }
             let now = clock()
             if now >= deadline { return false }
             _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
@@ -107,6 +118,31 @@ final class EventStreamReader: @unchecked Sendable {
             _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
         }
         return true
+    }
+
+    /// The error the app answered control message `sequence` with, if it did.
+    func controlError(for sequence: Int) -> ControlError? {
+        condition.lock()
+        defer { condition.unlock() }
+        return controlErrors[sequence]
+    }
+
+    /// Waits until the app's hello comes, the stream ends, or `deadline` passes; returns whether it came.
+    func waitForHello(until deadline: UInt64) -> Bool {
+        // The predicate runs under the lock, where `helloProtocolVersion` is written.
+        wait(until: deadline) { [unowned self] _ in helloProtocolVersion != nil }
+    }
+
+    /// The protocol version the app's hello named, once it came.
+    var helloVersion: Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        return helloProtocolVersion
+    }
+
+    /// A hello this harness cannot decode (another version's shape): the version it names, or 0.
+    static func unreadableHelloVersion(_ line: Data, decoder: JSONDecoder) -> Int? {
+        EventStreamDecoder.unreadableHelloVersion(line, decoder: decoder)
     }
 
     /// Waits until the workload closes its end (it exited) or `deadline` passes.

@@ -13,6 +13,9 @@ public struct EventStreamDecoder {
         case stack(time: UInt64, lines: [String])
         /// A line that is none of the above, cut to 200 characters.
         case malformed(String)
+        /// A `hello` this version cannot decode, with the protocol version it names (0 when it
+        /// names none): the harness ends the run naming both versions. Its line also comes as malformed.
+        case unreadableHello(version: Int)
     }
 
     public static let maxLineBytes = 1 << 20
@@ -57,6 +60,9 @@ public struct EventStreamDecoder {
             items.append(.event(event))
             return
         }
+        if line.first == UInt8(ascii: "{"), let version = Self.unreadableHelloVersion(Data(line), decoder: decoder) {
+            items.append(.unreadableHello(version: version))
+        }
         let text = String(decoding: line, as: UTF8.self)
         if text.hasPrefix(Self.stackBegin) {
             stack = (UInt64(text.dropFirst(Self.stackBegin.count)) ?? 0, [])
@@ -68,5 +74,17 @@ public struct EventStreamDecoder {
         } else {
             items.append(.malformed(String(text.prefix(200))))
         }
+    }
+
+    /// The protocol version a `hello` line names when the line does not decode as an event (a
+    /// newer or older protocol); nil when it is not a hello.
+    public static func unreadableHelloVersion(_ line: Data, decoder: JSONDecoder) -> Int? {
+        struct Envelope: Decodable {
+            struct Payload: Decodable { var protocolVersion: Int? }
+            var type: String
+            var hello: Payload?
+        }
+        guard let envelope = try? decoder.decode(Envelope.self, from: line), envelope.type == "hello" else { return nil }
+        return envelope.hello?.protocolVersion ?? 0
     }
 }
