@@ -104,11 +104,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        // Inputs are checked before minutes of running, so a typo fails at once.
-        let project = try loadProject()
-        let plans = try makePlans(project: project)
-        let assertions = project?.assertions
-        let baselineReport = try baseline.map(ReportInput.load)
+        // --out first: building a project's products or running the suite may take minutes.
         let directory = URL(fileURLWithPath: out)
         let outLock: ReportDirectoryLock
         do {
@@ -119,6 +115,11 @@ struct Run: ParsableCommand {
         }
         // Held until the report is written (and released by the kernel however frugal ends).
         defer { withExtendedLifetime(outLock) {} }
+        // Inputs are checked before minutes of running, so a typo fails at once.
+        let project = try loadProject()
+        let plans = try makePlans(project: project)
+        let assertions = project?.assertions
+        let baselineReport = try baseline.map(ReportInput.load)
         // The workload host runs the built-in apps and the hog of balloon steps; a user's apps need it for nothing else.
         let needsHost = plans.contains { plan in
             if case .builtIn = plan.target { return true }
