@@ -21,6 +21,7 @@ final class ChildProcess: @unchecked Sendable {
     /// The exit once reaped; `usage` is nil when `wait4` failed, so no total is invented.
     private var exit: (status: ExitStatus, usage: ResourceUsage?, time: UInt64)?
     private var exitIO: ProcessIOCounters?
+    private var exitMainThread: ProcFS.Status?
     private var controlClosed = false
 
     /// Spawns `arguments[0]` (a path) with `arguments` and `environment` added to the harness's own.
@@ -94,8 +95,11 @@ final class ChildProcess: @unchecked Sendable {
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
         let io = try? ProcFS.ioCounters(pid: pid, time: MonotonicClock.now())
+        // The zombie's status is its main thread's, with the final context-switch counts.
+        let mainThread = (try? FileReader.readText("/proc/\(pid)/status")).map(ProcFS.parseStatus)
         condition.lock()
         exitIO = io
+        exitMainThread = mainThread
         condition.unlock()
         var status: Int32 = 0
         var usage = rusage()
@@ -146,6 +150,13 @@ final class ChildProcess: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return exitIO
+    }
+
+    /// The main thread's `/proc/<pid>/status` as it stood when the process exited, once it has.
+    var finalMainThreadStatus: ProcFS.Status? {
+        condition.lock()
+        defer { condition.unlock() }
+        return exitMainThread
     }
 
     /// Sends `signal` to the process group.

@@ -67,6 +67,10 @@ public struct HarnessOptions: Sendable {
     public var radio: RadioProfile.Technology
     /// Turn the kernel's memory-pressure events into the app's warnings, as the system does.
     public var forwardKernelPressure = true
+    /// The signal a black-box program gets as its memory warning (a scenario's `memoryWarning`
+    /// step and, under real pressure, the kernel's events), e.g. `SIGUSR1`; nil (the default):
+    /// a black-box program has no memory warning and the audits that need one are not applicable.
+    public var programMemoryWarningSignal: Int32?
 
     public init(workloadHost: String, sampleInterval: Double = 0.2, launchWatchdog: Double = Thresholds.launchWatchdogSeconds,
                 settleTimeout: Double = 0.25, inputTimeout: Double = 10, terminateWatchdog: Double = 5, commandTimeout: Double = 60,

@@ -103,7 +103,13 @@ extension RunSession {
     @discardableResult
     func endSuspension(endedBy: String, continueProcess: Bool) -> UInt64 {
         let endSample = sampler.sampleNow()
-        if continueProcess { process.kill(SIGCONT) }
+        if isBlackBox {
+            // Frozen or stopped, the program is continued the way it was suspended; a kill reaches
+            // a frozen group too, so only continuing needs this.
+            if continueProcess || suspendedByFreezer { resumeProgram() }
+        } else if continueProcess {
+            process.kill(SIGCONT)
+        }
         let time = MonotonicClock.now()
         if var last = suspensions.popLast() {
             last.end = time

@@ -14,11 +14,14 @@ final class MemoryCgroup: @unchecked Sendable {
     /// controller, but the kernel keeps its pressure-stall (PSI) accounting, so a PSI trigger
     /// on its `memory.pressure` watches the workload alone.
     let pressureStallPath: String?
+    /// Whether this group made the PSI twin (else it is the run's own cgroup, which the run removes).
+    let ownsPressureStallPath: Bool
 
-    private init(controller: Controller, path: String, pressureStallPath: String? = nil) {
+    private init(controller: Controller, path: String, pressureStallPath: String? = nil, ownsPressureStallPath: Bool = true) {
         self.controller = controller
         self.path = path
         self.pressureStallPath = pressureStallPath
+        self.ownsPressureStallPath = ownsPressureStallPath
     }
 
     /// `cgroup.procs`: writing a pid there moves that process in.
@@ -26,6 +29,10 @@ final class MemoryCgroup: @unchecked Sendable {
 
     /// Every group the workload joins: the memory group, and the PSI twin when there is one.
     var procsPaths: [String] { [procsPath] + (pressureStallPath.map { [$0 + "/cgroup.procs"] } ?? []) }
+
+    /// The groups a balloon joins: the memory group (and a twin of its own), never the run's
+    /// cgroup, whose CPU and processes are the workload's alone.
+    var balloonProcsPaths: [String] { ownsPressureStallPath ? procsPaths : [procsPath] }
 
     /// The group whose `memory.pressure` takes a PSI trigger, if any.
     var psiPath: String? { controller == .v2 ? path : pressureStallPath }
@@ -68,7 +75,9 @@ final class MemoryCgroup: @unchecked Sendable {
     }
 
     /// Makes a child group of the harness's own, or says why it cannot.
-    static func create(label: String) -> Result<MemoryCgroup, HarnessError> {
+    /// `pressureStallGroup`: the run's own cgroup in the unified tree, used as the PSI twin
+    /// (a process is in one v2 group only).
+    static func create(label: String, pressureStallGroup: String? = nil) -> Result<MemoryCgroup, HarnessError> {
         let own: (Controller, String)
         switch ownGroup() {
         case .failure(let error): return .failure(error)
@@ -91,6 +100,9 @@ final class MemoryCgroup: @unchecked Sendable {
                 rmdir(path)
                 return .failure(HarnessError("cgroup v2: the memory controller is not enabled for children of \(own.1)"))
             }
+        }
+        if own.0 == .v1, let pressureStallGroup {
+            return .success(MemoryCgroup(controller: own.0, path: path, pressureStallPath: pressureStallGroup, ownsPressureStallPath: false))
         }
         var stall: String?
         if own.0 == .v1, let unified = (try? FileReader.readText("/proc/self/cgroup")).flatMap(unifiedGroup) {
@@ -175,7 +187,7 @@ final class MemoryCgroup: @unchecked Sendable {
     /// tearing the processes down.
     func remove() {
         for pid in pids { kill(pid, SIGKILL) }
-        for directory in [path] + (pressureStallPath.map { [$0] } ?? []) {
+        for directory in [path] + (ownsPressureStallPath ? pressureStallPath.map { [$0] } ?? [] : []) {
             var removed = false
             for _ in 0..<200 {
                 if rmdir(directory) == 0 || errno == ENOENT {

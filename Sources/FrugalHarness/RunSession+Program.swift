@@ -1,0 +1,172 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+
+/// A black-box program's steps: the same scenario vocabulary as an app's, carried out with what
+/// any Linux program understands. The harness is the system: it freezes and thaws the run's
+/// cgroup for `home`/`foreground` (SIGSTOP/SIGCONT to every process without one), sends SIGTERM
+/// then SIGKILL for `terminate`, and a configured signal for `memoryWarning`. Steps that need an
+/// event loop the harness can reach (`input`, `interrupt`, `notify`) are recorded as not applicable.
+extension RunSession {
+    func performProgramStep(_ step: ScenarioStep, index: Int, start: UInt64) {
+        switch step {
+        case .launch: record(.launch, index: index, start: start)
+        case .wait(let seconds): wait(seconds, index: index, start: start)
+        case .home: programHome(index: index, start: start)
+        case .foreground: programForeground(index: index, start: start)
+        case .terminate: programTerminate(index: index, start: start)
+        case .kill: programKill(index: index, start: start)
+        case .relaunch: programRelaunch(index: index, start: start)
+        case .memoryWarning(let level): programMemoryWarning(level, index: index, start: start)
+        case .pressure(let limit): pressure(limit: limit, index: index, start: start)
+        case .balloon(let bytes): balloon(bytes: bytes, index: index, start: start)
+        case .network(let profile): network(profile, index: index, start: start)
+        case .fault(let kind): fault(kind, index: index, start: start)
+        case .input, .interrupt, .notify:
+            record(step, index: index, start: start,
+                   problem: "not applicable to a black-box program: it has no FrugalKit event loop for the harness to deliver \(step) to")
+        }
+    }
+
+    /// The background: the program is told nothing (no signal means "background" to any Linux
+    /// program), runs for the background grace, then the whole run is suspended for real.
+    func programHome(index: Int, start: UInt64) {
+        systemEvents.append(WorkloadEvent(time: start, body: .stateChanged(StateChange(from: .active, to: .background))))
+        if process.waitForExit(until: start + Self.nanoseconds(options.backgroundGrace)) != nil {
+            stopped = true
+            record(.home, index: index, start: start, problem: "the program exited in the background")
+            return
+        }
+        suspendProgram()
+        record(.home, index: index, start: start, problem: isSuspended ? nil : "the program could not be suspended")
+    }
+
+    /// Freezes the run's cgroup (every process, invisibly to them), or stops each process with
+    /// SIGSTOP, and samples it from outside once it is stopped.
+    func suspendProgram() {
+        hangWatcher.setPaused(true)
+        var sample: ProcessSample?
+        if let containment, containment.freeze() {
+            suspendedByFreezer = true
+            sample = sampler.sampleNow()
+        } else {
+            if let containment { containment.thaw() }
+            signalEveryProcess(SIGSTOP)
+            sample = sampler.stoppedSample(timeout: 2)
+            if sample == nil { signalEveryProcess(SIGCONT) }
+        }
+        guard let sample else {
+            suspendedByFreezer = false
+            hangWatcher.setPaused(false)
+            return
+        }
+        var sockets = (try? ProcFS.listeningSockets(pid: process.pid)) ?? []
+        for pid in otherProcesses() { sockets += (try? ProcFS.listeningSockets(pid: pid)) ?? [] }
+        suspensions.append(SuspensionRecord(pid: process.pid, start: sample.time, sampleAtStart: sample, listeningSockets: sockets))
+        systemEvents.append(WorkloadEvent(time: sample.time, body: .stateChanged(StateChange(from: .background, to: .suspended))))
+        isSuspended = true
+    }
+
+    /// Continues every process of a suspended program: thaws the freezer, or SIGCONT.
+    func resumeProgram() {
+        if suspendedByFreezer {
+            containment?.thaw()
+            suspendedByFreezer = false
+        } else {
+            signalEveryProcess(SIGCONT)
+        }
+    }
+
+    func programForeground(index: Int, start: UInt64) {
+        let resumed = isSuspended ? endSuspension(endedBy: "foreground", continueProcess: true) : start
+        systemEvents.append(WorkloadEvent(time: resumed, body: .stateChanged(StateChange(from: .background, to: .active))))
+        record(.foreground, index: index, start: resumed)
+    }
+
+    /// SIGTERM to every process of the run; SIGKILL to all after the terminate watchdog.
+    func programTerminate(index: Int, start: UInt64) {
+        if isSuspended { endSuspension(endedBy: "terminate", continueProcess: true) }
+        terminated = true
+        signalEveryProcess(SIGTERM)
+        var problem: String?
+        if process.waitForExit(until: start + Self.nanoseconds(options.terminateWatchdog)) == nil {
+            problem = "terminate watchdog: still running \(DisplayFormat.number(options.terminateWatchdog)) s after SIGTERM"
+            kill(outcome: .killedWatchdog, detail: problem!)
+        }
+        record(.terminate, index: index, start: start, problem: problem)
+        stopped = true
+    }
+
+    /// The system's kill: SIGKILL to every process of the run, no warning.
+    func programKill(index: Int, start: UInt64) {
+        let from: AppState = isSuspended ? .suspended : .background
+        if isSuspended { endSuspension(endedBy: "kill", continueProcess: false) }
+        killEveryProcess()
+        let exit = process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(5))
+        systemEvents.append(WorkloadEvent(time: exit?.time ?? MonotonicClock.now(), body: .stateChanged(StateChange(from: from, to: .notRunning))))
+        killedByScenario = exit != nil
+        record(.kill, index: index, start: start, problem: exit == nil ? "the program did not die after SIGKILL" : nil)
+        if exit == nil { stopped = true }
+    }
+
+    /// The same command again, in the same sandbox and cgroup.
+    func programRelaunch(index: Int, start: UInt64) {
+        if !process.hasExited {
+            if isSuspended { endSuspension(endedBy: "relaunch", continueProcess: false) }
+            killEveryProcess()
+        }
+        do {
+            try respawn()
+        } catch {
+            record(.relaunch, index: index, start: start, problem: "\(error)")
+            stopped = true
+            return
+        }
+        record(.relaunch, index: index, start: process.spawnTime)
+    }
+
+    /// The configured signal (`HarnessOptions.programMemoryWarningSignal`), with the memory
+    /// samples around it; not applicable when none is configured.
+    func programMemoryWarning(_ level: MemoryWarningLevel, index: Int, start: UInt64) {
+        guard options.programMemoryWarningSignal != nil else {
+            record(.memoryWarning(level: level), index: index, start: start,
+                   problem: "not applicable: no memory-warning signal is configured for this program (HarnessOptions.programMemoryWarningSignal, --memory-warning-signal)")
+            return
+        }
+        sequence += 1
+        let (_, problem) = deliverWarning(level, origin: "scenario", sequence: sequence)
+        record(.memoryWarning(level: level), index: index, start: start, problem: problem)
+    }
+
+    /// Ends a program whose scenario is over: the default scenario (`launch` alone) lets it run to
+    /// its end within the command timeout; any other gets SIGTERM and the terminate watchdog.
+    func endProgramAtScenarioEnd() {
+        if plan.scenario.steps == [.launch] {
+            if process.waitForExit(until: process.spawnTime + Self.nanoseconds(options.commandTimeout)) == nil {
+                kill(outcome: .timedOut, detail: "still running after \(DisplayFormat.number(options.commandTimeout)) s")
+            }
+            return
+        }
+        signalEveryProcess(SIGTERM)
+        if process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(options.terminateWatchdog)) == nil {
+            kill(outcome: .timedOut, detail: "still running \(DisplayFormat.number(options.terminateWatchdog)) s after SIGTERM at the end of the scenario")
+        } else {
+            terminated = true
+        }
+    }
+
+    /// A program's own exit: status 0, or death by the SIGTERM the scenario sent, is a normal end.
+    func classifyProgramExit(_ status: ExitStatus) -> (RunOutcome, String?) {
+        if terminated && (status.code == 0 || status.signal == SIGTERM) { return (.completed, nil) }
+        if status.code == 0 {
+            let early = plan.scenario.steps != [.launch] && !terminated
+            return (.completed, early ? "exited with status 0 before the scenario ended" : nil)
+        }
+        return ScenarioRunner.classify(status, terminated: true)
+    }
+
+    /// Black-box facts for the record: the hangs seen from outside.
+    func recordProgramFacts(into record: inout RunRecord) {
+        record.outsideHangs = outsideHangs
+    }
+}
