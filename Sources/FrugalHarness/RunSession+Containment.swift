@@ -85,6 +85,7 @@ extension RunSession {
         killEveryProcess()
         sampler.stop()
         hangWatcher.stop()
+        outsideWatcher?.stop()
         containment?.remove()
         network?.stop()
         _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: true)

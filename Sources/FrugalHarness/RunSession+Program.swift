@@ -45,6 +45,7 @@ extension RunSession {
     /// SIGSTOP, and samples it from outside once it is stopped.
     func suspendProgram() {
         hangWatcher.setPaused(true)
+        outsideWatcher?.setPaused(true)
         var sample: ProcessSample?
         if let containment, containment.freeze() {
             suspendedByFreezer = true
@@ -58,6 +59,7 @@ extension RunSession {
         guard let sample else {
             suspendedByFreezer = false
             hangWatcher.setPaused(false)
+            outsideWatcher?.setPaused(false)
             return
         }
         var sockets = (try? ProcFS.listeningSockets(pid: process.pid)) ?? []
@@ -75,6 +77,9 @@ extension RunSession {
         } else {
             signalEveryProcess(SIGCONT)
         }
+        outsideWatcher?.setPaused(false)
+        // Back in the foreground the user is waiting: a blocked main thread now is a hang.
+        outsideWatcher?.expectResponse(until: MonotonicClock.now() + Self.nanoseconds(1))
     }
 
     func programForeground(index: Int, start: UInt64) {
@@ -87,6 +92,7 @@ extension RunSession {
     func programTerminate(index: Int, start: UInt64) {
         if isSuspended { endSuspension(endedBy: "terminate", continueProcess: true) }
         terminated = true
+        outsideWatcher?.expectResponse(until: start + Self.nanoseconds(options.terminateWatchdog))
         signalEveryProcess(SIGTERM)
         var problem: String?
         if process.waitForExit(until: start + Self.nanoseconds(options.terminateWatchdog)) == nil {
@@ -134,6 +140,7 @@ extension RunSession {
             return
         }
         sequence += 1
+        outsideWatcher?.expectResponse(until: start + Self.nanoseconds(1))
         let (_, problem) = deliverWarning(level, origin: "scenario", sequence: sequence)
         record(.memoryWarning(level: level), index: index, start: start, problem: problem)
     }
@@ -165,8 +172,26 @@ extension RunSession {
         return ScenarioRunner.classify(status, terminated: true)
     }
 
-    /// Black-box facts for the record: the hangs seen from outside.
+    /// After a spawn: the program has no control pipe, and its main thread is watched from outside.
+    func startProgramWatch() {
+        process.closeControl()
+        let group = containment
+        let root = process.pid
+        outsideWatcher = OutsideHangWatcher(root: root, members: {
+            group?.pids ?? ProcessGroupScan.members(ofGroup: root)
+        }, interval: Self.outsideWatchInterval)
+    }
+
+    /// 25 ms: a tenth of the hang limit, so a 250 ms stretch is seen to within 10%.
+    static let outsideWatchInterval = 0.025
+
+    /// Black-box facts for the record: the main thread's hangs seen from outside.
     func recordProgramFacts(into record: inout RunRecord) {
-        record.outsideHangs = outsideHangs
+        guard !outsideWatches.isEmpty else { return }
+        record.outsideWatch = OutsideWatchFacts(hangs: outsideWatches.flatMap(\.hangs),
+                                                longestBusyMs: Double(outsideWatches.map(\.longestBusyNanoseconds).max() ?? 0) / 1e6,
+                                                samples: outsideWatches.reduce(0) { $0 + $1.samples },
+                                                unreadable: Array(Set(outsideWatches.flatMap(\.unreadable))).sorted(),
+                                                intervalSeconds: Self.outsideWatchInterval)
     }
 }

@@ -61,8 +61,10 @@ final class RunSession {
     let launchArguments: [String]
     /// Whether the current suspension is the cgroup freezer's (else SIGSTOP).
     var suspendedByFreezer = false
-    /// The black-box program's main-thread hangs seen from outside (`RunSession+Program.swift`).
-    var outsideHangs: [OutsideHang] = []
+    /// The black-box program's main thread watched from outside (`OutsideHangWatcher.swift`), and
+    /// what the watchers of its ended processes saw.
+    var outsideWatcher: OutsideHangWatcher?
+    var outsideWatches: [(hangs: [OutsideHang], longestBusyNanoseconds: UInt64, samples: Int, unreadable: [String])] = []
     var tornDown = false
 
     /// `launchArguments` is the program's argv for a black-box run (its path resolved).
@@ -113,7 +115,7 @@ final class RunSession {
             taskExitToken.map(TaskExitMonitor.shared.endWatching)
             throw error
         }
-        if isBlackBox { process.closeControl() }
+        if isBlackBox { startProgramWatch() }
         if !isBlackBox || options.programMemoryWarningSignal != nil { startMemoryMonitoring() }
     }
 
@@ -145,7 +147,7 @@ final class RunSession {
         try archiveCurrentProcess()
         (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: launchArguments, options: options, sandbox: sandbox,
                                                                  network: network!, memory: memory, containment: containment)
-        if isBlackBox { process.closeControl() }
+        if isBlackBox { startProgramWatch() }
         killedByScenario = false
         isSuspended = false
     }
@@ -217,6 +219,11 @@ final class RunSession {
             throw HarnessError("workload \(workload) (pid \(process.pid)) could not be reaped after SIGKILL")
         }
         endStragglers(mainExit: exit.time)
+        if let outsideWatcher {
+            outsideWatcher.stop()
+            outsideWatches.append(outsideWatcher.result)
+            self.outsideWatcher = nil
+        }
         sampler.stop()
         reader.waitForEnd(until: MonotonicClock.now() + Self.nanoseconds(2), clock: MonotonicClock.now)
         hangWatcher.stop()

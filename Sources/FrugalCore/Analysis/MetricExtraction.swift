@@ -44,10 +44,14 @@ public enum MetricExtraction {
 
         // The main thread's voluntary switches from the last /proc sample (tid == pid) of each process.
         let pids = record.processes?.map(\.pid) ?? record.pid.map { [$0] } ?? []
+        let atExit = record.processes?.compactMap(\.mainThreadWakeupsAtExit) ?? []
         let mainThreads = pids.compactMap { pid in
             record.samples.last(where: { $0.threads.contains { $0.tid == pid } })?.threads.first(where: { $0.tid == pid })
         }
-        if !mainThreads.isEmpty {
+        if !atExit.isEmpty && atExit.count == pids.count {
+            // Read at exit, before the reap: the final count, which the last periodic sample is not.
+            metrics[MetricName.mainThreadWakeups] = MetricValue(Double(atExit.reduce(0, +)), unit: "count", source: Source.exitMainVoluntary)
+        } else if !mainThreads.isEmpty {
             metrics[MetricName.mainThreadWakeups] = MetricValue(Double(mainThreads.reduce(0) { $0 + $1.voluntaryContextSwitches }),
                                                                 unit: "count", source: Source.procMainVoluntary)
         } else {
@@ -56,6 +60,7 @@ public enum MetricExtraction {
         }
         for area in areaMetrics { area(analysis, &metrics) }
         if record.blackBox {
+            programMetrics(analysis, &metrics)
             return metrics
         }
         if analysis.handlers.isEmpty {

@@ -48,7 +48,7 @@ public struct RunRecord: Codable, Sendable {
     /// and the processes that outlived the main one; nil in records made before runs had cgroups.
     public var containment: RunContainmentFacts?
     /// A black-box program's main-thread hangs seen from outside (`/proc` samples of its wait state).
-    public var outsideHangs: [OutsideHang]?
+    public var outsideWatch: OutsideWatchFacts?
 
     public init(workload: String, scenario: String, repetition: Int, startTime: UInt64, endTime: UInt64,
                 pid: Int32?, steps: [StepRecord], events: [WorkloadEvent], samples: [ProcessSample],

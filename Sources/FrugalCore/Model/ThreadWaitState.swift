@@ -46,3 +46,24 @@ public struct OutsideHang: Codable, Sendable, Equatable {
 
     public var milliseconds: Double { Double(end &- start) / 1e6 }
 }
+
+/// What the outside watch of a black-box program's main thread saw over the run.
+public struct OutsideWatchFacts: Codable, Sendable, Equatable {
+    public var hangs: [OutsideHang]
+    /// The longest stretch on the CPU without a voluntary switch, ms.
+    public var longestBusyMs: Double
+    /// Samples taken (each a read of the thread's state, `wchan` and `syscall`).
+    public var samples: Int
+    /// Files the machine would not let the harness read (`wchan`, `syscall`).
+    public var unreadable: [String]
+    /// The sampling interval, seconds: stretches shorter than it are not seen.
+    public var intervalSeconds: Double
+
+    public init(hangs: [OutsideHang], longestBusyMs: Double, samples: Int, unreadable: [String], intervalSeconds: Double) {
+        self.hangs = hangs
+        self.longestBusyMs = longestBusyMs
+        self.samples = samples
+        self.unreadable = unreadable
+        self.intervalSeconds = intervalSeconds
+    }
+}

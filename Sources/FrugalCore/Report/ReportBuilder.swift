@@ -22,22 +22,6 @@ public enum ReportBuilder {
         return report
     }
 
-    /// A black-box command has no handlers or states: only audits that need the process alone apply.
-    static func blackBoxAudits(_ analysis: RunAnalysis, metrics: [String: MetricValue]) -> [String: AuditResult] {
-        var results = Audits.evaluate(analysis, metrics: metrics)
-        for (id, result) in results where id != "power.avoid-polling" {
-            var result = result
-            result.score = nil
-            result.scoreDisplayMode = .notApplicable
-            result.numericValue = nil
-            result.displayValue = "not applicable"
-            result.evidence = []
-            result.explanation = "a black-box command reports no handlers or app states"
-            results[id] = result
-        }
-        return results
-    }
-
     /// Category scores: the weighted mean of the scored audits of each category.
     public static func categoryScores(_ scores: [String: Double?]) -> [String: CategoryScore] {
         var categories: [String: CategoryScore] = [:]
