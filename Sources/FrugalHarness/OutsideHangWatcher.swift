@@ -24,6 +24,20 @@ final class OutsideHangWatcher: @unchecked Sendable {
     private var longestBusy: UInt64 = 0
     private var samplesTaken = 0
     private var unreadable: Set<String> = []
+    /// Whether the main thread has slept once (launch is over).
+    private var launched = false
+
+    /// System calls that wait for the next event (x86-64 and arm64 numbers): a thread blocked in
+    /// one is idle and answers the next event, not hung.
+    static let eventWaitCalls: Set<String> = {
+        #if arch(x86_64)
+        // poll, select, pause, rt_sigtimedwait, rt_sigsuspend, epoll_wait, pselect6, ppoll, epoll_pwait, io_uring_enter, epoll_pwait2
+        return ["7", "23", "34", "128", "130", "232", "270", "271", "281", "426", "441"]
+        #else
+        // epoll_pwait, pselect6, ppoll, rt_sigsuspend, rt_sigtimedwait, io_uring_enter, epoll_pwait2
+        return ["22", "72", "73", "133", "137", "426", "441"]
+        #endif
+    }()
 
     init(root: pid_t, members: @escaping @Sendable () -> [pid_t], interval: Double = 0.025,
          limitMilliseconds: Double = Thresholds.hangMilliseconds) {
@@ -72,7 +86,7 @@ final class OutsideHangWatcher: @unchecked Sendable {
     }
 
     private func loop() {
-        var stretch: (pid: pid_t, start: UInt64, switches: Int, busy: Bool, uninterruptible: Bool, wchan: String?, syscall: String?)?
+        var stretch: Stretch?
         var lastMembersCheck: UInt64 = 0
         var pid = root
         while true {
@@ -92,9 +106,11 @@ final class OutsideHangWatcher: @unchecked Sendable {
                     if state.syscall == nil { unreadable.insert("syscall") }
                 }
                 let running = state.state == "R"
+                if !running { lock.withLock { launched = true } }
                 if var current = stretch, current.pid == pid, current.switches == state.voluntaryContextSwitches {
                     current.busy = current.busy && running
                     current.uninterruptible = current.uninterruptible && state.state == "D"
+                    current.onCPUEnd = state.onCPUNanoseconds
                     if !running {
                         current.wchan = state.wchan ?? current.wchan
                         current.syscall = state.syscall ?? current.syscall
@@ -102,8 +118,10 @@ final class OutsideHangWatcher: @unchecked Sendable {
                     stretch = current
                 } else {
                     if let finished = stretch { close(finished, at: now, expecting: expecting) }
-                    stretch = (pid, now, state.voluntaryContextSwitches, running, state.state == "D",
-                               running ? nil : state.wchan, running ? nil : state.syscall)
+                    stretch = Stretch(pid: pid, start: now, switches: state.voluntaryContextSwitches, busy: running,
+                                      uninterruptible: state.state == "D", wchan: running ? nil : state.wchan,
+                                      syscall: running ? nil : state.syscall, onCPUStart: state.onCPUNanoseconds,
+                                      onCPUEnd: state.onCPUNanoseconds, duringLaunch: !lock.withLock { launched })
                 }
             } else {
                 if let finished = stretch { close(finished, at: now, expecting: expecting) }
@@ -114,17 +132,37 @@ final class OutsideHangWatcher: @unchecked Sendable {
         if let finished = stretch { close(finished, at: MonotonicClock.now(), expecting: lock.withLock { (expectingFrom, expectingUntil) }) }
     }
 
-    private func close(_ stretch: (pid: pid_t, start: UInt64, switches: Int, busy: Bool, uninterruptible: Bool, wchan: String?, syscall: String?),
-                       at end: UInt64, expecting: (from: UInt64, until: UInt64)) {
+    /// One run of samples with no voluntary switch of the watched thread.
+    struct Stretch {
+        var pid: pid_t
+        var start: UInt64
+        var switches: Int
+        var busy: Bool
+        var uninterruptible: Bool
+        var wchan: String?
+        var syscall: String?
+        var onCPUStart: UInt64
+        var onCPUEnd: UInt64
+        var duringLaunch: Bool
+    }
+
+    private func close(_ stretch: Stretch, at end: UInt64, expecting: (from: UInt64, until: UInt64)) {
         let length = end - stretch.start
+        let onCPU = stretch.onCPUEnd &- stretch.onCPUStart
         lock.withLock {
-            if stretch.busy { longestBusy = max(longestBusy, length) }
-            guard length >= limitNanoseconds else { return }
-            if stretch.busy || stretch.uninterruptible {
-                hangs.append(OutsideHang(start: stretch.start, end: end, kind: stretch.busy ? "busy" : "uninterruptible",
-                                         wchan: stretch.wchan, syscall: stretch.syscall))
+            if stretch.busy && !stretch.duringLaunch {
+                longestBusy = max(longestBusy, onCPU)
+                if onCPU >= limitNanoseconds {
+                    hangs.append(OutsideHang(start: stretch.start, end: end, kind: "busy", wchan: nil, syscall: nil))
+                }
                 return
             }
+            guard length >= limitNanoseconds, !stretch.busy else { return }
+            if stretch.uninterruptible {
+                hangs.append(OutsideHang(start: stretch.start, end: end, kind: "uninterruptible", wchan: stretch.wchan, syscall: stretch.syscall))
+                return
+            }
+            if let call = stretch.syscall, Self.eventWaitCalls.contains(call) { return }
             // Blocked: only the part while an answer was expected counts.
             let start = max(stretch.start, expecting.from)
             let stop = min(end, expecting.until)

@@ -10,7 +10,9 @@ import FrugalProbe
 extension RunSession {
     func performProgramStep(_ step: ScenarioStep, index: Int, start: UInt64) {
         switch step {
-        case .launch: record(.launch, index: index, start: start)
+        case .launch:
+            systemEvents.append(WorkloadEvent(time: process.spawnTime, body: .stateChanged(StateChange(from: .notRunning, to: .active))))
+            record(.launch, index: index, start: start)
         case .wait(let seconds): wait(seconds, index: index, start: start)
         case .home: programHome(index: index, start: start)
         case .foreground: programForeground(index: index, start: start)
@@ -128,6 +130,7 @@ extension RunSession {
             stopped = true
             return
         }
+        systemEvents.append(WorkloadEvent(time: process.spawnTime, body: .stateChanged(StateChange(from: .notRunning, to: .active))))
         record(.relaunch, index: index, start: process.spawnTime)
     }
 

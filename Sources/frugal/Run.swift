@@ -73,6 +73,9 @@ struct Run: ParsableCommand {
     @Flag(help: "Print GitHub Actions annotations (::error ...) on standard output.")
     var githubAnnotations = false
 
+    @Option(help: ArgumentHelp("The signal a black-box program gets as its memory warning (a memoryWarning step, or the kernel's pressure): a name (USR1, SIGUSR2) or a number. Default: none, and the warning audits are not applicable.", valueName: "signal"))
+    var memoryWarningSignal: String?
+
     @Argument(parsing: .postTerminator, help: ArgumentHelp("A command to run as a black box, after --.", valueName: "command"))
     var command: [String] = []
 
@@ -94,8 +97,9 @@ struct Run: ParsableCommand {
         guard let host = WorkloadHostLocator.locate() else {
             throw CLIFailure.harness("cannot find \(WorkloadHostLocator.executableName) beside frugal, on PATH or in FRUGAL_WORKLOAD_HOST")
         }
-        let options = HarnessOptions(workloadHost: host, commandTimeout: timeout, keepSandboxes: keepSandboxes,
+        var options = HarnessOptions(workloadHost: host, commandTimeout: timeout, keepSandboxes: keepSandboxes,
                                      networkProfile: NetworkProfile.named(networkProfile) ?? .lte, radio: Self.radios[radio] ?? .lte)
+        options.programMemoryWarningSignal = try memoryWarningSignal.map(Self.signalNumber)
         let started = Date()
         if !quiet {
             let seconds = plans.reduce(0.0) { $0 + $1.scenario.waitSeconds }
@@ -113,6 +117,12 @@ struct Run: ParsableCommand {
                     let run = ReportBuilder.runReport(record)
                     let score = run.score.map { String(Int(($0 * 100).rounded())) } ?? "–"
                     ProcessIO.progress("[\(index)/\(count)] \(record.workload) · \(record.scenario) · run \(record.repetition): \(record.outcome.rawValue)\(record.outcomeDetail.map { " (\($0))" } ?? ""), \(DisplayFormat.number(run.durationSeconds)) s, score \(score)")
+                    for straggler in run.processes?.stragglers ?? [] {
+                        ProcessIO.progress("    outlived the main process: \(straggler.command) (pid \(straggler.pid), lived \(DisplayFormat.number(straggler.livedSeconds)) s); ended by frugal")
+                    }
+                    if let missing = run.processes?.cgroupUnavailable {
+                        ProcessIO.progress("    no cgroup for this run (\(missing)): descendants that leave the process group are not ended")
+                    }
                 }
             }
         } catch let failure as SuiteFailure {
@@ -163,13 +173,32 @@ struct Run: ParsableCommand {
         }
     }
 
+    /// A signal's number from its name (`USR1`, `SIGUSR1`) or number.
+    static func signalNumber(_ text: String) throws -> Int32 {
+        let names: [String: Int32] = ["HUP": SIGHUP, "INT": SIGINT, "QUIT": SIGQUIT, "USR1": SIGUSR1, "USR2": SIGUSR2,
+                                      "TERM": SIGTERM, "WINCH": SIGWINCH, "PWR": SIGPWR]
+        let upper = text.uppercased()
+        if let number = Int32(text), number > 0, number < 65 { return number }
+        if let number = names[upper.hasPrefix("SIG") ? String(upper.dropFirst(3)) : upper] { return number }
+        throw CLIFailure.badInput("--memory-warning-signal: unknown signal '\(text)' (use a name such as USR1, or a number)")
+    }
+
     private func makePlans() throws -> [RunPlan] {
         if !command.isEmpty {
-            guard workloads.isEmpty && scenarios.isEmpty else {
-                throw CLIFailure.badInput("--workload and --scenario do not apply to a black-box command after --")
+            guard workloads.isEmpty else {
+                throw CLIFailure.badInput("--workload does not apply to a black-box command after --")
             }
-            let scenario = Scenario(name: "command", summary: "run the command to its end", steps: [.launch])
-            return (1...repetitions).map { RunPlan(target: .command(command), scenario: scenario, repetition: $0) }
+            // Without --scenario a program runs to its own end (within --timeout).
+            let chosen = try scenarios.isEmpty ? [Scenario(name: "command", summary: "run the command to its end", steps: [.launch])]
+                : scenarios.map { name -> Scenario in
+                    guard let scenario = ScenarioCatalogue.named(name) else {
+                        throw CLIFailure.badInput("unknown scenario '\(name)'; known scenarios: \(ScenarioCatalogue.all.map(\.name).joined(separator: ", "))")
+                    }
+                    return scenario
+                }
+            return chosen.flatMap { scenario in
+                (1...repetitions).map { RunPlan(target: .command(command), scenario: scenario, repetition: $0) }
+            }
         }
         let known = WorkloadCatalogue.all.map(\.name)
         let chosen: [WorkloadDefinition]

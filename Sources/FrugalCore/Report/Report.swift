@@ -84,6 +84,8 @@ public struct RunReport: Codable, Sendable {
     public var files: [FileSummary]?
     /// The run's modelled energy (absent in reports made before 0.2).
     public var energy: RunEnergy?
+    /// The run's containment, wrapper chain, stragglers and lanes; nil in reports made before runs had cgroups.
+    public var processes: RunProcessesSummary?
 
     public init(workload: String, scenario: String, repetition: Int, outcome: RunOutcome, outcomeDetail: String?,
                 exitStatus: ExitStatus?, durationSeconds: Double, metrics: [String: MetricValue], timeline: Timeline,

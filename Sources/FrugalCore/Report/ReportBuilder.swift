@@ -19,6 +19,7 @@ public enum ReportBuilder {
                                energy: EnergyEstimator.estimate(metrics: metrics, seconds: analysis.wallSeconds))
         let files = DiskActivity(analysis).files
         report.files = files.isEmpty ? nil : files
+        report.processes = RunProcessesSummary(record, timeline: report.timeline)
         return report
     }
 

@@ -101,12 +101,15 @@ extension Timeline {
                                            cpuSeconds: Double(sample.onCPUNanoseconds(since: previous)) / 1e9,
                                            residentBytes: sample.residentBytes))
         }
+        let ends = Self.wholeRunEnds(analysis, between: activity, totals: Self.activityTotals(record))
+        activity = (ends.head.map { [$0] } ?? []) + activity + (ends.tail.map { [$0] } ?? [])
         let hangs = analysis.hangs.sorted { $0.handler.start < $1.handler.start }.map { hang in
             HangMark(handler: hang.handler.name, start: analysis.runTime(hang.handler.start), durationMs: Double(hang.handler.duration) / 1e6,
                      stack: hang.stack.map { $0.frames.map { "\($0.symbol ?? "?") (\($0.module))" } })
         }
+        let allHangs = hangs + Self.outsideHangMarks(analysis)
         self.init(states: states, handlers: handlers, steps: steps, activity: activity, duration: duration,
-                  hangs: hangs.isEmpty ? nil : hangs, radio: RadioLane(analysis))
+                  hangs: allHangs.isEmpty ? nil : allHangs, radio: RadioLane(analysis))
         let journal = DiskActivity(analysis).journal
         if !journal.isEmpty {
             disk = journal.map {

@@ -50,6 +50,9 @@ final class RunCgroup: @unchecked Sendable {
         return candidates
     }
 
+    /// The groups this process has made and not yet removed, by path.
+    static let live = LiveGroups()
+
     /// Makes the run's group, or says why none could be made.
     static func create(label: String) -> Result<RunCgroup, HarnessError> {
         if ProcessInfo.processInfo.environment[disableVariable] == "off" {
@@ -70,7 +73,9 @@ final class RunCgroup: @unchecked Sendable {
                     problems.append("\(parent): the kernel has no cgroup.kill (before 5.14)")
                     continue
                 }
-                return .success(RunCgroup(kind: kind, path: path))
+                let group = RunCgroup(kind: kind, path: path)
+                live.withLock { $0[path] = group }
+                return .success(group)
             }
             problems.append("mkdir \(path): \(String(cString: strerror(errno)))")
         }
@@ -137,6 +142,7 @@ final class RunCgroup: @unchecked Sendable {
         if !waitUntil(seconds: 2, { rmdir(path) == 0 || errno == ENOENT }) {
             FileHandle.standardError.write(Data("frugal: could not remove cgroup \(path): \(String(cString: strerror(errno)))\n".utf8))
         }
+        Self.live.withLock { $0[path] = nil }
     }
 
     private func waitUntil(seconds: Double, _ done: () -> Bool) -> Bool {
@@ -156,8 +162,30 @@ final class RunCgroup: @unchecked Sendable {
 }
 
 /// Leftovers of runs whose harness died (a crash, SIGKILL): found by the owner pid in the
-/// group's name and ended.
+/// group's name and ended. And the live runs of this process, for a harness being interrupted.
 public enum RunContainment {
+    /// Whether runs here get a cgroup: makes one and removes it. What `frugal doctor` shows.
+    public static func probe() -> EnvironmentSurvey.Check {
+        switch RunCgroup.create(label: "doctor") {
+        case .success(let group):
+            let detail = "\(group.kind.rawValue) under \((group.path as NSString).deletingLastPathComponent): each run's processes "
+                + "are counted together, frozen for the background (\(group.kind == .v2 ? "cgroup.freeze" : "freezer.state")) "
+                + "and all ended with the run (\(group.kind == .v2 ? "cgroup.kill" : "a frozen sweep of cgroup.procs"))"
+            group.remove()
+            return EnvironmentSurvey.Check(available: true, detail: detail)
+        case .failure(let error):
+            return EnvironmentSurvey.Check(available: false, detail: "no run cgroup (\(error.description)): runs fall back to the "
+                + "process group, which a program can leave (setsid), and suspension to SIGSTOP")
+        }
+    }
+
+    /// Kills every process of every run this process has under way and removes their groups: for
+    /// a harness that is interrupted (SIGINT, SIGTERM) and exits before its runs' own teardown.
+    /// Safe from any thread; the runs' own teardown afterwards finds nothing left to do.
+    public static func endLiveRuns() {
+        for group in RunCgroup.live.withLock({ Array($0.values) }) { group.remove() }
+    }
+
     /// Kills the processes of every run group whose owner process is gone and removes the group,
     /// in every tree this process can make run groups in. Returns one line per group swept.
     /// Safe to call at any time: groups of live harnesses (this one included) are left alone.
@@ -181,4 +209,16 @@ public enum RunContainment {
 
 extension RunCgroup {
     fileprivate convenience init(kindForSweep kind: Kind, path: String) { self.init(kind: kind, path: path) }
+}
+
+/// The run groups of this process, guarded by a lock.
+final class LiveGroups: @unchecked Sendable {
+    private let lock = NSLock()
+    private var groups: [String: RunCgroup] = [:]
+
+    func withLock<T>(_ body: (inout [String: RunCgroup]) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&groups)
+    }
 }
