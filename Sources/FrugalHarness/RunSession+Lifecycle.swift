@@ -92,7 +92,14 @@ extension RunSession {
             hangWatcher.setPaused(false)
             return
         }
-        let sockets = (try? ProcFS.listeningSockets(pid: process.pid)) ?? []
+        recordSuspension(sample)
+    }
+
+    /// Records a suspension that has begun (every thread stopped at `sample`), with the listening
+    /// sockets of every process of the run as they stand now.
+    func recordSuspension(_ sample: ProcessSample) {
+        var sockets = (try? ProcFS.listeningSockets(pid: process.pid)) ?? []
+        for pid in otherProcesses() { sockets += (try? ProcFS.listeningSockets(pid: pid)) ?? [] }
         suspensions.append(SuspensionRecord(pid: process.pid, start: sample.time, sampleAtStart: sample, listeningSockets: sockets))
         systemEvents.append(WorkloadEvent(time: sample.time, body: .stateChanged(StateChange(from: .background, to: .suspended))))
         isSuspended = true

@@ -64,11 +64,7 @@ extension RunSession {
             outsideWatcher?.setPaused(false)
             return
         }
-        var sockets = (try? ProcFS.listeningSockets(pid: process.pid)) ?? []
-        for pid in otherProcesses() { sockets += (try? ProcFS.listeningSockets(pid: pid)) ?? [] }
-        suspensions.append(SuspensionRecord(pid: process.pid, start: sample.time, sampleAtStart: sample, listeningSockets: sockets))
-        systemEvents.append(WorkloadEvent(time: sample.time, body: .stateChanged(StateChange(from: .background, to: .suspended))))
-        isSuspended = true
+        recordSuspension(sample)
     }
 
     /// Continues every process of a suspended program: thaws the freezer, or SIGCONT.

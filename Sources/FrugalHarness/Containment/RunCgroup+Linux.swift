@@ -54,14 +54,15 @@ final class RunCgroup: @unchecked Sendable {
     static let live = LiveGroups()
 
     /// Makes the run's group, or says why none could be made.
-    static func create(label: String) -> Result<RunCgroup, HarnessError> {
+    /// `only`: make the group of that kind or none (tests of the v1 path on a machine that has v2).
+    static func create(label: String, only: Kind? = nil) -> Result<RunCgroup, HarnessError> {
         if ProcessInfo.processInfo.environment[disableVariable] == "off" {
             return .failure(HarnessError("\(disableVariable)=off: run cgroups are switched off"))
         }
         guard let file = try? FileReader.readText("/proc/self/cgroup") else {
             return .failure(HarnessError("/proc/self/cgroup cannot be read"))
         }
-        let candidates = parentCandidates(cgroupFile: file)
+        let candidates = parentCandidates(cgroupFile: file).filter { only == nil || $0.0 == only }
         if candidates.isEmpty { return .failure(HarnessError("no cgroup v2 tree and no v1 freezer hierarchy is mounted")) }
         let safe = String(label.prefix(40).map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" })
         var problems: [String] = []
