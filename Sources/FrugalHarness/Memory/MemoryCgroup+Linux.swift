@@ -115,7 +115,8 @@ final class MemoryCgroup: @unchecked Sendable {
     /// Removes empty groups left by a harness that died before cleaning up (their name
     /// carries the harness's pid; that process is gone).
     static func removeStaleGroups(in parent: String) {
-        for name in (try? FileReader.directoryEntries(parent)) ?? [] where name.hasPrefix("frugal-") {
+        // Run groups (`frugal-run-<owner>-...`) have their own sweep, which reads their owner right.
+        for name in (try? FileReader.directoryEntries(parent)) ?? [] where name.hasPrefix("frugal-") && !name.hasPrefix(RunCgroup.namePrefix) {
             let parts = name.split(separator: "-")
             guard parts.count >= 3, let pid = Int32(parts[parts.count - 2]), pid != getpid(),
                   kill(pid, 0) != 0 && errno == ESRCH else { continue }
