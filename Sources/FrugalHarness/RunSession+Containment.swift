@@ -31,7 +31,17 @@ extension RunSession {
     func endStragglers(mainExit: UInt64) {
         let left = otherProcesses()
         guard !left.isEmpty else { return }
-        let found = left.map { pid in (pid, ProcFS.commandLine(pid: pid), ProcFS.startTime(pid: pid)) }
+        // A child forked in the main process's last moment may not have exec'd yet (it still shows
+        // the main command line, or none mid-exec): give it up to 100 ms to show what it is.
+        let mainCommand = launchArguments.joined(separator: " ")
+        func settled(_ pid: pid_t) -> String? { ProcFS.arguments(pid: pid).flatMap { $0 == mainCommand ? nil : $0 } }
+        var commands = left.map(settled)
+        let deadline = MonotonicClock.now() + 100_000_000
+        while commands.contains(where: { $0 == nil }) && MonotonicClock.now() < deadline {
+            Thread.sleep(forTimeInterval: 0.005)
+            commands = zip(left, commands).map { pid, command in command ?? settled(pid) }
+        }
+        let found = zip(left, commands).map { pid, command in (pid, command ?? ProcFS.commandLine(pid: pid), ProcFS.startTime(pid: pid)) }
         if let containment {
             containment.killAll()
         } else {

@@ -128,6 +128,11 @@ final class RunSession {
         let process: ChildProcess
         do {
             var environment = options.environment.merging(sandbox.environment) { $1 }.merging(network.environment) { _, proxy in proxy }
+            if arguments.first != options.workloadHost {
+                // A black-box program finds its sandbox the Unix way: its home and its temporary directory.
+                environment["HOME"] = sandbox.root.path
+                environment["TMPDIR"] = sandbox.root.appendingPathComponent(SandboxLayout.tmp).path
+            }
             if let peer = SlowPeer.shared { environment[SlowPeer.environmentVariable] = String(peer.port) }
             var groups = memory.cgroup?.procsPaths ?? []
             if let containment, !groups.contains(containment.procsPath) { groups.append(containment.procsPath) }

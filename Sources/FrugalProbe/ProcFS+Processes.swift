@@ -10,11 +10,15 @@ extension ProcFS {
     /// The command line of `pid` (arguments joined by spaces), its name when that is empty (a
     /// kernel thread, a zombie), or `?` when the process is gone.
     public static func commandLine(pid: Int32) -> String {
-        if let text = try? FileReader.readText("/proc/\(pid)/cmdline"), !text.isEmpty {
-            return text.split(separator: "\0", omittingEmptySubsequences: false).map(String.init)
-                .joined(separator: " ").trimmingCharacters(in: .whitespaces)
-        }
-        return (try? FileReader.readText("/proc/\(pid)/comm"))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+        arguments(pid: pid) ?? (try? FileReader.readText("/proc/\(pid)/comm"))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+    }
+
+    /// The arguments of `pid` joined by spaces, or nil when `cmdline` is empty (a zombie, a
+    /// kernel thread, or a process in the middle of an exec).
+    public static func arguments(pid: Int32) -> String? {
+        guard let text = try? FileReader.readText("/proc/\(pid)/cmdline"), !text.isEmpty else { return nil }
+        return text.split(separator: "\0", omittingEmptySubsequences: false).map(String.init)
+            .joined(separator: " ").trimmingCharacters(in: .whitespaces)
     }
 
     /// Field 22 of `/proc/<pid>/stat` (the start time in clock ticks after boot), from the text.
