@@ -91,6 +91,25 @@ final class BlackBoxRunTests: XCTestCase {
         XCTAssertEqual(report.timeline.states.map(\.state), [.active, .background, .suspended, .active])
     }
 
+    /// The system's kill and a relaunch: the same command again, in the same sandbox and cgroup;
+    /// both processes' main threads count.
+    func testKillAndRelaunchRunTheSameCommandAgain() throws {
+        try Self.requireContainment()
+        let host = try Self.host()
+        let scenario = Scenario(name: "program-relaunch", summary: "test",
+                                steps: [.launch, .wait(seconds: 0.4), .kill, .relaunch, .wait(seconds: 0.4), .terminate])
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command([host, "--wake", "50", "30"]), scenario: scenario, repetition: 1))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let processes = try XCTUnwrap(record.processes)
+        XCTAssertEqual(processes.count, 2)
+        XCTAssertEqual(processes.first?.exitStatus?.signal, SIGKILL)
+        XCTAssertEqual(processes.last?.exitStatus?.signal, SIGTERM)
+        let main = try XCTUnwrap(ReportBuilder.runReport(record).metrics[MetricName.mainThreadWakeups]?.value)
+        // About 20 wakeups in each 0.4 s (50 a second): both processes count, so well over one's share.
+        XCTAssertGreaterThan(main, 25)
+        XCTAssertEqual(record.containment?.stragglers, [])
+    }
+
     func testLeftoversOfADeadHarnessAreSwept() throws {
         guard case .success(let group) = RunCgroup.create(label: "probe") else { throw XCTSkip("no run cgroup can be made here") }
         let parent = (group.path as NSString).deletingLastPathComponent
