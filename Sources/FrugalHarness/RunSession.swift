@@ -80,15 +80,27 @@ final class RunSession {
             isBlackBox = true
             self.launchArguments = launchArguments ?? arguments
         }
-        switch RunCgroup.create(label: workload) {
-        case .success(let group): (containment, containmentUnavailable) = (group, nil)
-        case .failure(let error): (containment, containmentUnavailable) = (nil, error.description)
+        // On a pure v2 machine a pressure run's memory group is v2 too, and a process is in one v2
+        // group only: that group is then the run's group as well, made first.
+        var memoryFirst: MemoryPressure?
+        if case .success(let own) = MemoryCgroup.ownGroup(), own.0 == .v2 {
+            let pressure = MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure)
+            if pressure.cgroup != nil { memoryFirst = pressure }
+        }
+        if let group = memoryFirst?.cgroup {
+            (containment, containmentUnavailable) = (RunCgroup.adopting(v2MemoryGroup: group.path), nil)
+        } else {
+            switch RunCgroup.create(label: workload) {
+            case .success(let group): (containment, containmentUnavailable) = (group, nil)
+            case .failure(let error): (containment, containmentUnavailable) = (nil, error.description)
+            }
         }
         taskExitToken = TaskExitMonitor.shared.beginWatching()
         do {
             sandbox = try Sandbox(parent: options.sandboxParent, workload: workload, resources: plan.bundleResources)
         } catch {
             containment?.remove()
+            _ = memoryFirst?.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
             taskExitToken.map(TaskExitMonitor.shared.endWatching)
             throw HarnessError("cannot create the app sandbox under \(options.sandboxParent.path): \(error)")
         }
@@ -98,12 +110,13 @@ final class RunSession {
         } catch {
             sandbox.remove()
             containment?.remove()
+            _ = memoryFirst?.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
             taskExitToken.map(TaskExitMonitor.shared.endWatching)
             throw HarnessError("cannot start the run's origin server and shaping proxy: \(error)")
         }
         self.network = network
-        memory = MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure,
-                                pressureStallGroup: containment?.kind == .v2 ? containment?.path : nil)
+        memory = memoryFirst ?? MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure,
+                                               pressureStallGroup: containment?.kind == .v2 ? containment?.path : nil)
         do {
             (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: self.launchArguments, options: options, sandbox: sandbox,
                                                                      network: network, memory: memory, containment: containment)

@@ -22,7 +22,7 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("workload"), help: ArgumentHelp("A built-in workload to run (repeatable; see 'frugal list').", valueName: "name"))
     var workloads: [String] = []
 
-    @Option(name: .customLong("scenario"), help: ArgumentHelp("A scenario to run each workload under (repeatable; default: each workload's own).", valueName: "name"))
+    @Option(name: .customLong("scenario"), help: ArgumentHelp("A scenario to run each workload under (repeatable; default: each workload's own). With a command after --, the program's scenario (e.g. program-lifecycle; default: run it to its end).", valueName: "name"))
     var scenarios: [String] = []
 
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Runs per workload and scenario; aggregated by median. Comparing against a baseline needs 5 or more (use 5 in CI).", valueName: "n"))

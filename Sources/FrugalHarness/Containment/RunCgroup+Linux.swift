@@ -16,10 +16,18 @@ final class RunCgroup: @unchecked Sendable {
     let kind: Kind
     let path: String
 
-    private init(kind: Kind, path: String) {
+    /// Whether this object made the directory (else it adopted another's, which removes it).
+    private let ownsDirectory: Bool
+
+    private init(kind: Kind, path: String, ownsDirectory: Bool = true) {
         self.kind = kind
         self.path = path
+        self.ownsDirectory = ownsDirectory
     }
+
+    /// The run's v2 memory cgroup as its run group too (a process is in one v2 group only, so on a
+    /// pure v2 machine a pressure run's memory group holds everything). Its owner removes it.
+    static func adopting(v2MemoryGroup path: String) -> RunCgroup { RunCgroup(kind: .v2, path: path, ownsDirectory: false) }
 
     /// Prefix of every run group's directory name.
     static let namePrefix = "frugal-run-"
@@ -140,6 +148,7 @@ final class RunCgroup: @unchecked Sendable {
     func remove() {
         killAll()
         thaw()
+        guard ownsDirectory else { return }
         if !waitUntil(seconds: 2, { rmdir(path) == 0 || errno == ENOENT }) {
             FileHandle.standardError.write(Data("frugal: could not remove cgroup \(path): \(String(cString: strerror(errno)))\n".utf8))
         }
