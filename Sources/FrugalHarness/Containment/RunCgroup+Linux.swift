@@ -197,7 +197,8 @@ public enum RunContainment {
     }
 
     /// Kills the processes of every run group whose owner process is gone and removes the group,
-    /// in every tree this process can make run groups in. Returns one line per group swept.
+    /// in every tree this process can make run groups in, and the memory groups of dead harnesses'
+    /// pressure runs. Returns one line per group swept.
     /// Safe to call at any time: groups of live harnesses (this one included) are left alone.
     @discardableResult
     public static func sweepLeftovers() -> [String] {
@@ -211,6 +212,13 @@ public enum RunContainment {
                 let left = group.pids.count
                 group.remove()
                 swept.append("\(group.path): owner pid \(owner) is gone; \(left) process(es) ended, group removed")
+            }
+        }
+        // Pressure runs' memory groups (and their PSI twins) of dead harnesses too.
+        if case .success(let own) = MemoryCgroup.ownGroup() {
+            swept += MemoryCgroup.removeStaleGroups(in: own.1, killing: true).map { "\($0): owner is gone; removed" }
+            if let unified = MemoryCgroup.unifiedGroup(file) {
+                swept += MemoryCgroup.removeStaleGroups(in: unified, killing: true).map { "\($0): owner is gone; removed" }
             }
         }
         return swept

@@ -114,14 +114,28 @@ final class MemoryCgroup: @unchecked Sendable {
 
     /// Removes empty groups left by a harness that died before cleaning up (their name
     /// carries the harness's pid; that process is gone).
-    static func removeStaleGroups(in parent: String) {
+    /// With `killing`, what is still inside a stale group (a dead harness's workload or balloon) is
+    /// killed first, so the group can go. Returns the groups removed.
+    @discardableResult
+    static func removeStaleGroups(in parent: String, killing: Bool = false) -> [String] {
+        var removed: [String] = []
         // Run groups (`frugal-run-<owner>-...`) have their own sweep, which reads their owner right.
         for name in (try? FileReader.directoryEntries(parent)) ?? [] where name.hasPrefix("frugal-") && !name.hasPrefix(RunCgroup.namePrefix) {
             let parts = name.split(separator: "-")
             guard parts.count >= 3, let pid = Int32(parts[parts.count - 2]), pid != getpid(),
                   kill(pid, 0) != 0 && errno == ESRCH else { continue }
-            rmdir(parent + "/" + name)  // fails, harmlessly, while anything is still inside
+            let path = parent + "/" + name
+            if killing {
+                for _ in 0..<100 {
+                    let inside = ((try? FileReader.readText(path + "/cgroup.procs")) ?? "").split(separator: "\n").compactMap { Int32($0) }
+                    if inside.isEmpty { break }
+                    for member in inside { kill(member, SIGKILL) }
+                    Thread.sleep(forTimeInterval: 0.01)
+                }
+            }
+            if rmdir(path) == 0 { removed.append(path) }  // fails, harmlessly, while anything is still inside
         }
+        return removed
     }
 
     static func write(_ text: String, to path: String) throws {
