@@ -16,6 +16,9 @@ public struct RunPlan: Sendable {
     public var repetition: Int
     /// Files installed in the app bundle before launch.
     public var bundleResources: [BundleResource]
+    /// For a black-box program: the signal it gets as its memory warning (e.g. `SIGUSR1`, from a
+    /// `kind: program` entry of frugal.yml); nil falls back to `HarnessOptions.programMemoryWarningSignal`.
+    public var programMemoryWarningSignal: Int32?
 
     public init(target: Target, scenario: Scenario, repetition: Int, bundleResources: [BundleResource] = []) {
         self.target = target

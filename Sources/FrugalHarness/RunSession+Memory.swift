@@ -14,7 +14,7 @@ extension RunSession {
         let before = measured ? sampler.sampleNow()?.memory : nil
         let time = MonotonicClock.now()
         var problem: String?
-        if isBlackBox, let signal = options.programMemoryWarningSignal {
+        if isBlackBox, let signal = programMemoryWarningSignal {
             // A black-box program's warning is a signal to its main process (a wrapper gets it).
             if level != .normal && Glibc.kill(process.pid, signal) != 0 {
                 problem = "could not send signal \(signal) to pid \(process.pid): \(String(cString: strerror(errno)))"

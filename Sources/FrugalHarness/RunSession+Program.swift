@@ -133,9 +133,9 @@ extension RunSession {
     /// The configured signal (`HarnessOptions.programMemoryWarningSignal`), with the memory
     /// samples around it; not applicable when none is configured.
     func programMemoryWarning(_ level: MemoryWarningLevel, index: Int, start: UInt64) {
-        guard options.programMemoryWarningSignal != nil else {
+        guard programMemoryWarningSignal != nil else {
             record(.memoryWarning(level: level), index: index, start: start,
-                   problem: "not applicable: no memory-warning signal is configured for this program (HarnessOptions.programMemoryWarningSignal, --memory-warning-signal)")
+                   problem: "not applicable: no memory-warning signal is configured for this program (RunPlan or HarnessOptions programMemoryWarningSignal, --memory-warning-signal)")
             return
         }
         sequence += 1
@@ -170,6 +170,9 @@ extension RunSession {
         }
         return ScenarioRunner.classify(status, terminated: true)
     }
+
+    /// The signal this program gets as its memory warning: its plan's, else the harness's; nil: none.
+    var programMemoryWarningSignal: Int32? { plan.programMemoryWarningSignal ?? options.programMemoryWarningSignal }
 
     /// After a spawn: the program has no control pipe, and its main thread is watched from outside.
     func startProgramWatch() {

@@ -129,7 +129,7 @@ final class RunSession {
             throw error
         }
         if isBlackBox { startProgramWatch() }
-        if !isBlackBox || options.programMemoryWarningSignal != nil { startMemoryMonitoring() }
+        if !isBlackBox || programMemoryWarningSignal != nil { startMemoryMonitoring() }
     }
 
     /// Starts `arguments` in `sandbox`, with its reader, sampler and hang watcher. Every process of
