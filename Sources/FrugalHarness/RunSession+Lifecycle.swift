@@ -72,13 +72,19 @@ extension RunSession {
                 return
             }
         }
-        if process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(options.backgroundGrace)) != nil {
+        suspendAfterBackgroundGrace(from: MonotonicClock.now(), index: index, start: start, subject: "workload",
+                                    failure: "the process could not be stopped", suspend: suspend)
+    }
+
+    /// The end of `home`: the background grace from `graceStart`, then `suspend`; records the step.
+    func suspendAfterBackgroundGrace(from graceStart: UInt64, index: Int, start: UInt64, subject: String, failure: String, suspend: () -> Void) {
+        if process.waitForExit(until: graceStart + Self.nanoseconds(options.backgroundGrace)) != nil {
             stopped = true
-            record(.home, index: index, start: start, problem: "the workload exited in the background")
+            record(.home, index: index, start: start, problem: "the \(subject) exited in the background")
             return
         }
         suspend()
-        record(.home, index: index, start: start, problem: isSuspended ? nil : "the process could not be stopped")
+        record(.home, index: index, start: start, problem: isSuspended ? nil : failure)
     }
 
     /// Stops the process group (SIGSTOP) once its background time is over, and looks at it from

@@ -34,13 +34,8 @@ extension RunSession {
     /// program), runs for the background grace, then the whole run is suspended for real.
     func programHome(index: Int, start: UInt64) {
         systemEvents.append(WorkloadEvent(time: start, body: .stateChanged(StateChange(from: .active, to: .background))))
-        if process.waitForExit(until: start + Self.nanoseconds(options.backgroundGrace)) != nil {
-            stopped = true
-            record(.home, index: index, start: start, problem: "the program exited in the background")
-            return
-        }
-        suspendProgram()
-        record(.home, index: index, start: start, problem: isSuspended ? nil : "the program could not be suspended")
+        suspendAfterBackgroundGrace(from: start, index: index, start: start, subject: "program",
+                                    failure: "the program could not be suspended", suspend: suspendProgram)
     }
 
     /// Freezes the run's cgroup (every process, invisibly to them), or stops each process with
