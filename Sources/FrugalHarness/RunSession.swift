@@ -24,6 +24,8 @@ final class RunSession {
     var steps: [StepRecord] = []
     /// The last control message's sequence number.
     var sequence = 0
+    /// Set when the app's hello named another protocol version: the run ends and is not a finding.
+    var protocolMismatch: ProtocolMismatch?
     /// Set when the harness ended the run (a watchdog, a timeout); nil lets the exit status decide.
     var outcome: RunOutcome?
     var outcomeDetail: String?
@@ -57,8 +59,10 @@ final class RunSession {
     var stragglers: [Straggler] = []
     /// Whether the run is a black-box program (no FrugalKit protocol: signals and the freezer only).
     let isBlackBox: Bool
-    /// What each process of the run execs: the workload host and the app's name, or the program.
+    /// What each process of the run execs, and its own environment: the workload host (the app
+    /// named in its environment), the user's executable, or the program (its path resolved).
     let launchArguments: [String]
+    let launchEnvironment: [String: String]
     /// Whether the current suspension is the cgroup freezer's (else SIGSTOP).
     var suspendedByFreezer = false
     /// The black-box program's main thread watched from outside (`OutsideHangWatcher.swift`), and
@@ -72,14 +76,10 @@ final class RunSession {
         self.options = options
         self.plan = plan
         self.workload = workload
-        switch plan.target {
-        case .builtIn(let name):
-            isBlackBox = false
-            self.launchArguments = [options.workloadHost, name]
-        case .command(let arguments):
-            isBlackBox = true
-            self.launchArguments = launchArguments ?? arguments
-        }
+        if case .command = plan.target { isBlackBox = true } else { isBlackBox = false }
+        let command = Self.launchCommand(plan, options: options)
+        self.launchArguments = launchArguments ?? command.arguments
+        launchEnvironment = command.environment
         // On a pure v2 machine a pressure run's memory group is v2 too, and a process is in one v2
         // group only: that group is then the run's group as well, made first.
         var memoryFirst: MemoryPressure?
@@ -97,7 +97,8 @@ final class RunSession {
         }
         taskExitToken = TaskExitMonitor.shared.beginWatching()
         do {
-            sandbox = try Sandbox(parent: options.sandboxParent, workload: workload, resources: plan.bundleResources)
+            sandbox = try Sandbox(parent: options.sandboxParent, workload: workload, resources: plan.bundleResources,
+                                  documents: plan.documents)
         } catch {
             containment?.remove()
             _ = memoryFirst?.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
@@ -106,7 +107,9 @@ final class RunSession {
         }
         let network: RunNetwork
         do {
-            network = try RunNetwork(profile: options.networkProfile, radio: options.radio)
+            // A scenario's own link and radio (frugal.yml's options) win over the run's defaults.
+            network = try RunNetwork(profile: plan.scenario.networkProfile.flatMap(NetworkProfile.named) ?? options.networkProfile,
+                                     radio: plan.scenario.radio ?? options.radio)
         } catch {
             sandbox.remove()
             containment?.remove()
@@ -118,7 +121,8 @@ final class RunSession {
         memory = memoryFirst ?? MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure,
                                                pressureStallGroup: containment?.kind == .v2 ? containment?.path : nil)
         do {
-            (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: self.launchArguments, options: options, sandbox: sandbox,
+            (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: self.launchArguments, ownEnvironment: launchEnvironment,
+                                                                     blackBox: isBlackBox, options: options, sandbox: sandbox,
                                                                      network: network, memory: memory, containment: containment)
         } catch {
             network.stop()
@@ -132,16 +136,30 @@ final class RunSession {
         if !isBlackBox || programMemoryWarningSignal != nil { startMemoryMonitoring() }
     }
 
+    /// The app's command line and its own environment: the workload host with the built-in's name,
+    /// or the user's executable with its arguments and environment.
+    static func launchCommand(_ plan: RunPlan, options: HarnessOptions) -> (arguments: [String], environment: [String: String]) {
+        switch plan.target {
+        case .builtIn(let name):
+            return ([options.workloadHost], [FrugalProtocol.Environment.app: name])
+        case .app(let app):
+            return ([app.executable] + app.arguments, app.environment.merging([FrugalProtocol.Environment.app: app.name]) { $1 })
+        case .command(let arguments):
+            return (arguments, [:])
+        }
+    }
+
     /// Starts `arguments` in `sandbox`, with its reader, sampler and hang watcher. Every process of
     /// the run joins the run's memory cgroup, if it has one, and the run's cgroup (last: on a
     /// hybrid machine that is the unified tree) before it execs.
-    private static func spawn(arguments: [String], options: HarnessOptions, sandbox: Sandbox, network: RunNetwork, memory: MemoryPressure,
-                              containment: RunCgroup?) throws
+    private static func spawn(arguments: [String], ownEnvironment: [String: String], blackBox: Bool, options: HarnessOptions,
+                              sandbox: Sandbox, network: RunNetwork, memory: MemoryPressure, containment: RunCgroup?) throws
         -> (ChildProcess, EventStreamReader, ProcSampler, HangWatcher) {
         let process: ChildProcess
         do {
-            var environment = options.environment.merging(sandbox.environment) { $1 }.merging(network.environment) { _, proxy in proxy }
-            if arguments.first != options.workloadHost {
+            var environment = options.environment.merging(ownEnvironment) { $1 }
+                .merging(sandbox.environment) { $1 }.merging(network.environment) { _, proxy in proxy }
+            if blackBox {
                 // A black-box program finds its sandbox the Unix way: its home and its temporary directory.
                 environment["HOME"] = sandbox.root.path
                 environment["TMPDIR"] = sandbox.root.appendingPathComponent(SandboxLayout.tmp).path
@@ -152,7 +170,7 @@ final class RunSession {
             process = try ChildProcess(arguments: arguments, environment: environment, cgroupProcs: groups,
                                        oomScoreAdjustment: memory.cgroup == nil ? nil : MemoryPressure.workloadOOMScore)
         } catch {
-            throw HarnessError("cannot start \(arguments[0]): \(error)")
+            throw HarnessError("cannot start \(arguments.first ?? "the app"): \(error)")
         }
         let reader = EventStreamReader(fd: process.eventFD)
         let sampler = ProcSampler(pid: process.pid, interval: options.sampleInterval, members: containment.map { group in { group.pids } })
@@ -163,7 +181,8 @@ final class RunSession {
     /// Starts a new process of the same workload in the same sandbox; the current one must have exited.
     func respawn() throws {
         try archiveCurrentProcess()
-        (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: launchArguments, options: options, sandbox: sandbox,
+        (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: launchArguments, ownEnvironment: launchEnvironment,
+                                                                 blackBox: isBlackBox, options: options, sandbox: sandbox,
                                                                  network: network!, memory: memory, containment: containment)
         if isBlackBox { startProgramWatch() }
         killedByScenario = false
@@ -218,6 +237,7 @@ final class RunSession {
             return "could not deliver \(command.rawValue): \(error)"
         }
         if reader.waitForAck(sequence, until: deadline, clock: MonotonicClock.now) { return nil }
+        if let error = reader.controlError(for: sequence) { return "the app could not carry out \(command.rawValue): \(error.problem)" }
         return process.hasExited ? "the workload exited before handling \(command.rawValue)"
             : "\(command.rawValue) not handled in time"
     }

@@ -1,0 +1,26 @@
+// The process every built-in workload runs in. It uses the same entry point as a user's own
+// app executable (`FrugalApp`): the harness selects the workload with FRUGAL_APP.
+import Foundation
+import FrugalKit
+import FrugalWorkloads
+
+@main
+enum WorkloadHost: FrugalApp {
+    static var apps: [AppEntry] {
+        WorkloadCatalogue.all.map { workload in AppEntry(workload.name, makeDelegate: workload.makeDelegate) }
+    }
+
+    static func main() {
+        // `--balloon BYTES` is the harness's memory hog, not an app.
+        let arguments = CommandLine.arguments
+        if arguments.count == 3, arguments[1] == "--balloon", let bytes = Int(arguments[2]), bytes > 0 {
+            Balloon.run(bytes: bytes)
+        }
+        // `--wake RATE SECONDS` is a plain program with a known number of wakeups, for black-box tests.
+        if arguments.count == 4, arguments[1] == "--wake", let rate = Double(arguments[2]), let seconds = Double(arguments[3]),
+           rate > 0, seconds > 0 {
+            Waker.run(rate: rate, seconds: seconds)
+        }
+        Application.main(apps: apps)
+    }
+}
