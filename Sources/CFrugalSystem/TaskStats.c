@@ -11,13 +11,13 @@
 #define FRUGAL_NLA_DATA(attribute) ((char *)(attribute) + NLA_HDRLEN)
 #define FRUGAL_NLA_NEXT(attribute) ((struct nlattr *)((char *)(attribute) + NLA_ALIGN((attribute)->nla_len)))
 
-static int send_command(int fd, uint16_t type, uint8_t command, uint16_t attribute, const void *data, int length) {
+static int send_command(int fd, uint16_t type, uint8_t command, uint16_t attribute, const void *data, int length, int flags) {
     struct { struct nlmsghdr header; struct genlmsghdr generic; char payload[256]; } message;
     if (length + NLA_HDRLEN > (int)sizeof message.payload) { errno = EINVAL; return -1; }
     memset(&message, 0, sizeof message);
     message.header.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
     message.header.nlmsg_type = type;
-    message.header.nlmsg_flags = NLM_F_REQUEST;
+    message.header.nlmsg_flags = (uint16_t)(NLM_F_REQUEST | flags);
     message.generic.cmd = command;
     message.generic.version = 1;
     struct nlattr *next = (struct nlattr *)((char *)&message + message.header.nlmsg_len);
@@ -56,7 +56,7 @@ int frugal_taskstats_open(const char *cpumask) {
     if (bind(fd, (struct sockaddr *)&local, sizeof local) != 0) goto fail;
     char buffer[4096];
     if (send_command(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME, TASKSTATS_GENL_NAME,
-                     (int)strlen(TASKSTATS_GENL_NAME) + 1) != 0) goto fail;
+                     (int)strlen(TASKSTATS_GENL_NAME) + 1, 0) != 0) goto fail;
     int got = receive_reply(fd, buffer, sizeof buffer);
     if (got < 0) goto fail;
     struct nlmsghdr *header = (struct nlmsghdr *)buffer;
@@ -67,7 +67,9 @@ int frugal_taskstats_open(const char *cpumask) {
         if (attribute->nla_type == CTRL_ATTR_FAMILY_ID) memcpy(&family, FRUGAL_NLA_DATA(attribute), sizeof family);
     }
     if (family == 0) { errno = ENOENT; goto fail; }
-    if (send_command(fd, family, TASKSTATS_CMD_GET, TASKSTATS_CMD_ATTR_REGISTER_CPUMASK, cpumask, (int)strlen(cpumask) + 1) != 0) goto fail;
+    /* With an acknowledgement: without CAP_NET_ADMIN the kernel refuses (EPERM) only in it. */
+    if (send_command(fd, family, TASKSTATS_CMD_GET, TASKSTATS_CMD_ATTR_REGISTER_CPUMASK, cpumask, (int)strlen(cpumask) + 1, NLM_F_ACK) != 0) goto fail;
+    if (receive_reply(fd, buffer, sizeof buffer) < 0) goto fail;
     return fd;
 fail:;
     int saved = errno;
