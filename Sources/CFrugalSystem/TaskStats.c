@@ -90,6 +90,8 @@ static void fill(frugal_task_exit *record, const struct taskstats *stats, int is
     record->cpuMicroseconds = stats->ac_utime + stats->ac_stime;
     record->readBytes = stats->read_bytes;
     record->writeBytes = stats->write_bytes;
+    record->writeCharacters = stats->write_char;
+    record->writeSyscalls = stats->write_syscalls;
     record->peakResidentKiB = stats->hiwater_rss;
     record->elapsedMicroseconds = stats->ac_etime;
     record->exitCode = stats->ac_exitcode;

@@ -108,12 +108,15 @@ public final class TaskExitMonitor: @unchecked Sendable {
                     String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
                 }
                 let elapsed = record.elapsedMicroseconds * 1000
-                batch.append(TaskExit(tid: Int32(bitPattern: record.tid), tgid: Int32(bitPattern: record.tgid),
+                var exit = TaskExit(tid: Int32(bitPattern: record.tid), tgid: Int32(bitPattern: record.tgid),
                                       ppid: Int32(bitPattern: record.ppid), command: command,
                                       voluntarySwitches: Int(record.voluntarySwitches), involuntarySwitches: Int(record.involuntarySwitches),
                                       cpuSeconds: Double(record.cpuMicroseconds) / 1e6, readBytes: Int(record.readBytes),
                                       writeBytes: Int(record.writeBytes), peakResidentBytes: Int(record.peakResidentKiB) * 1024,
-                                      startTime: now > elapsed ? now - elapsed : 0, endTime: now))
+                                      startTime: now > elapsed ? now - elapsed : 0, endTime: now)
+                exit.writeCharacters = Int(record.writeCharacters)
+                exit.writeSyscalls = Int(record.writeSyscalls)
+                batch.append(exit)
             }
             lock.withLock { exits.append(contentsOf: batch) }
         }

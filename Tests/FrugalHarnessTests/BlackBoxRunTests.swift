@@ -110,6 +110,23 @@ final class BlackBoxRunTests: XCTestCase {
         XCTAssertEqual(record.containment?.stragglers, [])
     }
 
+    /// Writes made by a wrapper's child count: `wchar` of the whole tree, from the exit records.
+    func testWritesOfDescendantsCount() throws {
+        try Self.requireContainment()
+        // A child the shell waits for (a million bytes), and an orphan (half a million: the subshell
+        // that started it exits at once, so no one in the run reaps it). The orphan lives longer
+        // than a sample interval, so the sampler sees it in the run's cgroup: an orphan that lives
+        // less than one and ends before the main process is not found (see docs/BLACK-BOX.md).
+        let script = #"(sh -c 'sleep 0.4; head -c 500000 /dev/zero > "$TMPDIR/g"' &); head -c 1000000 /dev/zero > "$TMPDIR/f"; sleep 1; exit 0"#
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", script]), scenario: Self.toItsEnd, repetition: 1))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let written = try XCTUnwrap(ReportBuilder.runReport(record).metrics[MetricName.diskSyscallBytesWritten]?.value)
+        // The reaped child's bytes exactly (the main process's /proc/<pid>/io); the orphan's from
+        // its exit record, which the kernel rounds down to whole KiB.
+        XCTAssertGreaterThanOrEqual(written, 1_500_000 - 1024)
+        XCTAssertLessThan(written, 1_501_000)
+    }
+
     func testLeftoversOfADeadHarnessAreSwept() throws {
         guard case .success(let group) = RunCgroup.create(label: "probe") else { throw XCTSkip("no run cgroup can be made here") }
         let parent = (group.path as NSString).deletingLastPathComponent

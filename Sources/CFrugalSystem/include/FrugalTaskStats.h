@@ -16,6 +16,8 @@ typedef struct {
     uint64_t cpuMicroseconds;     /* ac_utime + ac_stime */
     uint64_t readBytes;           /* read_bytes (storage) */
     uint64_t writeBytes;          /* write_bytes (storage) */
+    uint64_t writeCharacters;     /* write_char: bytes passed to write calls */
+    uint64_t writeSyscalls;       /* write_syscalls */
     uint64_t peakResidentKiB;     /* hiwater_rss */
     uint64_t elapsedMicroseconds; /* ac_etime: from the thread's start to its exit */
     uint32_t exitCode;            /* ac_exitcode */

@@ -8,6 +8,8 @@ extension MetricExtraction.Source {
     public static let cgroupCPU = "cgroup:cpu.stat.usage_usec (every process of the run)"
     public static let taskstatsCPU = "taskstats:ac_utime+ac_stime (every thread of every process of the run)"
     public static let taskstatsWriteBytes = "taskstats:write_bytes (every thread of every process of the run)"
+    public static let taskstatsWriteCharacters = "proc:io.wchar at exit (main process, reaped descendants included) + taskstats:write_char (orphans, whole KiB)"
+    public static let taskstatsWriteSyscalls = "proc:io.syscw at exit (main process, reaped descendants included) + taskstats:write_syscalls (orphans)"
     public static let peakResidentTree = "proc:status.VmHWM + taskstats:hiwater_rss (largest process of the run)"
     public static let outsideWatch = "proc:task/<tid>/{status,wchan,syscall} every 25 ms (outside the program)"
 }
@@ -35,6 +37,22 @@ extension MetricExtraction {
             if wall > 0 { metrics[MetricName.cpuWakeupsPerSecond] = MetricValue(wakeups / wall, unit: "1/s", source: Source.taskstatsVoluntary) }
             metrics[MetricName.diskPhysicalBytesWritten] = MetricValue(Double(exits.reduce(0) { $0 + $1.writeBytes }), unit: "bytes",
                                                                        source: Source.taskstatsWriteBytes)
+            // Writes through a wrapper are its child's. A main process's `/proc/<pid>/io` at exit is
+            // exact and holds what every descendant it (or they) reaped wrote; orphans' writes went
+            // to no one, so they come from their exit records (which round down to whole KiB).
+            let reaped = Set((record.processes ?? []).flatMap { ProcessTree(root: $0.pid, exits: exits).threadsByProcess.keys })
+            let others = exits.filter { !reaped.contains($0.tgid) }
+            let characters = others.compactMap(\.writeCharacters), calls = others.compactMap(\.writeSyscalls)
+            if characters.count == others.count && calls.count == others.count,
+               let mainCharacters = record.finalIO?.charactersWritten, let mainCalls = record.finalIO?.writeSyscalls {
+                let total = Double(mainCharacters + characters.reduce(0, +))
+                let calls = mainCalls + calls.reduce(0, +)
+                metrics[MetricName.diskSyscallBytesWritten] = MetricValue(total, unit: "bytes", source: Source.taskstatsWriteCharacters)
+                metrics[MetricName.diskWriteSyscalls] = MetricValue(Double(calls), unit: "count", source: Source.taskstatsWriteSyscalls)
+                if wall > 0 {
+                    metrics[MetricName.diskBytesWrittenPerDay] = MetricValue(total / (wall / 86_400), unit: "bytes/day", source: Source.taskstatsWriteCharacters)
+                }
+            }
             if let peak = ([exits.map(\.peakResidentBytes).max()] + record.samples.map(\.peakResidentBytes)).compactMap({ $0 }).max() {
                 metrics[MetricName.memoryPeakResidentBytes] = MetricValue(Double(peak), unit: "bytes", source: Source.peakResidentTree)
             }

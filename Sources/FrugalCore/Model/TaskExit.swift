@@ -16,6 +16,10 @@ public struct TaskExit: Codable, Sendable, Equatable {
     /// Bytes the thread caused to be read from and written to storage.
     public var readBytes: Int
     public var writeBytes: Int
+    /// Bytes passed to write system calls, and their count (`wchar`/`syscw`: files, pipes, terminals);
+    /// nil in records made before they were kept.
+    public var writeCharacters: Int?
+    public var writeSyscalls: Int?
     /// The process's peak resident size (`hiwater_rss`), bytes.
     public var peakResidentBytes: Int
     /// When the thread started and exited.
