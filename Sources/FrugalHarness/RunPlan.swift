@@ -16,12 +16,18 @@ public struct RunPlan: Sendable {
     public var repetition: Int
     /// Files installed in the app bundle before launch.
     public var bundleResources: [BundleResource]
+    /// Files installed in the sandbox's Documents before launch (`path` relative to Documents):
+    /// the user's existing documents, there before the app starts, as on a device. The harness
+    /// writes them, so they are not the app's writes; unlike the bundle they stay writable.
+    public var documents: [BundleResource]
 
-    public init(target: Target, scenario: Scenario, repetition: Int, bundleResources: [BundleResource] = []) {
+    public init(target: Target, scenario: Scenario, repetition: Int, bundleResources: [BundleResource] = [],
+                documents: [BundleResource] = []) {
         self.target = target
         self.scenario = scenario
         self.repetition = repetition
         self.bundleResources = bundleResources
+        self.documents = documents
     }
 
     /// The name the report uses for the workload.

@@ -51,7 +51,8 @@ final class RunSession {
         self.plan = plan
         self.workload = workload
         do {
-            sandbox = try Sandbox(parent: options.sandboxParent, workload: workload, resources: plan.bundleResources)
+            sandbox = try Sandbox(parent: options.sandboxParent, workload: workload, resources: plan.bundleResources,
+                                  documents: plan.documents)
         } catch {
             throw HarnessError("cannot create the app sandbox under \(options.sandboxParent.path): \(error)")
         }

@@ -195,7 +195,7 @@ struct Run: ParsableCommand {
             for scenario in scenarios {
                 for repetition in 1...repetitions {
                     plans.append(RunPlan(target: .builtIn(name: workload.name), scenario: scenario, repetition: repetition,
-                                         bundleResources: workload.bundleResources))
+                                         bundleResources: workload.bundleResources, documents: workload.documents))
                 }
             }
         }

@@ -66,7 +66,31 @@ final class NetworkAuditTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(audit.evidence.first?.time), 22 - 0.2601, accuracy: 1e-9)
     }
 
+    /// 30 requests' worth of traffic: 30,000 B on the wire, over one TCP initial window.
+    static let thirtyKilobytes = (0..<30).map { TrafficChunk(connection: 1, direction: .downlink, time: 2 + Double($0) * 0.01, bytes: 1000) }
+
     func testCompactTransfersAndChattinessComeFromTheOrigin() throws {
+        var origin = OriginStatistics()
+        var path = OriginStatistics.PathStatistics()
+        path.requests = 30
+        path.responseBodyBytes = 60_000
+        path.deflateInputBytes = 60_000
+        path.deflatedBytes = 10_000
+        origin.paths["/json/2000"] = path
+        let audits = Self.evaluate(Self.record(chunks: Self.thirtyKilobytes, origin: origin)).audits
+        XCTAssertEqual(audits["network.compact-transfers"]?.numericValue, 6)
+        XCTAssertLessThan(try XCTUnwrap(audits["network.compact-transfers"]?.score), 0.5)
+        // 30 requests over 30,000 B on the wire = 100 per 100 KB.
+        XCTAssertEqual(try XCTUnwrap(audits["network.avoid-chatty-protocols"]?.numericValue), 100, accuracy: 1e-9)
+
+        origin.paths["/json/2000"]?.deflateInputBytes = nil
+        origin.paths["/json/2000"]?.deflatedBytes = nil
+        let unmeasured = Self.evaluate(Self.record(chunks: Self.thirtyKilobytes, origin: origin)).audits
+        XCTAssertEqual(unmeasured["network.compact-transfers"]?.scoreDisplayMode, .unavailable)
+    }
+
+    /// Under one TCP initial window (14,600 B, RFC 6928) neither audit applies, and each says why.
+    func testTrafficWithinOneInitialWindowIsNotJudgedForRoundTripsOrCompression() throws {
         var origin = OriginStatistics()
         var path = OriginStatistics.PathStatistics()
         path.requests = 3
@@ -75,15 +99,11 @@ final class NetworkAuditTests: XCTestCase {
         path.deflatedBytes = 1000
         origin.paths["/json/2000"] = path
         let audits = Self.evaluate(Self.record(chunks: Self.twoTransfersTwentySecondsApart, origin: origin)).audits
-        XCTAssertEqual(audits["network.compact-transfers"]?.numericValue, 6)
-        XCTAssertLessThan(try XCTUnwrap(audits["network.compact-transfers"]?.score), 0.5)
-        // 3 requests over 2,000 B on the wire = 150 per 100 KB.
-        XCTAssertEqual(try XCTUnwrap(audits["network.avoid-chatty-protocols"]?.numericValue), 150, accuracy: 1e-9)
-
-        origin.paths["/json/2000"]?.deflateInputBytes = nil
-        origin.paths["/json/2000"]?.deflatedBytes = nil
-        let unmeasured = Self.evaluate(Self.record(chunks: Self.twoTransfersTwentySecondsApart, origin: origin)).audits
-        XCTAssertEqual(unmeasured["network.compact-transfers"]?.scoreDisplayMode, .unavailable)
+        for id in ["network.compact-transfers", "network.avoid-chatty-protocols"] {
+            XCTAssertEqual(audits[id]?.scoreDisplayMode, .notApplicable, id)
+            XCTAssertNil(audits[id]?.score, id)
+            XCTAssertTrue(audits[id]?.explanation?.contains("RFC 6928") ?? false, audits[id]?.explanation ?? id)
+        }
     }
 
     static func request(_ operation: String, _ start: Double, _ end: Double, outcome: NetworkRequestRecord.Outcome = .completed) -> WorkloadEvent {
