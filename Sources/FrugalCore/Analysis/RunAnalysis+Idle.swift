@@ -4,7 +4,9 @@
 ///  - waited on its own network request (FrugalKit's client, or a `network.*` call measured by
 ///    `BlockingCalls`: from its start to its end),
 ///  - read or wrote a file (FrugalKit's journal, `file.*` blocking calls), or
-///  - drew frames while active (`frame:` handlers, from `MainRunLoop.scheduleFrameTimer`).
+///  - drew frames while active (`frame:` handlers, from `MainRunLoop.scheduleFrameTimer`), or
+///  - was computing: on a CPU for at least `computingShare` of the slice (deferred launch work,
+///    a rebuild on a background queue; its hand-off to the main thread is part of that work).
 /// Those slices are work the app was doing, judged by their own audits (network, disk,
 /// `power.frame-rate`); wakeups there are not polling. What is left is time with no work
 /// pending, where every wakeup is one the app chose to take: a polling timer's, for one.
@@ -15,7 +17,13 @@ extension RunAnalysis {
         case request = "a network request in flight"
         case fileIO = "reading or writing a file"
         case frames = "drawing frames"
+        case computing = "computing"
     }
+
+    /// The share of one CPU over a slice from which the app counts as computing, not idle.
+    /// Frugal's calibration: polling costs microseconds per wakeup (a 1 Hz check is under 0.1%
+    /// of a CPU), work in progress costs a large share; a fifth sits far from both.
+    public static let computingShare = 0.2
 
     /// One wait step's idle accounting: its quiet slices and what the rest was busy with.
     public struct IdleAccount: Sendable {
@@ -40,6 +48,8 @@ extension RunAnalysis {
                 let slice = Phase(start: earlier.time, end: later.time, startSample: earlier, endSample: later)
                 if let reason = busy.first(where: { $0.start < slice.end && $0.end > slice.start })?.reason {
                     account.excludedSeconds[reason, default: 0] += slice.seconds
+                } else if Double(later.onCPUNanoseconds(since: earlier)) >= Self.computingShare * Double(slice.end - slice.start) {
+                    account.excludedSeconds[.computing, default: 0] += slice.seconds
                 } else {
                     account.idleSlices.append(slice)
                 }

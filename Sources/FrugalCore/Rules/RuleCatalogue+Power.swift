@@ -6,7 +6,7 @@ extension RuleCatalogue {
         Rule(id: "power.avoid-polling", category: .power, title: "Avoid polling when idle",
              guideSection: reducePowerSection,
              guideQuote: "Avoid doing work that requires polling. Polling prevents the CPU from going to sleep. Instead of polling, use the NSRunLoop or NSTimer classes to schedule work as needed.",
-             measures: "wakeups per second of all the workload's threads while idle, read from /proc outside the workload: the wait steps, less the slices (between 0.2 s samples) when the app had a network request in flight, was writing a file, or was drawing frames while active; not applicable under 1 s of such idle time",
+             measures: "wakeups per second of all the workload's threads while idle, read from /proc outside the workload: the wait steps, less the slices (between 0.2 s samples) when the app had a network request in flight, was reading or writing a file, was drawing frames while active, or was computing (a fifth of a CPU or more); not applicable under 1 s of such idle time",
              unit: "1/s", scoring: .logNormal(good: 0.1, poor: 1),
              calibration: "Recalibrated from RULES.md's 0.5 / 5: that curve scored a 1 Hz polling timer, the very pattern the guide rules out, as 'average' (0.81). Here 0.5 sits at one wakeup per second and 0.9 at one per 10 s, the cycle below which ARO stops calling transfers periodic. Frugal's assumption; Apple publishes only the 150/s kill limit. What is idle follows the guide's own contrast (\"Instead of polling, use the NSRunLoop or NSTimer classes to schedule work as needed\"): work the app has in flight, or frames it draws while in use, is not polling, and each is judged by its own audit.",
              measured: true),
