@@ -5,8 +5,10 @@
 ///    `BlockingCalls`: from its start to its end),
 ///  - read or wrote a file (FrugalKit's journal, `file.*` blocking calls), or
 ///  - drew frames while active (`frame:` handlers, from `MainRunLoop.scheduleFrameTimer`), or
-///  - was computing: on a CPU for at least `computingShare` of the slice (deferred launch work,
-///    a rebuild on a background queue; its hand-off to the main thread is part of that work).
+///  - was computing: on a CPU for at least `computingShare` of the slice, or with a thread
+///    running or runnable (state R) at either end of it, which a loaded machine's run queue
+///    does not hide (deferred launch work, a rebuild on a background queue; its hand-off to the
+///    main thread is part of that work).
 /// Those slices are work the app was doing, judged by their own audits (network, disk,
 /// `power.frame-rate`); wakeups there are not polling. What is left is time with no work
 /// pending, where every wakeup is one the app chose to take: a polling timer's, for one.
@@ -48,7 +50,8 @@ extension RunAnalysis {
                 let slice = Phase(start: earlier.time, end: later.time, startSample: earlier, endSample: later)
                 if let reason = busy.first(where: { $0.start < slice.end && $0.end > slice.start })?.reason {
                     account.excludedSeconds[reason, default: 0] += slice.seconds
-                } else if Double(later.onCPUNanoseconds(since: earlier)) >= Self.computingShare * Double(slice.end - slice.start) {
+                } else if Double(later.onCPUNanoseconds(since: earlier)) >= Self.computingShare * Double(slice.end - slice.start)
+                            || [earlier, later].contains(where: { $0.threads.contains { $0.state == "R" } }) {
                     account.excludedSeconds[.computing, default: 0] += slice.seconds
                 } else {
                     account.idleSlices.append(slice)
