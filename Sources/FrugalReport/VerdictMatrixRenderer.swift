@@ -8,12 +8,10 @@ public enum VerdictMatrixRenderer {
         var lines: [String] = []
         var order: [String] = []
         for cell in matrix.cells where !order.contains(cell.workload) { order.append(cell.workload) }
-        let overall = Dictionary(matrix.pairs.flatMap { [($0.pair.good, $0.goodScore), ($0.pair.bad, $0.badScore)] },
-                                 uniquingKeysWith: { first, _ in first })
         for workload in order {
             let cells = matrix.cells.filter { $0.workload == workload }
             guard let role = cells.first?.role else { continue }
-            let score = (overall[workload] ?? nil).map(format) ?? "-"
+            let score = matrix.overall[workload].map(format) ?? "-"
             lines.append("\(role.rawValue.padding(4)) \(workload)  overall \(score)")
             for cell in cells where cell.score != nil {
                 let mark = cell.error == nil ? " " : "✗"

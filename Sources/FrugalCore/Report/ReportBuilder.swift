@@ -25,15 +25,23 @@ public enum ReportBuilder {
 
     /// A black-box command has no handlers or states: only audits that need the process alone apply.
     static func blackBoxAudits(_ analysis: RunAnalysis, metrics: [String: MetricValue]) -> [String: AuditResult] {
-        var results = Audits.evaluate(analysis, metrics: metrics)
-        for (id, result) in results where id != "power.avoid-polling" {
+        markNotApplicable(Audits.evaluate(analysis, metrics: metrics), except: ["power.avoid-polling"],
+                          reason: "a black-box command reports no handlers or app states")
+    }
+
+    /// `results` with every audit not in `kept` made not applicable for `reason`: no score, no
+    /// value, no evidence, so it counts in no category and not overall. For a whole kind of run
+    /// whose audits cannot apply (a command, a scenario without app states).
+    public static func markNotApplicable(_ results: [String: AuditResult], except kept: Set<String>, reason: String) -> [String: AuditResult] {
+        var results = results
+        for (id, result) in results where !kept.contains(id) {
             var result = result
             result.score = nil
             result.scoreDisplayMode = .notApplicable
             result.numericValue = nil
             result.displayValue = "not applicable"
             result.evidence = []
-            result.explanation = "a black-box command reports no handlers or app states"
+            result.explanation = reason
             results[id] = result
         }
         return results

@@ -51,6 +51,8 @@ public struct VerdictMatrix: Codable, Sendable {
 
     public var cells: [Cell]
     public var pairs: [PairRow]
+    /// Each listed workload's overall score (absent: none).
+    public var overall: [String: Double]
     /// Workloads the pairs name that the report does not have.
     public var missing: [String]
 
@@ -106,6 +108,9 @@ public struct VerdictMatrix: Codable, Sendable {
         }
         self.cells = cells
         self.pairs = rows
+        var overall: [String: Double] = [:]
+        for cell in cells where overall[cell.workload] == nil { overall[cell.workload] = byWorkload[cell.workload]?.score }
+        self.overall = overall
         self.missing = missing
     }
 }
