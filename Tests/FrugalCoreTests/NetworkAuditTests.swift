@@ -69,14 +69,20 @@ final class NetworkAuditTests: XCTestCase {
     /// 30 requests' worth of traffic: 30,000 B on the wire, over one TCP initial window.
     static let thirtyKilobytes = (0..<30).map { TrafficChunk(connection: 1, direction: .downlink, time: 2 + Double($0) * 0.01, bytes: 1000) }
 
-    func testCompactTransfersAndChattinessComeFromTheOrigin() throws {
+    /// An origin that answered `requests` on one path with `bytes` of bodies deflating 6×.
+    static func origin(requests: Int, bytes: Int) -> OriginStatistics {
         var origin = OriginStatistics()
         var path = OriginStatistics.PathStatistics()
-        path.requests = 30
-        path.responseBodyBytes = 60_000
-        path.deflateInputBytes = 60_000
-        path.deflatedBytes = 10_000
+        path.requests = requests
+        path.responseBodyBytes = bytes
+        path.deflateInputBytes = bytes
+        path.deflatedBytes = bytes / 6
         origin.paths["/json/2000"] = path
+        return origin
+    }
+
+    func testCompactTransfersAndChattinessComeFromTheOrigin() throws {
+        var origin = Self.origin(requests: 30, bytes: 60_000)
         let audits = Self.evaluate(Self.record(chunks: Self.thirtyKilobytes, origin: origin)).audits
         XCTAssertEqual(audits["network.compact-transfers"]?.numericValue, 6)
         XCTAssertLessThan(try XCTUnwrap(audits["network.compact-transfers"]?.score), 0.5)
@@ -91,14 +97,7 @@ final class NetworkAuditTests: XCTestCase {
 
     /// Under one TCP initial window (14,600 B, RFC 6928) neither audit applies, and each says why.
     func testTrafficWithinOneInitialWindowIsNotJudgedForRoundTripsOrCompression() throws {
-        var origin = OriginStatistics()
-        var path = OriginStatistics.PathStatistics()
-        path.requests = 3
-        path.responseBodyBytes = 6000
-        path.deflateInputBytes = 6000
-        path.deflatedBytes = 1000
-        origin.paths["/json/2000"] = path
-        let audits = Self.evaluate(Self.record(chunks: Self.twoTransfersTwentySecondsApart, origin: origin)).audits
+        let audits = Self.evaluate(Self.record(chunks: Self.twoTransfersTwentySecondsApart, origin: Self.origin(requests: 3, bytes: 6000))).audits
         for id in ["network.compact-transfers", "network.avoid-chatty-protocols"] {
             XCTAssertEqual(audits[id]?.scoreDisplayMode, .notApplicable, id)
             XCTAssertNil(audits[id]?.score, id)
