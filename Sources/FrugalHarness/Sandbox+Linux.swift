@@ -25,24 +25,33 @@ final class Sandbox {
         for document in documents { _ = try Self.install(document, in: documentsDirectory) }
     }
 
-    /// Writes `resource` under `directory`, synced. Installed means on storage: with clean pages
-    /// the app's page cache can be dropped (posix_fadvise DONTNEED) and re-read, as an installed
-    /// app's files would be.
+    /// Writes `resource` under `directory` (its bytes, or a copy of its source file) and syncs it.
     private static func install(_ resource: BundleResource, in directory: URL) throws -> URL {
+        let manager = FileManager.default
         let url = directory.appendingPathComponent(resource.path)
         guard url.standardizedFileURL.path.hasPrefix(directory.standardizedFileURL.path + "/") else {
-            throw CocoaError(.fileWriteInvalidFileName, userInfo: [NSFilePathErrorKey: resource.path])
+            throw HarnessError("'\(resource.path)' is outside \(directory.lastPathComponent)")
         }
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        guard manager.createFile(atPath: url.path, contents: nil) else { throw HarnessError("cannot create \(url.path)") }
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
-        var offset = 0
-        while offset < resource.bytes {
-            let chunk = resource.contents(offset: offset, count: 1 << 20)
-            try handle.write(contentsOf: chunk)
-            offset += chunk.count
+        if resource.content == .file {
+            guard let source = resource.sourcePath, let input = FileHandle(forReadingAtPath: source) else {
+                throw HarnessError("cannot read \(resource.sourcePath ?? resource.path)")
+            }
+            defer { try? input.close() }
+            while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { try handle.write(contentsOf: chunk) }
+        } else {
+            var offset = 0
+            while offset < resource.bytes {
+                let chunk = resource.contents(offset: offset, count: 1 << 20)
+                try handle.write(contentsOf: chunk)
+                offset += chunk.count
+            }
         }
+        // Installed means on storage: with clean pages the app's page cache can be dropped
+        // (posix_fadvise DONTNEED) and re-read, as an installed app's bundle would be.
         try handle.synchronize()
         return url
     }
