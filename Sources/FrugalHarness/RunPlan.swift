@@ -16,6 +16,9 @@ public struct RunPlan: Sendable {
     public var repetition: Int
     /// Files installed in the app bundle before launch.
     public var bundleResources: [BundleResource]
+    /// What the run asks of the machine (``ResourceScheduler``). Exclusive unless the workload
+    /// is known to sleep: an unknown app gets the machine to itself.
+    public var demand: RunDemand = .exclusive("not known to be light")
 
     public init(target: Target, scenario: Scenario, repetition: Int, bundleResources: [BundleResource] = []) {
         self.target = target
