@@ -1,46 +1,44 @@
 import Foundation
 import FrugalCore
 
-/// Runs plans by what they use rather than by count: light runs (``RunDemand/light``) side by
-/// side, up to `lightSlots` at once and their launches spaced apart; an exclusive run alone,
-/// once the runs before it have ended. Records come back in plan order; one workload's failure
-/// is a finding, a harness failure stops new runs (``SuiteFailure``), as with ``SuiteRunner``.
+/// Runs plans by what they use rather than by count. Light runs (``RunDemand/light``) sleep
+/// most of the time: up to `lightSlots` run side by side. An exclusive run (CPU-bound, judged
+/// on timing, or under memory pressure) never shares the machine with another exclusive run or
+/// with a launch: while it runs no run starts, and it starts only once the last launch is
+/// `launchSpacing` behind. The light runs already going keep sleeping beside it.
 ///
-/// Most built-in workloads sleep through radio tails and idle phases, so the suite's length is
-/// near its exclusive runs plus its longest light one, not its scenario time over the cores.
+/// Records come back in plan order; one workload's failure is a finding, and a harness failure
+/// stops new runs (``SuiteFailure``), as with ``SuiteRunner``.
 public final class ResourceScheduler {
     let runner: ScenarioRunner
-    /// Light runs at once. Each is mostly asleep; what they share is the launch burst, which
-    /// `launchSpacing` keeps apart.
+    /// Light runs at once: each is mostly asleep (its `/proc` sampling costs the harness about
+    /// 2 ms a second).
     public let lightSlots: Int
-    /// Seconds between two light runs' starts: a launch (exec, PAPI set-up, first handlers)
-    /// takes a fraction of a second of CPU, so two never launch on top of each other.
+    /// Seconds after a light run starts before anything else starts: a launch (exec, PAPI
+    /// set-up, the first handlers) takes well under this of CPU, so no two launches overlap
+    /// and no exclusive run starts beside one.
     public let launchSpacing: Double
 
-    public init(options: HarnessOptions, lightSlots: Int = 8, launchSpacing: Double = 1.0) {
+    public init(options: HarnessOptions, lightSlots: Int = 10, launchSpacing: Double = 0.5) {
         runner = ScenarioRunner(options: options)
         self.lightSlots = max(1, lightSlots)
         self.launchSpacing = max(0, launchSpacing)
     }
 
-    /// The order runs start in: exclusive runs first, longest first, then light runs longest
-    /// first (the last light run to start should be a short one). Pure, for tests.
-    static func startOrder(_ plans: [RunPlan]) -> [Int] {
-        plans.indices.sorted { a, b in
-            let ka = (plans[a].demand.isLight ? 1 : 0, -plans[a].scenario.waitSeconds, a)
-            let kb = (plans[b].demand.isLight ? 1 : 0, -plans[b].scenario.waitSeconds, b)
-            return ka < kb
-        }
+    /// Light and exclusive plans, each longest first (ties in plan order): long light runs
+    /// start early and sleep through the exclusive ones. Pure, for tests.
+    static func queues(_ plans: [RunPlan]) -> (light: [Int], exclusive: [Int]) {
+        let order = plans.indices.sorted { (-plans[$0].scenario.waitSeconds, $0) < (-plans[$1].scenario.waitSeconds, $1) }
+        return (order.filter { plans[$0].demand.isLight }, order.filter { !plans[$0].demand.isLight })
     }
 
     private final class State: @unchecked Sendable {
         let condition = NSCondition()
         var results: [Result<RunRecord, Error>?]
-        var next = 0
         var runningLight = 0
         var runningExclusive = false
         var failed = false
-        var lastLightStart = Date.distantPast
+        var lastStart = Date.distantPast
         init(count: Int) { results = Array(repeating: nil, count: count) }
     }
 
@@ -48,26 +46,29 @@ public final class ResourceScheduler {
     /// already going have ended.
     public func run(_ plans: [RunPlan], progress: @escaping (SuiteRunner.Progress) -> Void = { _ in }) throws -> [RunRecord] {
         let state = State(count: plans.count)
-        let order = Self.startOrder(plans)
+        var (light, exclusive) = Self.queues(plans)
         let group = DispatchGroup()
         state.condition.lock()
-        while state.next < order.count && !state.failed {
-            let index = order[state.next]
-            let plan = plans[index]
-            if plan.demand.isLight {
-                // Wait for a slot, no exclusive run, and the spacing since the last launch.
-                while !state.failed && (state.runningExclusive || state.runningLight >= lightSlots) { state.condition.wait() }
-                let ready = state.lastLightStart.addingTimeInterval(launchSpacing)
-                while !state.failed && Date() < ready { _ = state.condition.wait(until: ready) }
-                if state.failed { break }
-                state.runningLight += 1
-                state.lastLightStart = Date()
-            } else {
-                while !state.failed && (state.runningExclusive || state.runningLight > 0) { state.condition.wait() }
-                if state.failed { break }
-                state.runningExclusive = true
+        while (!light.isEmpty || !exclusive.isEmpty) && !state.failed {
+            let settled = state.lastStart.addingTimeInterval(launchSpacing)
+            if state.runningExclusive || Date() < settled {
+                // Nothing starts beside an exclusive run or a launch.
+                if state.runningExclusive { state.condition.wait() } else { _ = state.condition.wait(until: settled) }
+                continue
             }
-            state.next += 1
+            let index: Int
+            if !light.isEmpty && state.runningLight < lightSlots {
+                index = light.removeFirst()
+                state.runningLight += 1
+            } else if !exclusive.isEmpty {
+                index = exclusive.removeFirst()
+                state.runningExclusive = true
+            } else {
+                state.condition.wait()
+                continue
+            }
+            state.lastStart = Date()
+            let plan = plans[index]
             progress(.starting(index: index + 1, of: plans.count, plan: plan))
             group.enter()
             let worker = Thread { [runner] in
