@@ -210,7 +210,8 @@ public enum ReportJSONWriter {
             var start = bytes.startIndex
             while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
                 buffer.append(contentsOf: bytes[start...newline])
-                spaces(extra)
+                // JSONEncoder leaves the blank line of an empty array or object unindented.
+                if newline + 1 == bytes.endIndex || bytes[newline + 1] != UInt8(ascii: "\n") { spaces(extra) }
                 start = newline + 1
             }
             buffer.append(contentsOf: bytes[start...])
