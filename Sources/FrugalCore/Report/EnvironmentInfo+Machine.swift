@@ -1,18 +1,22 @@
 extension EnvironmentInfo {
     /// How the machine of `other` differs from this one, as a reader would say it: hostname,
-    /// kernel, cores, memory, VM or not, PAPI. Empty for the same machine. Timing, counters and
-    /// contention all depend on these, so a comparison across them is weaker than within one.
+    /// cores, memory (by more than 1 %: a VM re-provisioned with the same size reports a few
+    /// hundred KiB either way), VM or not. Empty for the same machine; the kernel and PAPI are
+    /// named only beside such a difference, since an upgrade in place is still the same box.
+    /// Timing, counters and contention all depend on these, so a comparison across machines is
+    /// weaker than one within a machine.
     public func machineDifferences(from other: EnvironmentInfo) -> [String] {
         var differences: [String] = []
         if hostname != other.hostname { differences.append("hostname \(other.hostname) → \(hostname)") }
-        if kernel != other.kernel { differences.append("kernel \(other.kernel) → \(kernel)") }
         if cores != other.cores { differences.append("\(other.cores) → \(cores) cores") }
-        if memoryBytes != other.memoryBytes {
+        if abs(Double(memoryBytes - other.memoryBytes)) > 0.01 * Double(max(memoryBytes, other.memoryBytes)) {
             differences.append("memory \(ByteCount.format(other.memoryBytes)) → \(ByteCount.format(memoryBytes))")
         }
         if virtualMachine != other.virtualMachine {
             differences.append("virtual machine \(other.virtualMachine.map(String.init) ?? "?") → \(virtualMachine.map(String.init) ?? "?")")
         }
+        guard !differences.isEmpty else { return [] }
+        if kernel != other.kernel { differences.append("kernel \(other.kernel) → \(kernel)") }
         if papiVersion != other.papiVersion { differences.append("PAPI \(other.papiVersion ?? "none") → \(papiVersion ?? "none")") }
         return differences
     }
