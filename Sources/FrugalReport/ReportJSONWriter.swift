@@ -106,9 +106,12 @@ public enum ReportJSONWriter {
     private static func writeElements<Element: Encodable>(_ elements: [Element], encoder: JSONEncoder, into sink: inout Sink, indent: Int) throws {
         try writeArray(elements.indices, into: &sink, indent: indent) { sink, range, indent in
             // Encoded as an array, the entries sit at 2 spaces between "[\n" and "\n]".
-            let encoded = [UInt8](try encoder.encode(Array(elements[range])))
+            let encoded = try encoder.encode(Array(elements[range]))
             sink.spaces(indent - 2)
-            sink.append(encoded[2..<(encoded.count - 2)], extra: indent - 2)
+            encoded.withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                sink.append(UnsafeBufferPointer(rebasing: bytes[2..<(bytes.count - 2)]), extra: indent - 2)
+            }
         }
     }
 
@@ -191,6 +194,8 @@ public enum ReportJSONWriter {
     struct Sink {
         let handle: FileHandle?
         var buffer: [UInt8] = []
+        /// The spaces of the last indentation, kept to append in one go.
+        var padding: [UInt8] = []
         static let flushSize = 1 << 20
 
         init(handle: FileHandle?) {
@@ -206,15 +211,22 @@ public enum ReportJSONWriter {
 
         /// Appends `bytes`, adding `extra` spaces after each newline.
         mutating func append(_ bytes: ArraySlice<UInt8>, extra: Int) {
+            bytes.withUnsafeBufferPointer { append($0, extra: extra) }
+        }
+
+        /// The same from raw memory (an encoder's `Data`), without copying it first.
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, extra: Int) {
             guard extra > 0 else { buffer.append(contentsOf: bytes); return }
-            var start = bytes.startIndex
-            while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                buffer.append(contentsOf: bytes[start...newline])
+            if padding.count != extra { padding = [UInt8](repeating: UInt8(ascii: " "), count: extra) }
+            let newline = UInt8(ascii: "\n")
+            var start = 0
+            for index in 0..<bytes.count where bytes[index] == newline {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...index]))
                 // JSONEncoder leaves the blank line of an empty array or object unindented.
-                if newline + 1 == bytes.endIndex || bytes[newline + 1] != UInt8(ascii: "\n") { spaces(extra) }
-                start = newline + 1
+                if index + 1 == bytes.count || bytes[index + 1] != newline { buffer.append(contentsOf: padding) }
+                start = index + 1
             }
-            buffer.append(contentsOf: bytes[start...])
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
         }
 
         mutating func flushIfFull() throws {
