@@ -235,7 +235,9 @@ public enum ReportJSONWriter {
 
         mutating func flush() throws {
             guard let handle, !buffer.isEmpty else { return }
-            try handle.write(contentsOf: buffer)
+            // As Data: FileHandle writes a contiguous Data in one call, where a generic
+            // collection of bytes may be copied piece by piece.
+            try handle.write(contentsOf: Data(buffer))
             buffer.removeAll(keepingCapacity: true)
         }
     }
