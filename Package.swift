@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "FrugalReportTests", dependencies: ["FrugalReport", "FrugalCore", "FrugalHarness", "frugal-workload-host"]),
         .testTarget(name: "FrugalHistoryTests", dependencies: ["FrugalHistory", "FrugalCore"]),
         .testTarget(name: "FrugalConfigTests", dependencies: ["FrugalConfig", "FrugalCore"]),
-        .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host"]),
+        .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host", .product(name: "Yams", package: "Yams")]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -17,6 +17,10 @@ struct Frugal: ParsableCommand {
         regression was found; 3 the harness itself failed.
         """,
         version: version,
+<<<<<<< HEAD
         subcommands: [Run.self, Compare.self, Doctor.self, List.self, Rules.self, RenderReport.self, History.self, Verdicts.self]
+=======
+        subcommands: [Run.self, Compare.self, Merge.self, Doctor.self, List.self, Rules.self, RenderReport.self, History.self]
+>>>>>>> issue-14
     )
 }
