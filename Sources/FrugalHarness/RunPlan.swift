@@ -21,6 +21,9 @@ public struct RunPlan: Sendable {
     /// Files installed in the sandbox's Documents before launch, so the app starts with
     /// existing data; the harness writes them, so they are not the app's writes.
     public var documents: [BundleResource]
+    /// What the run asks of the machine (``ResourceScheduler``). Exclusive unless the workload
+    /// is known to sleep: an unknown app gets the machine to itself.
+    public var demand: RunDemand = .exclusive("not known to be light")
     /// For a black-box program: the signal it gets as its memory warning (e.g. `SIGUSR1`, from a
     /// `kind: program` entry of frugal.yml); nil falls back to `HarnessOptions.programMemoryWarningSignal`.
     public var programMemoryWarningSignal: Int32?

@@ -76,8 +76,10 @@ public enum MetricExtraction {
                                                               unit: "count", source: Source.kitHandlers)
             let blocked = Double(analysis.blockingNanoseconds) / 1e9
             metrics[MetricName.mainThreadBlockedSeconds] = MetricValue(blocked, unit: "s", source: Source.kitHandlers)
+            // A run shorter than a minute counts as one minute (as disk.avoid-frequent-writes
+            // does): tens of ms of blocking in a 3 s run are not "600 ms per minute".
             metrics[MetricName.mainThreadBlockingMsPerMinute] = wall > 0
-                ? MetricValue(blocked * 1000 / (wall / 60), unit: "ms/min", source: Source.kitHandlers)
+                ? MetricValue(blocked * 1000 / (max(wall, 60) / 60), unit: "ms/min", source: Source.kitHandlers)
                 : .unavailable(unit: "ms/min", source: Source.kitHandlers, reason: "the run had no duration")
         }
         if let launch = analysis.launchNanoseconds {
@@ -106,13 +108,17 @@ public enum MetricExtraction {
         return MetricValue(Double(peak), unit: "bytes", source: Source.procPeakResident)
     }
 
-    /// Wakeups per second over all idle phases together.
+    /// Wakeups per second over the idle slices of every wait together (`RunAnalysis+Idle`).
     static func idleWakeupsPerSecond(_ analysis: RunAnalysis) -> MetricValue {
-        let seconds = analysis.idlePhases.reduce(0) { $0 + $1.seconds }
-        guard seconds > 0 else {
+        guard !analysis.idlePhases.isEmpty else {
             return .unavailable(unit: "1/s", source: Source.procVoluntary, reason: "the scenario has no idle phase (no completed wait step)")
         }
-        let wakeups = analysis.idlePhases.reduce(0) { $0 + $1.wakeups }
+        let accounts = analysis.idleAccounts
+        let seconds = accounts.reduce(0) { $0 + $1.idleSeconds }
+        guard seconds > 0 else {
+            return .unavailable(unit: "1/s", source: Source.procVoluntary, reason: "the app had work of its own under way through every wait (requests, writes or frames)")
+        }
+        let wakeups = accounts.reduce(0) { $0 + $1.idleWakeups }
         return MetricValue(Double(wakeups) / seconds, unit: "1/s", source: Source.procVoluntary)
     }
 }

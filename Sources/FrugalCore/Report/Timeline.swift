@@ -59,6 +59,15 @@ public struct HandlerSpan: Codable, Sendable, Equatable {
     public var contextSwitches: Int?
     /// Off-CPU waiting in the handler, ms (wall − on-CPU − run-queue delay, when it slept), when counted.
     public var waitingMs: Double?
+
+    public init(name: String, start: Double, durationMs: Double, cpuMs: Double? = nil, contextSwitches: Int? = nil, waitingMs: Double? = nil) {
+        self.name = name
+        self.start = start
+        self.durationMs = durationMs
+        self.cpuMs = cpuMs
+        self.contextSwitches = contextSwitches
+        self.waitingMs = waitingMs
+    }
 }
 
 public struct StepMark: Codable, Sendable, Equatable {
@@ -76,6 +85,14 @@ public struct ActivitySample: Codable, Sendable, Equatable {
     public var wakeups: Int
     public var cpuSeconds: Double
     public var residentBytes: Int?
+
+    public init(time: Double, interval: Double, wakeups: Int, cpuSeconds: Double, residentBytes: Int? = nil) {
+        self.time = time
+        self.interval = interval
+        self.wakeups = wakeups
+        self.cpuSeconds = cpuSeconds
+        self.residentBytes = residentBytes
+    }
 }
 
 extension Timeline {
