@@ -15,7 +15,7 @@ final class ProcSampler: @unchecked Sendable {
     /// I/O) stay the main process's.
     private let members: (@Sendable () -> [pid_t])?
     /// Every process seen in the run besides the main one, with its command, when first seen.
-    private var seenMembers: [pid_t: (command: String, firstSeen: UInt64)] = [:]
+    private var seenMembers: [pid_t: (command: String, firstSeen: UInt64, parent: pid_t?)] = [:]
 
     init(pid: pid_t, interval: Double, members: (@Sendable () -> [pid_t])? = nil) {
         self.pid = pid
@@ -38,8 +38,9 @@ final class ProcSampler: @unchecked Sendable {
             lock.unlock()
             if !known {
                 let command = ProcFS.commandLine(pid: member)
+                let parent = ProcFS.parentProcess(pid: member)
                 lock.lock()
-                seenMembers[member] = (command, time)
+                seenMembers[member] = (command, time, parent)
                 lock.unlock()
             }
         }
@@ -47,7 +48,7 @@ final class ProcSampler: @unchecked Sendable {
     }
 
     /// The run's other processes seen so far.
-    var otherProcesses: [pid_t: (command: String, firstSeen: UInt64)] {
+    var otherProcesses: [pid_t: (command: String, firstSeen: UInt64, parent: pid_t?)] {
         lock.lock()
         defer { lock.unlock() }
         return seenMembers

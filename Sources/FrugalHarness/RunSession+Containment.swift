@@ -70,10 +70,12 @@ extension RunSession {
         let (exits, lost) = TaskExitMonitor.shared.exits(token: taskExitToken, timeout: 1) { exits in
             mainProcesses.allSatisfy { pid in exits.contains { $0.tid == pid } }
         }
-        let members = Set(sampler.otherProcesses.keys).union(stragglers.map(\.pid)).union(mainProcesses)
+        let seen = sampler.otherProcesses
+        let members = Set(seen.keys).union(stragglers.map(\.pid)).union(mainProcesses)
+        facts.parentsSeen = seen.compactMapValues(\.parent)
         var tree: [TaskExit] = []
         for root in mainProcesses {
-            tree += ProcessTree(root: root, exits: exits, members: members).allThreads
+            tree += ProcessTree(root: root, exits: exits, members: members, parentsSeen: facts.parentsSeen ?? [:]).allThreads
         }
         var unique: [Int32: TaskExit] = [:]
         for exit in tree { unique[exit.tid] = exit }

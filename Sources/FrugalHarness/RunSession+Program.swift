@@ -88,9 +88,12 @@ extension RunSession {
         outsideWatcher?.expectResponse(until: start + Self.nanoseconds(options.terminateWatchdog))
         signalEveryProcess(SIGTERM)
         var problem: String?
-        if process.waitForExit(until: start + Self.nanoseconds(options.terminateWatchdog)) == nil {
+        let deadline = start + Self.nanoseconds(options.terminateWatchdog)
+        if process.waitForExit(until: deadline) == nil {
             problem = "terminate watchdog: still running \(DisplayFormat.number(options.terminateWatchdog)) s after SIGTERM"
             kill(outcome: .killedWatchdog, detail: problem!)
+        } else {
+            waitForOtherProcesses(until: deadline)
         }
         record(.terminate, index: index, start: start, problem: problem)
         stopped = true
@@ -149,10 +152,20 @@ extension RunSession {
             return
         }
         signalEveryProcess(SIGTERM)
-        if process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(options.terminateWatchdog)) == nil {
+        let deadline = MonotonicClock.now() + Self.nanoseconds(options.terminateWatchdog)
+        if process.waitForExit(until: deadline) == nil {
             kill(outcome: .timedOut, detail: "still running \(DisplayFormat.number(options.terminateWatchdog)) s after SIGTERM at the end of the scenario")
         } else {
             terminated = true
+            waitForOtherProcesses(until: deadline)
+        }
+    }
+
+    /// After SIGTERM to every process: the others get the same watchdog to end as the main one
+    /// (a wrapper often dies first); what is left when it runs out is a straggler.
+    func waitForOtherProcesses(until deadline: UInt64) {
+        while !otherProcesses().isEmpty && MonotonicClock.now() < deadline {
+            Thread.sleep(forTimeInterval: 0.005)
         }
     }
 

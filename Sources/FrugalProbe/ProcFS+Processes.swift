@@ -30,6 +30,13 @@ extension ProcFS {
         return fields.count > 19 ? UInt64(fields[19]) : nil
     }
 
+    /// The parent of `pid` now (field 4 of `/proc/<pid>/stat`), or nil when it is gone.
+    public static func parentProcess(pid: Int32) -> Int32? {
+        guard let text = try? FileReader.readText("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? Int32(fields[1]) : nil
+    }
+
     /// When `pid` started, in monotonic nanoseconds, or nil when it is gone.
     public static func startTime(pid: Int32) -> UInt64? {
         guard let text = try? FileReader.readText("/proc/\(pid)/stat"), let ticks = parseStartTicks(stat: text) else { return nil }

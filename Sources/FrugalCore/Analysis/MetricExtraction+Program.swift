@@ -40,6 +40,7 @@ extension MetricExtraction {
             // Writes through a wrapper are its child's. A main process's `/proc/<pid>/io` at exit is
             // exact and holds what every descendant it (or they) reaped wrote; orphans' writes went
             // to no one, so they come from their exit records (which round down to whole KiB).
+            // By parent at exit only: a re-parented process's writes did not go to the main process.
             let reaped = Set((record.processes ?? []).flatMap { ProcessTree(root: $0.pid, exits: exits).threadsByProcess.keys })
             let others = exits.filter { !reaped.contains($0.tgid) }
             let characters = others.compactMap(\.writeCharacters), calls = others.compactMap(\.writeSyscalls)
@@ -96,7 +97,8 @@ extension MetricExtraction {
         if let exits = record.containment?.taskExits {
             var total = 0
             for segment in processes {
-                let tree = ProcessTree(root: segment.pid, exits: exits)
+                let tree = ProcessTree(root: segment.pid, exits: exits, stragglers: Set(record.containment?.stragglers.map(\.pid) ?? []),
+                                       parentsSeen: record.containment?.parentsSeen ?? [:])
                 guard let program = tree.programChain.last, let main = tree.mainThread(of: program) else { return nil }
                 total += main.voluntarySwitches
             }

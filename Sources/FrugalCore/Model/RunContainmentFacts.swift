@@ -15,6 +15,9 @@ public struct RunContainmentFacts: Codable, Sendable, Equatable {
     public var taskExitsUnavailable: String?
     /// Processes still running when the program's main process ended: a finding, since the harness ended them.
     public var stragglers: [Straggler]
+    /// Each process's parent as the sampler saw it while it ran (by pid): a process whose parent
+    /// died first is re-parented, so its exit record's parent is no longer the one that started it.
+    public var parentsSeen: [Int32: Int32]?
 
     public init(kind: String, cgroupPath: String? = nil, cgroupUnavailable: String? = nil, cgroupCPUSeconds: Double? = nil,
                 taskExits: [TaskExit]? = nil, taskExitsUnavailable: String? = nil, stragglers: [Straggler] = []) {
@@ -52,16 +55,25 @@ public struct ProcessTree: Sendable {
     public let threadsByProcess: [Int32: [TaskExit]]
     /// The spawned process.
     public let root: Int32
+    /// Processes the harness ended because they outlived a main process: never a wrapper's child.
+    public let stragglers: Set<Int32>
 
     /// The exits that belong to the tree under `root` (children by their parent at exit, plus
     /// `members`: processes seen in the run's cgroup, orphans included).
-    public init(root: Int32, exits: [TaskExit], members: Set<Int32> = []) {
+    /// Each process's parent: the one the sampler saw while it ran, else its parent at exit.
+    public let parents: [Int32: Int32]
+
+    public init(root: Int32, exits: [TaskExit], members: Set<Int32> = [], stragglers: Set<Int32> = [], parentsSeen: [Int32: Int32] = [:]) {
         self.root = root
+        self.stragglers = stragglers
+        var parents = parentsSeen
+        for exit in exits where exit.isMainThread && parents[exit.tgid] == nil { parents[exit.tgid] = exit.ppid }
+        self.parents = parents
         var processes: Set<Int32> = members.union([root])
         var changed = true
         while changed {
             changed = false
-            for exit in exits where !processes.contains(exit.tgid) && processes.contains(exit.ppid) {
+            for exit in exits where !processes.contains(exit.tgid) && processes.contains(parents[exit.tgid] ?? exit.ppid) {
                 processes.insert(exit.tgid)
                 changed = true
             }
@@ -75,21 +87,26 @@ public struct ProcessTree: Sendable {
     /// The main thread's exit of `pid`.
     public func mainThread(of pid: Int32) -> TaskExit? { threadsByProcess[pid]?.first { $0.isMainThread } }
 
+    private func child0(_ children: [TaskExit]) -> Int32 { children.first?.tgid ?? -1 }
+
     /// The processes whose parent at exit was `pid`.
     public func children(of pid: Int32) -> [TaskExit] {
-        threadsByProcess.values.compactMap { threads in threads.first { $0.isMainThread && $0.ppid == pid } }
+        threadsByProcess.values.compactMap { threads in threads.first { $0.isMainThread && parents[$0.tgid] == pid } }
     }
 
     /// The program's own main process, past any wrappers. A wrapper (`sh -c CMD`, `perf stat`,
     /// `time`, `env`) is a process that started exactly one child, waited for it (the child ended
-    /// first) and lived not much longer than it (the child lived at least half the wrapper's life);
-    /// the chain is followed from the spawned process down to the first process that is not one.
+    /// first, or within a second after it when one signal ended both, as SIGTERM to the run does;
+    /// never a child the harness ended as a straggler) and lived not much longer than it (the
+    /// child lived at least half the wrapper's life); the chain is followed from the spawned
+    /// process down to the first process that is not one.
     /// Returns the chain, the program last.
     public var programChain: [Int32] {
         var chain = [root]
         while let current = chain.last, let parent = mainThread(of: current) {
             let children = self.children(of: current)
-            guard children.count == 1, let child = children.first, child.endTime <= parent.endTime,
+            let grace: UInt64 = stragglers.contains(child0(children)) ? 0 : 1_000_000_000
+            guard children.count == 1, let child = children.first, child.endTime <= parent.endTime + grace,
                   Double(child.endTime &- child.startTime) >= 0.5 * Double(parent.endTime &- parent.startTime),
                   !chain.contains(child.tgid) else { break }
             chain.append(child.tgid)

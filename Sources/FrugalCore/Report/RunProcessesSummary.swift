@@ -39,7 +39,7 @@ public struct RunProcessesSummary: Codable, Sendable, Equatable {
         if timeline.radio != nil { lanes.append("radio") }
         var chain: [String]?
         if record.blackBox, let exits = facts.taskExits, let root = record.processes?.first?.pid {
-            let tree = ProcessTree(root: root, exits: exits)
+            let tree = ProcessTree(root: root, exits: exits, stragglers: Set(facts.stragglers.map(\.pid)), parentsSeen: facts.parentsSeen ?? [:])
             let pids = tree.programChain
             if pids.count > 1 { chain = pids.map { tree.mainThread(of: $0)?.command ?? "pid \($0)" } }
         }
