@@ -37,4 +37,14 @@ final class ProcessTreeTests: XCTestCase {
                      exit(11, parent: 10, "date", from: 10, to: 12, wakeups: 1)]
         XCTAssertEqual(ProcessTree(root: 10, exits: brief).programChain, [10], "a short helper does not make its parent a wrapper")
     }
+
+    func testAWrapperKilledJustBeforeItsChildIsStillAWrapper() {
+        // SIGTERM to the run: sh dies first, its child a moment later, re-parented to init.
+        let exits = [exit(10, parent: 1, "sh", from: 0, to: 4000, wakeups: 3),
+                     exit(11, parent: 1, "wake", from: 5, to: 4020, wakeups: 150)]
+        let tree = ProcessTree(root: 10, exits: exits, members: [11], parentsSeen: [11: 10])
+        XCTAssertEqual(tree.programChain, [10, 11])
+        // The same child, ended by the harness as a straggler, is not a wrapper's program.
+        XCTAssertEqual(ProcessTree(root: 10, exits: exits, members: [11], stragglers: [11], parentsSeen: [11: 10]).programChain, [10])
+    }
 }
