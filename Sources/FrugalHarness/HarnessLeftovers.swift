@@ -5,8 +5,8 @@ import FrugalProbe
 /// sandboxes (`frugal-sandbox-<workload>-<pid>-<id>`) and memory cgroups (`frugal-<label>-<pid>-<id>`)
 /// whose owner pid is gone. A leftover of a harness still running (another `frugal run`) is kept.
 public enum HarnessLeftovers {
-    /// Removes dead harnesses' sandboxes under `sandboxParent` and their empty memory cgroups;
-    /// returns the paths removed.
+    /// Removes dead harnesses' sandboxes under `sandboxParent`, and their run and memory cgroups
+    /// (`RunContainment.sweepLeftovers`, which ends what is still inside); one line per leftover.
     @discardableResult
     public static func sweep(sandboxParent: URL = FileManager.default.temporaryDirectory) -> [String] {
         var removed: [String] = []
@@ -16,8 +16,7 @@ public enum HarnessLeftovers {
             makeWritable(path)
             if (try? FileManager.default.removeItem(atPath: path)) != nil { removed.append(path) }
         }
-        MemoryCgroup.removeStaleGroups()
-        return removed
+        return removed + RunContainment.sweepLeftovers()
     }
 
     /// Whether the pid in a leftover's name (`...-<pid>-<id>`) is no longer a process.
@@ -58,7 +57,9 @@ extension HarnessLeftovers {
             // This run's lock on the directory (the kernel releases it; the file is ours to remove).
             unlink(parent.appendingPathComponent(".\(reportDirectory.lastPathComponent).frugal-lock").path)
         }
-        // A killed process leaves its cgroup a moment later: retry the removal for up to a second.
+        // The runs' own groups (killing what is inside), then the pressure runs' memory groups:
+        // a killed process leaves its cgroup a moment later, so retry for up to a second.
+        RunContainment.endLiveRuns()
         for _ in 0..<10 {
             if MemoryCgroup.removeGroups(ownedBy: getpid()) == 0 { return }
             usleep(100_000)

@@ -9,23 +9,32 @@ extension RunSession {
     /// Sends a warning and samples the process's memory from outside just before, 100 ms and
     /// 1 s after. Blocks for about 1 s.
     func deliverWarning(_ level: MemoryWarningLevel, origin: String, sequence: Int) -> (WarningDelivery, String?) {
-        Self.deliverWarning(level, origin: origin, sequence: sequence, to: (process, sampler), memory: memory)
+        Self.deliverWarning(level, origin: origin, sequence: sequence, to: (process, sampler), memory: memory,
+                            programSignal: isBlackBox ? programMemoryWarningSignal : nil)
     }
 
     /// The delivery itself, on whatever thread calls it: it touches only the process and sampler
     /// it is given (each locked inside) and the memory record (locked), never the session's state.
+    /// `programSignal`: the signal a black-box program gets as its warning (nil: a control message).
     static func deliverWarning(_ level: MemoryWarningLevel, origin: String, sequence: Int, to current: (process: ChildProcess, sampler: ProcSampler),
-                               memory: MemoryPressure) -> (WarningDelivery, String?) {
+                               memory: MemoryPressure, programSignal: Int32?) -> (WarningDelivery, String?) {
         let (process, sampler) = current
         // `normal` asks nothing of the app: it is sent without the samples around it.
         let measured = level != .normal
         let before = measured ? sampler.sampleNow()?.memory : nil
         let time = MonotonicClock.now()
         var problem: String?
-        do {
-            try process.send(ControlMessage(sequence: sequence, command: .memoryWarning, argument: level.rawValue))
-        } catch {
-            problem = "could not deliver the memory warning: \(error)"
+        if let signal = programSignal {
+            // A black-box program's warning is a signal to its main process (a wrapper gets it).
+            if level != .normal && Glibc.kill(process.pid, signal) != 0 {
+                problem = "could not send signal \(signal) to pid \(process.pid): \(String(cString: strerror(errno)))"
+            }
+        } else {
+            do {
+                try process.send(ControlMessage(sequence: sequence, command: .memoryWarning, argument: level.rawValue))
+            } catch {
+                problem = "could not deliver the memory warning: \(error)"
+            }
         }
         var delivery = WarningDelivery(sequence: sequence, level: level, origin: origin, time: time, atDelivery: before)
         if problem == nil && measured {
@@ -44,10 +53,12 @@ extension RunSession {
     func startMemoryMonitoring() {
         let current = currentProcess
         let memory = memory
+        let programSignal = isBlackBox ? programMemoryWarningSignal : nil
         memory.startMonitoring { [weak memory] level, origin in
             memory?.deliverAsync { [weak memory] in
                 guard let memory, let target = current.value, !target.process.hasExited else { return }
-                _ = Self.deliverWarning(level, origin: origin, sequence: memory.forwardedSequence(), to: target, memory: memory)
+                _ = Self.deliverWarning(level, origin: origin, sequence: memory.forwardedSequence(), to: target, memory: memory,
+                                        programSignal: programSignal)
             }
         }
     }
@@ -85,7 +96,7 @@ extension RunSession {
         do {
             // oom_score_adj 0 against the workload's 1000: the workload is the one the kernel takes.
             let hog = try ChildProcess(arguments: [options.workloadHost, Self.balloonArgument, String(bytes)], environment: [:],
-                                       cgroupProcs: cgroup.procsPaths, oomScoreAdjustment: 0)
+                                       cgroupProcs: cgroup.balloonProcsPaths, oomScoreAdjustment: 0)
             memory.addBalloon(hog)
             let ready = EventStreamReader(fd: hog.eventFD)
             // The hog closes its event pipe once every page is touched (or it dies).

@@ -9,8 +9,21 @@ import Foundation
 /// A directory holding other files than report files (a user's `--out .`) is never swapped
 /// away: there each file is renamed into place on its own (each file whole, the set not at once).
 public enum ReportDirectory {
-    /// A file of the set: its path inside the directory (may hold `/`) and its bytes.
-    public typealias File = (path: String, data: Data)
+    /// A file of the set: its path inside the directory (may hold `/`) and how to write it.
+    public struct File {
+        public var path: String
+        /// Writes the file's content to the URL it is given (a new file in the staging directory).
+        public var write: (URL) throws -> Void
+
+        public init(path: String, write: @escaping (URL) throws -> Void) {
+            self.path = path
+            self.write = write
+        }
+
+        public init(path: String, data: Data) {
+            self.init(path: path) { try data.write(to: $0) }
+        }
+    }
 
     /// The least free space `checkWritable` accepts: the default suite's set is about 10 MB.
     public static let minimumFreeBytes: UInt64 = 32 << 20
@@ -56,7 +69,7 @@ public enum ReportDirectory {
             let url = staging.appendingPathComponent(file.path)
             do {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try file.data.write(to: url)
+                try file.write(url)
             } catch {
                 throw ReportError("cannot write \(file.path) for \(directory.path): \(reason(error))")
             }

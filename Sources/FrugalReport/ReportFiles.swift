@@ -12,16 +12,17 @@ public enum ReportFiles {
     /// replaced whole when a new set is written.
     public static var setNames: Set<String> { [jsonName, htmlName, markdownName] }
 
-    /// The files of a report set, by path inside the directory.
-    public static func files(_ report: Report, history: ReportHistory? = nil) throws -> [ReportDirectory.File] {
+    /// The files of a report set, by path inside the directory. report.json is written as it is
+    /// encoded: its size grows with the events.
+    public static func files(_ report: Report, history: ReportHistory? = nil) -> [ReportDirectory.File] {
         [
-            (jsonName, try ReportJSON.encode(report)),
-            (htmlName, Data(HTMLReportRenderer.render(report, history: history).utf8)),
-            (markdownName, Data(MarkdownSummaryRenderer.render(report).utf8)),
+            ReportDirectory.File(path: jsonName) { try ReportJSONWriter.write(report, to: $0) },
+            ReportDirectory.File(path: htmlName, data: Data(HTMLReportRenderer.render(report, history: history).utf8)),
+            ReportDirectory.File(path: markdownName, data: Data(MarkdownSummaryRenderer.render(report).utf8)),
         ]
     }
 
-    /// Writes all three as one set; returns their paths.
+    /// Writes all three as one set (`ReportDirectory`); returns their paths.
     @discardableResult
     public static func write(_ report: Report, to directory: URL, history: ReportHistory? = nil) throws -> [URL] {
         try ReportDirectory.replace(directory, with: files(report, history: history), replaceable: setNames)
@@ -32,11 +33,15 @@ public enum ReportFiles {
     /// old file and then failed ("The file doesn't exist"), so a second run into the same
     /// directory lost its report.json.
     public static func writeAtomically(_ data: Data, to url: URL) throws {
+        try writeAtomically(to: url) { try data.write(to: $0) }
+    }
+
+    /// Lets `write` fill a temporary file beside `url`, then renames it over `url`.
+    public static func writeAtomically(to url: URL, _ write: (URL) throws -> Void) throws {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
         do {
-            try data.write(to: temporary)
+            try write(temporary)
         } catch {
-            // A full disk leaves a partial file behind: nothing of a failed write stays.
             try? FileManager.default.removeItem(at: temporary)
             throw error
         }

@@ -38,10 +38,8 @@ struct Compare: ParsableCommand {
         var headReport = try ReportInput.load(head)
         headReport.comparison = ReportComparator.compare(base: baseReport, head: headReport, baseline: base)
         if let markdown { try ReportInput.write(MarkdownSummaryRenderer.render(headReport), to: markdown) }
-        if let out {
-            let data = try ReportJSON.encode(headReport)
-            try ReportInput.write(String(decoding: data, as: UTF8.self), to: out)
-        }
+        if let warning = headReport.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }
+        if let out { try ReportInput.writeReport(headReport, to: out) }
         if !jsonStdout, let comparison = headReport.comparison { print(ComparisonTextRenderer.render(comparison), terminator: "") }
         try CIOutput.finish(headReport, jsonStdout: jsonStdout, annotations: githubAnnotations)
     }

@@ -10,7 +10,8 @@ enum ReportInput {
             throw CLIFailure.badInput("\(path) is \(size / 1_048_576) MiB, larger than a report can be (\(ReportJSON.maxBytes / 1_048_576) MiB)")
         }
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            // Mapped, not read: a large report is not held twice (file bytes and decoded model).
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
             throw CLIFailure.badInput("cannot read \(path): \(error.localizedDescription)")
         }
@@ -24,10 +25,23 @@ enum ReportInput {
     }
 
     static func write(_ text: String, to path: String) throws {
+        try write(Data(text.utf8), to: path)
+    }
+
+    static func write(_ data: Data, to path: String) throws {
         do {
-            try ReportFiles.writeAtomically(Data(text.utf8), to: URL(fileURLWithPath: path))
+            try ReportFiles.writeAtomically(data, to: URL(fileURLWithPath: path))
         } catch {
             throw CLIFailure.badInput("cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// report.json, written as it is encoded.
+    static func writeReport(_ report: Report, to path: String) throws {
+        do {
+            try ReportFiles.writeAtomically(to: URL(fileURLWithPath: path)) { try ReportJSONWriter.write(report, to: $0) }
+        } catch {
+            throw CLIFailure.badInput("cannot write \(path): \(error)")
         }
     }
 
@@ -60,8 +74,11 @@ enum CIOutput {
             for line in GitHubAnnotations.render(report) { print(line) }
         }
         if jsonStdout {
-            let data = (try? ReportJSON.encode(report)) ?? Data()
-            FileHandle.standardOutput.write(data)
+            do {
+                try ReportJSONWriter.write(report, to: FileHandle.standardOutput)
+            } catch {
+                throw CLIFailure.harness("cannot write the report to standard output: \(error)")
+            }
         }
         try findings(report)
     }

@@ -76,9 +76,9 @@ final class HostileReportTests: XCTestCase {
     func testASetReplacesTheOldOneWholeAndLeavesNoStaging() throws {
         let parent = try temporaryDirectory()
         let out = parent.appendingPathComponent("latest")
-        try ReportDirectory.replace(out, with: [("report.json", Data("old".utf8)), ("summary.md", Data("old".utf8)), ("stale.svg", Data())],
+        try ReportDirectory.replace(out, with: [ReportDirectory.File(path: "report.json", data: Data("old".utf8)), ReportDirectory.File(path: "summary.md", data: Data("old".utf8)), ReportDirectory.File(path: "stale.svg", data: Data())],
                                     replaceable: ["report.json", "summary.md", "stale.svg"])
-        try ReportDirectory.replace(out, with: [("report.json", Data("new".utf8)), ("summary.md", Data("new".utf8))],
+        try ReportDirectory.replace(out, with: [ReportDirectory.File(path: "report.json", data: Data("new".utf8)), ReportDirectory.File(path: "summary.md", data: Data("new".utf8))],
                                     replaceable: ["report.json", "summary.md", "stale.svg"])
         XCTAssertEqual(try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8), "new")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted(), ["report.json", "summary.md"],
@@ -89,7 +89,7 @@ final class HostileReportTests: XCTestCase {
     func testADirectoryWithOtherFilesKeepsThem() throws {
         let out = try temporaryDirectory()
         try Data("mine".utf8).write(to: out.appendingPathComponent("notes.txt"))
-        try ReportDirectory.replace(out, with: [("report.json", Data("new".utf8))], replaceable: ["report.json"])
+        try ReportDirectory.replace(out, with: [ReportDirectory.File(path: "report.json", data: Data("new".utf8))], replaceable: ["report.json"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted(), ["notes.txt", "report.json"])
         XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: out.deletingLastPathComponent().path)
             .contains { $0.contains(out.lastPathComponent + ".frugal-staging") })
@@ -98,9 +98,9 @@ final class HostileReportTests: XCTestCase {
     func testAFailedWriteLeavesTheOldSetAndNoStaging() throws {
         let parent = try temporaryDirectory()
         let out = parent.appendingPathComponent("latest")
-        try ReportDirectory.replace(out, with: [("report.json", Data("old".utf8))], replaceable: ["report.json"])
+        try ReportDirectory.replace(out, with: [ReportDirectory.File(path: "report.json", data: Data("old".utf8))], replaceable: ["report.json"])
         // A path that cannot be written inside the staging directory: a file where a folder must be.
-        XCTAssertThrowsError(try ReportDirectory.replace(out, with: [("report.json", Data("new".utf8)), ("report.json/x", Data())],
+        XCTAssertThrowsError(try ReportDirectory.replace(out, with: [ReportDirectory.File(path: "report.json", data: Data("new".utf8)), ReportDirectory.File(path: "report.json/x", data: Data())],
                                                          replaceable: ["report.json"]))
         XCTAssertEqual(try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8), "old")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), ["latest"])
