@@ -126,7 +126,7 @@ final class RunSession {
         memory = memoryFirst ?? MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure,
                                                pressureStallGroup: containment?.kind == .v2 ? containment?.path : nil)
         do {
-            (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: self.launchArguments, ownEnvironment: launchEnvironment,
+            (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: self.launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
                                                                      blackBox: isBlackBox, options: options, sandbox: sandbox,
                                                                      network: network, memory: memory, containment: containment)
         } catch {
@@ -334,6 +334,9 @@ final class RunSession {
                 kill(outcome: .timedOut, detail: "did not exit within \(DisplayFormat.number(options.terminateWatchdog)) s after the scenario ended")
             }
         }
+        // The signal may also come while a program runs to its end here (a command's whole life);
+        // one that exited 0 all the same is complete.
+        if outcome == nil && process.waitForExit(until: 0)?.status.code != 0 { _ = checkInterruption() }
         do {
             try archiveCurrentProcess()
         } catch {
