@@ -39,15 +39,41 @@ final class HTMLScreenshotTests: XCTestCase {
         XCTAssertTrue(dom.stdout.contains("<svg") && dom.stdout.contains("class=\"timeline\""), "timeline SVG rendered")
         XCTAssertTrue(dom.stdout.contains("<details class=\"run\" open=\"\""), "the first run's timeline is open without a click")
 
-        let screenshot = directory.appendingPathComponent("report.png")
-        let shot = try chromium(["--window-size=1200,1600", "--screenshot=\(screenshot.path)", html.absoluteString])
-        XCTAssertEqual(shot.status, 0)
-        let png = try Data(contentsOf: screenshot)
-        XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "a PNG")
-        // A blank 1200×1600 page compresses to a few KB; text, badges and timelines make it larger.
-        XCTAssertGreaterThan(png.count, 30_000, "the screenshot shows content")
-        if let keep = ProcessInfo.processInfo.environment["FRUGAL_KEEP_SCREENSHOT"] {
-            try? png.write(to: URL(fileURLWithPath: keep))
+        try screenshots(of: html, name: "real")
+    }
+
+    /// The hand-built report (fix first, a killed and relaunched app, a radio lane, a black box)
+    /// at a desktop's width and a phone's.
+    func testTheLayoutReportRendersAtDesktopAndPhoneWidths() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-chromium-layout-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let html = directory.appendingPathComponent("report.html")
+        try Data(HTMLReportRenderer.render(HTMLReportLayoutTests.report()).utf8).write(to: html)
+        let dom = try chromium(["--dump-dom", html.absoluteString])
+        XCTAssertEqual(dom.status, 0)
+        XCTAssertTrue(dom.stdout.contains("<section id=\"fix-first\">"), "the page opens with what to fix")
+        XCTAssertTrue(dom.stdout.contains("<details class=\"fix\" open=\"\">"), "the worst problem is open")
+        try screenshots(of: html, name: "layout")
+    }
+
+    /// Screenshots at 1400 px and 400 px wide; kept in FRUGAL_SCREENSHOT_DIR when it is set, to
+    /// be looked at.
+    func screenshots(of html: URL, name: String) throws {
+        for (width, height) in [(1400, 1800), (400, 2400)] {
+            let screenshot = html.deletingLastPathComponent().appendingPathComponent("\(name)-\(width).png")
+            let shot = try chromium(["--window-size=\(width),\(height)", "--screenshot=\(screenshot.path)", html.absoluteString])
+            XCTAssertEqual(shot.status, 0)
+            let png = try Data(contentsOf: screenshot)
+            XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "a PNG")
+            // The PNG's width is the window's: the page was laid out at that width.
+            let pngWidth = png.count > 24 ? png[16..<20].reduce(0) { $0 << 8 | Int($1) } : 0
+            XCTAssertEqual(pngWidth, width)
+            // A blank page compresses to a few KB; text, badges and timelines make it larger.
+            XCTAssertGreaterThan(png.count, 30_000, "the \(width) px screenshot shows content")
+            if let keep = ProcessInfo.processInfo.environment["FRUGAL_SCREENSHOT_DIR"] {
+                try? png.write(to: URL(fileURLWithPath: keep).appendingPathComponent("\(name)-\(width).png"))
+            }
         }
     }
 }
