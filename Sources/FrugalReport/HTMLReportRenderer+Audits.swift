@@ -43,22 +43,50 @@ extension HTMLReportRenderer {
                 let inCategory = passing.filter { RuleCatalogue.rule($0.id)?.category == category }.sorted { $0.id < $1.id }
                 guard !inCategory.isEmpty else { continue }
                 html += "<h4>\(e(category.title))</h4>"
-                for audit in inCategory { html += "<div id=\"\(id)-\(e(audit.id))\">" + auditDetails(audit, context: context, runs: runs, fix: nil) + "</div>" }
+                html += "<ul class=\"passed\">" + inCategory.map { passingLine($0, context: context, runs: runs) }.joined() + "</ul>"
             }
             let uncategorised = passing.filter { RuleCatalogue.rule($0.id) == nil }.sorted { $0.id < $1.id }
-            for audit in uncategorised { html += auditDetails(audit, context: context, runs: runs, fix: nil) }
+            if !uncategorised.isEmpty { html += "<ul class=\"passed\">" + uncategorised.map { passingLine($0, context: context, runs: runs) }.joined() + "</ul>" }
             html += "</details>"
         }
         let notApplicable = result.audits.values.filter { $0.score == nil }.sorted { $0.id < $1.id }
         if !notApplicable.isEmpty {
+            // One line per reason: "the app wrote nothing" covers all six disk audits.
+            var byReason: [String: [AggregatedAudit]] = [:]
+            var reasons: [String] = []
+            for audit in notApplicable {
+                let reason = audit.explanation ?? audit.displayValue
+                if byReason[reason] == nil { reasons.append(reason) }
+                byReason[reason, default: []].append(audit)
+            }
             html += "<details class=\"na\"><summary>Not applicable or unavailable (\(notApplicable.count))</summary><ul>"
-            for audit in notApplicable { html += "<li><b>\(e(audit.title))</b> <code>\(e(audit.id))</code>: \(e(audit.explanation ?? audit.displayValue))</li>" }
+            for reason in reasons {
+                html += "<li>\(e(reason)): <small>\(byReason[reason]!.map { e($0.title) }.joined(separator: ", "))</small></li>"
+            }
             html += "</ul></details>"
         }
         if let energy = result.energy { html += energySection(energy, runs: runs) }
         if let comparison = context.comparison { html += workloadComparison(comparison) }
         for run in runs { html += runDetails(run) }
         return html + "</section>"
+    }
+
+    /// A passing audit in one line: its value, its first piece of evidence, its trend and
+    /// comparison when there are some, and a link to the rule. The JSON holds the rest.
+    static func passingLine(_ audit: AggregatedAudit, context: ResultContext, runs: [RunReport]) -> String {
+        let value = audit.numericValue.map { number($0, unit: audit.numericUnit) } ?? e(audit.displayValue)
+        var html = "<li>\(badge(audit.score)) \(e(audit.title)) — \(value)"
+        if audit.values.count > 1 {
+            let unit = audit.numericUnit
+            html += " <small title=\"\(e(audit.values.map { $0.map { HumanUnits.format($0, unit: unit) } ?? "–" }.joined(separator: ", ")))\">median of \(audit.values.compactMap { $0 }.count)</small>"
+        }
+        if let compared = context.comparison?.audits.first(where: { $0.name == audit.id }) { html += " " + comparisonBadge(compared) }
+        if let series = context.history?.series(workload: context.result.workload, scenario: context.result.scenario, audit: audit.id),
+           series.points.count > 1 { html += trendSVG(series) }
+        if let evidence = runs.lazy.compactMap({ $0.audits[audit.id]?.evidence.first }).first {
+            html += " <small>· \(e(evidence.description))</small>"
+        }
+        return html + " <a class=\"rule-link\" href=\"#rule-\(e(audit.id))\">rule</a></li>"
     }
 
     static func auditDetails(_ audit: AggregatedAudit, context: ResultContext, runs: [RunReport], fix: FixPriority?) -> String {
@@ -85,8 +113,6 @@ extension HTMLReportRenderer {
         }
         if let name = auditMetric[audit.id], let metric = runs.lazy.compactMap({ $0.metrics[name] }).first {
             html += "<p><b>Source:</b> <code>\(e(name))</code> from <code>\(e(metric.source))</code></p>"
-        } else {
-            html += "<p><b>Source:</b> each run's metrics below name their sources.</p>"
         }
         if audit.values.count > 1 {
             let unit = audit.numericUnit
@@ -101,11 +127,12 @@ extension HTMLReportRenderer {
         }
         let evidence = runs.flatMap { run in (run.audits[audit.id]?.evidence ?? []).map { (run.repetition, $0) } }
         // Enough evidence to see the pattern; the rest is in report.json.
-        let limit = fix == nil ? 8 : 25
+        let limit = fix == nil ? 5 : 12
         if !evidence.isEmpty {
             html += "<div class=\"scroll\"><table class=\"evidence\"><thead><tr><th>run</th><th>at</th><th>lasted</th><th>evidence</th></tr></thead><tbody>"
             for (repetition, item) in evidence.prefix(limit) {
-                html += "<tr><td>\(repetition)</td><td>\(item.time.map(time) ?? "")</td><td>\(item.durationMs.map { number($0, unit: "ms") } ?? "")</td><td>\(e(item.description))</td></tr>"
+                // Closing tags of cells are optional in HTML: a long evidence table costs less without them.
+                html += "<tr><td>\(repetition)<td>\(item.time.map(time) ?? "")<td>\(item.durationMs.map { HumanUnits.seconds($0 / 1000) } ?? "")<td>\(e(item.description))"
             }
             html += "</tbody></table></div>"
             if evidence.count > limit { html += "<p class=\"legend\">\(evidence.count - limit) more in report.json</p>" }

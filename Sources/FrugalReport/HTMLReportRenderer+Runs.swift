@@ -20,9 +20,12 @@ extension HTMLReportRenderer {
             }
             html += "</ul></details>"
         }
-        html += "<details class=\"metrics\"><summary>All \(measured.count) measured metrics, with their sources</summary><div class=\"scroll\"><table class=\"metrics\"><thead><tr><th>metric</th><th>value</th><th>source</th></tr></thead><tbody>"
+        html += "<details class=\"metrics\"><summary>All \(measured.count) measured metrics, with their sources</summary><div class=\"scroll\"><table class=\"metrics mono\"><thead><tr><th>metric</th><th>value</th><th>source</th></tr></thead><tbody>"
         for (name, metric) in measured {
-            html += "<tr><td><code>\(e(name))</code></td><td class=\"num\">\(number(metric.value, unit: metric.unit))</td><td><code>\(e(metric.source))</code></td></tr>"
+            // Closing tags of cells are optional in HTML; the table is forty rows a run.
+            let value = metric.value ?? 0
+            let human = HumanUnits.format(value, unit: metric.unit), exact = HumanUnits.exact(value, unit: metric.unit)
+            html += "<tr><td>\(e(name))<td\(human == exact ? "" : " title=\"\(e(exact))\"")>\(e(human))<td>\(e(metric.source))"
         }
         return html + "</tbody></table></div></details></details>"
     }

@@ -64,7 +64,7 @@ public enum HTMLReportRenderer {
     static func badge(_ score: Double?) -> String {
         guard let score else { return "<span class=\"badge na\" title=\"not scored\">–</span>" }
         let band = ScoreBand(score: score)
-        return "<span class=\"badge \(band.rawValue)\" title=\"\(band.rawValue)\">\(Int((score * 100).rounded()))</span>"
+        return "<span class=\"badge \(band.rawValue)\">\(Int((score * 100).rounded()))</span>"
     }
 
     static func anchor(_ result: WorkloadResult) -> String { anchor(result.workload, result.scenario) }

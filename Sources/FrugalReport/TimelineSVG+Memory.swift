@@ -2,13 +2,10 @@ import Foundation
 import FrugalCore
 
 extension TimelineSVG {
-    /// Hover zones of the memory lane: about this many, each naming its sample's split.
-    static let memoryHoverZones = 12
-
     /// The memory lane: stacked areas of anonymous, file-backed and lazily-freeable resident
     /// bytes, drawn as one step path per kind (a path costs a few bytes per sample where a bar
     /// per sample cost a few hundred), scaled to the run's peak, which the lane's label states;
-    /// a few transparent hover zones give the split at their sample; warnings and kernel
+    /// the lane's tooltip gives the peak and the last sample, split by kind; warnings and kernel
     /// pressure events as lines with their own tooltips.
     static func memoryLane(_ timeline: Timeline, top: Double, x: (Double) -> Double) -> String {
         let samples = timeline.memory ?? []
@@ -35,24 +32,26 @@ extension TimelineSVG {
                 ("m-anon", { $0.anonymousBytes }),
             ]
             for (cssClass, height) in layers where points.contains(where: { height($0.sample) > 0 }) {
-                var path = "M\(f(first.start)) \(f(bottom))"
+                // Whole pixels: the lane is 20 px tall, and a decimal per point would double the path.
+                var path = "M\(Int(first.start)) \(Int(bottom))"
+                var lastY = -1, lastX = Int(first.start)
                 for point in points {
-                    path += "V\(f(bottom - Double(height(point.sample)) * scale))H\(f(max(point.end, point.start + 1)))"
+                    let y = Int((bottom - Double(height(point.sample)) * scale).rounded())
+                    let x = max(Int(point.end.rounded()), lastX + 1)
+                    path += (y == lastY ? "" : "V\(y)") + "H\(x)"
+                    lastY = y
+                    lastX = x
                 }
-                svg += "<path d=\"\(path)V\(f(bottom))Z\" class=\"\(cssClass)\"/>"
+                svg += "<path d=\"\(path)V\(Int(bottom))Z\" class=\"\(cssClass)\"/>"
             }
-            let zoneWidth = (width - labelWidth - 10) / Double(memoryHoverZones)
-            var zoneStart = labelWidth
-            while zoneStart < width - 10 {
-                let zoneEnd = zoneStart + zoneWidth
-                if let point = points.last(where: { $0.start < zoneEnd }) ?? points.first, point.end >= zoneStart {
-                    let sample = point.sample
-                    let total = sample.anonymousBytes + sample.fileBytes + sample.lazyFreeBytes
-                    let title = "\(HumanUnits.bytes(Double(total))) resident at \(f(sample.time)) s: anonymous \(HumanUnits.bytes(Double(sample.anonymousBytes))), file \(HumanUnits.bytes(Double(sample.fileBytes))), lazy-free \(HumanUnits.bytes(Double(sample.lazyFreeBytes)))"
-                    svg += "<rect x=\"\(f(zoneStart))\" y=\"\(f(top + 1))\" width=\"\(f(zoneWidth))\" height=\"\(f(laneHeight - 2))\" class=\"zone\"><title>\(e(title))</title></rect>"
-                }
-                zoneStart = zoneEnd
+            // One tooltip for the lane: its peak and its end, split by kind. A tooltip per
+            // sample would cost more than the drawing; report.json has every sample.
+            func split(_ sample: MemoryLaneSample) -> String {
+                "\(HumanUnits.bytes(Double(sample.anonymousBytes + sample.fileBytes + sample.lazyFreeBytes))) at \(f(sample.time)) s (anon \(HumanUnits.bytes(Double(sample.anonymousBytes))), file \(HumanUnits.bytes(Double(sample.fileBytes))), lazy-free \(HumanUnits.bytes(Double(sample.lazyFreeBytes))))"
             }
+            let peakSample = samples.max { $0.anonymousBytes + $0.fileBytes + $0.lazyFreeBytes < $1.anonymousBytes + $1.fileBytes + $1.lazyFreeBytes }!
+            let title = "resident: peak \(split(peakSample)); last \(split(samples.last!))"
+            svg += "<rect x=\"\(f(labelWidth))\" y=\"\(f(top + 1))\" width=\"\(f(width - 10 - labelWidth))\" height=\"\(f(laneHeight - 2))\" class=\"zone\"><title>\(e(title))</title></rect>"
         }
         for mark in timeline.memoryMarks ?? [] {
             let title = e("\(mark.kind == "kernel" ? "kernel pressure" : "memory warning") \(mark.level)\(mark.detail.map { " (" + $0 + ")" } ?? "") at \(f(mark.time)) s")

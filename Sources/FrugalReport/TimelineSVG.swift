@@ -58,11 +58,13 @@ public enum TimelineSVG {
         let plotBottom = y
         let svgHeight = plotBottom + 20
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" viewBox=\"0 0 \(f(width)) \(f(svgHeight))\" role=\"img\" aria-label=\"run timeline: \(lanes.map(\.rawValue).joined(separator: ", "))\">"
+        var rules = ""
         for lane in lanes {
             let laneTop = top[lane]!
             svg += "<text x=\"4\" y=\"\(f(laneTop + 13))\" class=\"lane\">\(lane.rawValue)</text>"
-            svg += "<line x1=\"\(f(labelWidth))\" y1=\"\(f(laneTop + height(lane)))\" x2=\"\(f(width - 10))\" y2=\"\(f(laneTop + height(lane)))\" class=\"rule\"/>"
+            rules += "M\(Int(labelWidth)) \(f(laneTop + height(lane)))H\(Int(width - 10))"
         }
+        svg += "<path d=\"\(rules)\" class=\"rule\"/>"
         if let laneTop = top[.state] {
             for interval in timeline.states {
                 let start = x(interval.start), end = x(interval.end)
@@ -98,7 +100,7 @@ public enum TimelineSVG {
         var tick = 0.0
         while tick <= duration + step * 0.001 {
             let label = step >= 1 ? "\(Int(tick.rounded())) s" : HumanUnits.seconds(tick)
-            svg += "<text x=\"\(f(x(tick)))\" y=\"\(f(y))\" class=\"tick\" text-anchor=\"middle\">\(label)</text>"
+            svg += "<text x=\"\(f(x(tick)))\" y=\"\(f(y))\" class=\"ax\">\(label)</text>"
             tick += step
         }
         return svg
@@ -134,8 +136,9 @@ public enum TimelineSVG {
         var placed: [(start: Double, end: Double, row: Int)] = []
         for (index, step) in ordered {
             guard let text = stepLabel(step.step) else { continue }
-            let start = x(step.start)
             let textWidth = Double(text.count) * 6 + 6
+            // Where the label is drawn: after its step, or before it at the right edge.
+            let start = x(step.start) + Double(text.count) * 6 > width - 4 ? x(step.start) - textWidth : x(step.start)
             for row in 0..<rows where !placed.contains(where: { $0.row == row && start < $0.end && start + textWidth > $0.start }) {
                 placed.append((start, start + textWidth, row))
                 labelled[index] = (row, text)
@@ -154,7 +157,9 @@ public enum TimelineSVG {
             // One title for the tick and its label, so hovering either names the step.
             svg += "<g><title>\(title)</title><rect x=\"\(f(start))\" y=\"\(f(top + stepsLaneHeight - 8))\" width=\"\(f(max(2, end - start)))\" height=\"6\" class=\"\(problem ? "st-bad" : "st")\"/>"
             if let label = labelled[index] {
-                svg += "<text x=\"\(f(start + 1))\" y=\"\(f(top + 10 + Double(label.row) * 10))\" class=\"step\(problem ? " bad" : "")\">\(e(label.text))</text>"
+                // A label that would run past the plot's right edge ends at its step instead.
+                let overflows = start + Double(label.text.count) * 6 > width - 4
+                svg += "<text x=\"\(f(overflows ? start - 1 : start + 1))\" y=\"\(f(top + 10 + Double(label.row) * 10))\" class=\"step\(problem ? " bad" : "")\(overflows ? " end" : "")\">\(e(label.text))</text>"
             }
             svg += "</g>"
         }

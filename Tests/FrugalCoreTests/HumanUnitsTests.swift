@@ -13,6 +13,7 @@ final class HumanUnitsTests: XCTestCase {
         XCTAssertEqual(HumanUnits.format(1200, unit: "ms"), "1.2 s")
         XCTAssertEqual(HumanUnits.format(0.0472, unit: "ms"), "47.2 µs")
         XCTAssertEqual(HumanUnits.format(850, unit: "ms"), "850 ms")
+        XCTAssertEqual(HumanUnits.format(0, unit: "ms/min"), "0 ms/min", "zero keeps the unit it was measured in")
         XCTAssertEqual(HumanUnits.format(300, unit: "s"), "5 min")
         XCTAssertEqual(HumanUnits.format(1068, unit: "ms/min"), "1.07 s/min")
         XCTAssertEqual(HumanUnits.format(45_000, unit: "count"), "45,000")

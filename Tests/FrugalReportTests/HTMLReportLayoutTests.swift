@@ -80,7 +80,7 @@ final class HTMLReportLayoutTests: XCTestCase {
 
     func testNumbersAreScaledWithTheExactValueOnHover() {
         let html = HTMLReportRenderer.render(Self.report())
-        XCTAssertTrue(html.contains("<span title=\"26001408 bytes\">24.8 MiB</span>"), "scaled, exact in the title")
+        XCTAssertTrue(html.contains("title=\"26001408 bytes\">24.8 MiB"), "scaled, exact in the title")
         // Outside attributes, no raw byte count is shown.
         let text = html.replacingOccurrences(of: "title=\"[^\"]*\"", with: "", options: .regularExpression)
         XCTAssertFalse(text.contains("26001408"))

@@ -15,8 +15,8 @@ public enum HumanUnits {
         case "J": return scaledSI(value, unit: "J")
         case "W": return scaledSI(value, unit: "W")
         case "s": return seconds(value)
-        case "ms": return seconds(value / 1000)
-        case "ms/min": return seconds(value / 1000) + "/min"
+        case "ms": return value == 0 ? "0 ms" : seconds(value / 1000)
+        case "ms/min": return (value == 0 ? "0 ms" : seconds(value / 1000)) + "/min"
         case "s/min": return seconds(value) + "/min"
         case "1/s": return DisplayFormat.number(value) + "/s"
         case "1/min": return DisplayFormat.number(value) + "/min"
