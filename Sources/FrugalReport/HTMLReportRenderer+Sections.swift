@@ -72,13 +72,20 @@ extension HTMLReportRenderer {
         return "<details class=\"run\"\(regressed > 0 ? " open" : "")><summary>Against the baseline: score \(score), \(regressed) regressed of \(entries.count) audits and gating metrics (\(comparison.baseRepetitions) vs \(comparison.headRepetitions) runs)</summary>" + entryTable(entries, showWorkload: false) + "</details>"
     }
 
+    /// ` (score 92 → 41)` for an audit whose score moved.
+    static func scoreChange(_ entry: ComparisonEntry) -> String {
+        guard entry.kind == .audit, let base = entry.baseScore, let head = entry.headScore else { return "" }
+        let before = Int((base * 100).rounded()), after = Int((head * 100).rounded())
+        return before == after ? "" : " <small>(score \(before) → \(after))</small>"
+    }
+
     static func entryTable(_ entries: [ComparisonEntry], showWorkload: Bool = true) -> String {
         var html = "<div class=\"scroll\"><table class=\"metrics\"><thead><tr>\(showWorkload ? "<th>workload</th>" : "")<th>audit or metric</th><th>before → after</th><th>change</th><th>p</th><th>verdict</th></tr></thead><tbody>"
         for entry in entries {
             let change = entry.absoluteChange.map { (($0 >= 0 ? "+" : "") + number($0, unit: entry.unit)) + (entry.relativeChange.map { e(String(format: " (%+.1f %%)", $0 * 100)) } ?? "") } ?? "–"
             let verdictClass = entry.verdict == .regressed ? "regressed" : (entry.verdict == .improved ? "improved" : "")
             let name = entry.kind == .audit ? (RuleCatalogue.rule(entry.name)?.title).map { "\(e($0)) <code>\(e(entry.name))</code>" } ?? "<code>\(e(entry.name))</code>" : "<code>\(e(entry.name))</code>"
-            html += "<tr>\(showWorkload ? "<td>\(e(entry.workload)) <small>· \(e(entry.scenario))</small></td>" : "")<td>\(name)</td><td>\(number(entry.base?.median, unit: entry.unit)) → \(number(entry.head?.median, unit: entry.unit))</td><td>\(change)</td><td>\(entry.pValue.map { String(format: "%.3g", $0) } ?? "–")</td><td class=\"\(verdictClass)\" title=\"\(e(entry.reason))\">\(e(entry.verdict.rawValue))</td></tr>"
+            html += "<tr>\(showWorkload ? "<td>\(e(entry.workload)) <small>· \(e(entry.scenario))</small></td>" : "")<td>\(name)</td><td>\(number(entry.base?.median, unit: entry.unit)) → \(number(entry.head?.median, unit: entry.unit))\(scoreChange(entry))</td><td>\(change)</td><td>\(entry.pValue.map { String(format: "%.3g", $0) } ?? "–")</td><td class=\"\(verdictClass)\" title=\"\(e(entry.reason))\">\(e(entry.verdict.rawValue))</td></tr>"
         }
         return html + "</tbody></table></div>"
     }
