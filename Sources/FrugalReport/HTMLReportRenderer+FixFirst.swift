@@ -6,6 +6,9 @@ extension HTMLReportRenderer {
         var html = "<section id=\"fix-first\"><h2>Fix first</h2>"
         guard !fixes.isEmpty else {
             let scored = report.results.filter { $0.score != nil }.count
+            if scored == 0 {
+                return html + "<p>Nothing to fix, and nothing scored: no audit applies to these runs or could be measured (each workload below says why).</p></section>"
+            }
             return html + "<p class=\"allpass\">Every audit that applies passes (\(scored) of \(report.results.count) workloads scored).</p></section>"
         }
         let failing = fixes.filter { ScoreBand(score: $0.score) == .fail }.count

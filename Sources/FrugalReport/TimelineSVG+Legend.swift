@@ -13,7 +13,9 @@ extension TimelineSVG {
                 let present = Set(timeline.states.map(\.state))
                 keys = AppState.allCases.filter(present.contains).map { key("s-\(stateClass($0))", $0.rawValue) }
             case .steps:
-                keys = [key("st", "step"), key("life", "kill, relaunch, home…")]
+                keys = [key("st", "step")]
+                let life = Set(timeline.steps.map(\.step)).intersection(lifeSteps).subtracting(["launch"])
+                if !life.isEmpty { keys.append(key("life", life.sorted().joined(separator: ", "))) }
                 if timeline.steps.contains(where: { $0.problem != nil }) { keys.append(key("st-bad", "step with a problem")) }
             case .main:
                 keys = [key("h", "handler"), key("h-long", "&gt; 50 ms"), key("h-hang", "hang (≥ \(Int(Thresholds.hangMilliseconds)) ms)")]
@@ -26,10 +28,13 @@ extension TimelineSVG {
             case .radio:
                 let present = Set((timeline.radio?.intervals ?? []).map(\.state))
                 keys = [RadioState.promotion, .active, .tail, .idle].filter(present.contains).map { key(radioClass($0), "radio \($0.rawValue)") }
-                keys.append(key("tr", "request"))
+                if timeline.radio?.transfers.isEmpty == false { keys.append(key("tr", "request")) }
                 if timeline.radio?.transfers.contains(where: { $0.outcome != .completed }) == true { keys.append(key("tr-failed", "failed request")) }
             case .memory:
-                keys = [key("m-anon", "anonymous"), key("m-file", "file-backed"), key("m-lazy", "lazy-free")]
+                let samples = timeline.memory ?? []
+                if samples.contains(where: { $0.anonymousBytes > 0 }) { keys.append(key("m-anon", "anonymous")) }
+                if samples.contains(where: { $0.fileBytes > 0 }) { keys.append(key("m-file", "file-backed")) }
+                if samples.contains(where: { $0.lazyFreeBytes > 0 }) { keys.append(key("m-lazy", "lazy-free")) }
                 if timeline.memoryMarks?.contains(where: { $0.kind != "kernel" }) == true { keys.append(key("mk-warning", "warning")) }
                 if timeline.memoryMarks?.contains(where: { $0.kind == "kernel" }) == true { keys.append(key("mk-kernel", "kernel pressure")) }
             }

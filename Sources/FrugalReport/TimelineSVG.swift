@@ -155,7 +155,10 @@ public enum TimelineSVG {
                 svg += "<line x1=\"\(f(start))\" y1=\"\(f(top + 2))\" x2=\"\(f(start))\" y2=\"\(f(bottom))\" class=\"life\"/>"
             }
             // One title for the tick and its label, so hovering either names the step.
-            svg += "<g><title>\(title)</title><rect x=\"\(f(start))\" y=\"\(f(top + stepsLaneHeight - 8))\" width=\"\(f(max(2, end - start)))\" height=\"6\" class=\"\(problem ? "st-bad" : "st")\"/>"
+            // A tick, not the step's span: a black box's launch lasts the whole run and would
+            // hide the lane; the span is in the tooltip.
+            _ = end
+            svg += "<g><title>\(title) (\(HumanUnits.seconds(step.end - step.start)))</title><rect x=\"\(f(start))\" y=\"\(f(top + stepsLaneHeight - 10))\" width=\"3\" height=\"8\" class=\"\(problem ? "st-bad" : "st")\"/>"
             if let label = labelled[index] {
                 // A label that would run past the plot's right edge ends at its step instead.
                 let overflows = start + Double(label.text.count) * 6 > width - 4
