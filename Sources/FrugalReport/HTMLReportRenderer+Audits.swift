@@ -93,7 +93,9 @@ extension HTMLReportRenderer {
         let rule = RuleCatalogue.rule(audit.id)
         let compared = context.comparison?.audits.first { $0.name == audit.id }
         let series = context.history?.series(workload: context.result.workload, scenario: context.result.scenario, audit: audit.id)
-        let value = audit.numericValue.map { number($0, unit: audit.numericUnit) + (audit.values.count > 1 ? " <small>median of \(audit.values.compactMap { $0 }.count)</small>" : "") } ?? e(audit.displayValue)
+        // A bare count ("3") says less than the audit's own words ("3 changes lost") for one run.
+        let value = audit.numericUnit == "count" && audit.values.count == 1 ? e(audit.displayValue)
+            : audit.numericValue.map { number($0, unit: audit.numericUnit) + (audit.values.count > 1 ? " <small>median of \(audit.values.compactMap { $0 }.count)</small>" : "") } ?? e(audit.displayValue)
         var html = "<details class=\"audit\"><summary>\(badge(audit.score)) <b>\(e(audit.title))</b> — \(value)"
         if let fix { html += " <span class=\"gain\">\(gainText(fix))</span>" }
         if let compared { html += " " + comparisonBadge(compared) }

@@ -15,7 +15,7 @@ extension HTMLReportRenderer {
         let reasons = runs.first?.energy?.unavailable ?? [:]
         for (part, joules) in [("cpu", energy.cpuJoules), ("disk", energy.diskJoules), ("radio", energy.radioJoules)] {
             let value = joules.map { Self.joules($0) } ?? "<span class=\"unavailable\">unavailable: \(e(reasons[part] ?? "not modelled"))</span>"
-            let share = energy.impact?.shares[part].map { "\(Int(($0 * 100).rounded())) %" } ?? "–"
+            let share = energy.impact?.shares[part].map { "\(Int(($0 * 100).rounded()))&nbsp;%" } ?? "–"
             html += "<tr><td>\(part)</td><td>\(value)</td><td>\(share)</td><td><code>\(e(models[part] ?? ""))</code></td></tr>"
         }
         html += "<tr><th>total</th><th>\(energy.totalJoules.map { joules($0) } ?? "–")</th><th></th><th></th></tr></tbody></table></div>"
