@@ -6,6 +6,8 @@ import FrugalCore
 public enum ComparisonTextRenderer {
     /// Why the comparison judged nothing, as one line; nil when it judged something.
     public static func nothingCompared(_ comparison: ReportComparison) -> String? {
+        // A regression was judged, so something was compared.
+        guard comparison.regressions.isEmpty else { return nil }
         let entries = comparison.results.flatMap { $0.audits + $0.metrics }
         if comparison.results.isEmpty {
             return "nothing compared: the reports share no workload · scenario (\(comparison.unmatched.count) unmatched, e.g. \(comparison.unmatched.prefix(2).joined(separator: "; ")))"
