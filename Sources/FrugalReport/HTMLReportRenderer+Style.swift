@@ -26,7 +26,7 @@ extension HTMLReportRenderer {
     svg.trend{vertical-align:middle;margin-left:6px}
     .tl{overflow-x:auto}svg.timeline{display:block;width:100%;min-width:760px;border:1px solid var(--line);margin:6px 0;background:var(--bg)}
     svg .lane{font-size:12px;fill:var(--lane)}svg .tick{font-size:10px;fill:var(--muted)}svg .ax{font-size:10px;fill:var(--muted);text-anchor:middle}svg .rule{stroke:var(--line)}
-    svg .step{font-size:10px;fill:var(--lane)}svg .step.bad,svg .hang-label{fill:#e53935;font-size:10px;font-weight:bold}
+    svg .step{font-size:10px;fill:var(--lane)}svg .step.bad,svg .hang-label{fill:#e53935;font-size:10px;font-weight:bold}svg .bar-label{fill:#fff;font-size:10px;font-weight:bold;text-anchor:middle}
     .life{stroke:#7e57c2;stroke-dasharray:3 3;stroke-width:1.2}.st{fill:#78909c;background:#78909c}.st-bad{fill:#e53935;background:#e53935}svg .step.end{text-anchor:end}
     .s-active{fill:#4caf50;background:#4caf50}.s-inactive{fill:#ffc107;background:#ffc107}.s-background{fill:#2196f3;background:#2196f3}.s-suspended{fill:#9e9e9e;background:#9e9e9e}.s-notrunning{fill:#e0e0e0;background:#e0e0e0}
     .h{fill:#5c6bc0;background:#5c6bc0}.h-long{fill:#fb8c00;background:#fb8c00}.h-hang,.hang{fill:#e53935;background:#e53935}.wk{fill:#8e24aa;background:#8e24aa}
@@ -35,7 +35,7 @@ extension HTMLReportRenderer {
     .zone{fill:transparent}.tr{fill:#0d47a1;background:#0d47a1}.tr-failed{fill:#000;background:#000}
     .m-anon{fill:#1e88e5;background:#1e88e5}.m-file{fill:#43a047;background:#43a047}.m-lazy{fill:#bdbdbd;background:#bdbdbd}
     .mk-warning{stroke:#fb8c00;stroke-width:2;background:#fb8c00}.mk-kernel{stroke:#e53935;stroke-width:2;background:#e53935}
-    .tl-legend span{margin-right:12px;white-space:nowrap;display:inline-block}i.k{display:inline-block;width:10px;height:10px;margin:0 3px 0 6px;vertical-align:-1px;border:1px solid var(--line)}
+    .tl-legend span{margin-right:12px}i.k{display:inline-block;width:10px;height:10px;margin:0 3px 0 6px;vertical-align:-1px;border:1px solid var(--line)}
     i.k.life{border:0;border-left:2px dashed #7e57c2;width:0}
     @media (max-width:600px){body{padding:10px;font-size:14px}.gain{white-space:normal}h1{font-size:22px}.body{padding-left:10px}th,td{padding:4px 5px}}
     """

@@ -204,18 +204,29 @@ public enum TimelineSVG {
                 svg += "<rect x=\"\(f(start))\" y=\"\(f(top + 4))\" width=\"\(f(max(1.5, end - start)))\" height=\"18\" class=\"\(handlerClass(column.longest))\"><title>\(HumanUnits.count(Double(column.count))) handlers \(f(column.start))–\(f(column.end)) s, longest \(HumanUnits.seconds(column.longest / 1000))</title></rect>"
             }
         }
-        var lastLabelEnd = -Double.infinity
         for hang in timeline.hangs ?? [] {
             let start = x(hang.start), end = x(hang.start + hang.durationMs / 1000)
             let middle = (start + end) / 2
             let stack = hang.stack.map { "\n" + $0.prefix(12).joined(separator: "\n") } ?? "\n(no stack captured)"
             let title = e("hang: \(hang.handler) \(HumanUnits.seconds(hang.durationMs / 1000))\(stack)")
             svg += "<path class=\"hang\" d=\"M\(f(middle - 5)) \(f(top + 1)) L\(f(middle + 5)) \(f(top + 1)) L\(f(middle)) \(f(top + 8)) Z\"><title>\(title)</title></path>"
-            // The duration beside the mark, where it does not run into the previous one.
-            let label = HumanUnits.seconds(hang.durationMs / 1000)
-            if middle + 7 > lastLabelEnd {
-                svg += "<text x=\"\(f(middle + 7))\" y=\"\(f(top + 16))\" class=\"hang-label\">\(label)<title>\(title)</title></text>"
-                lastLabelEnd = middle + 7 + Double(label.count) * 6
+        }
+        // Hangs and long blocks carry their duration: inside the bar in white where it fits,
+        // else just after it, unless that would run into the previous label.
+        let long = timeline.handlers.count <= maxBarsPerLane
+            ? timeline.handlers.filter { $0.durationMs > 50 }.map { ($0.start, $0.durationMs) }
+            : (timeline.hangs ?? []).map { ($0.start, $0.durationMs) }
+        var lastLabelEnd = -Double.infinity
+        for (time, durationMs) in long.sorted(by: { $0.0 < $1.0 }) {
+            let start = x(time), end = x(time + durationMs / 1000)
+            let label = HumanUnits.seconds(durationMs / 1000)
+            let textWidth = Double(label.count) * 6 + 4
+            if end - start >= textWidth {
+                svg += "<text x=\"\(f((start + end) / 2))\" y=\"\(f(top + 17))\" class=\"bar-label\">\(label)</text>"
+                lastLabelEnd = end
+            } else if start > lastLabelEnd, end + 2 + textWidth < width {
+                svg += "<text x=\"\(f(end + 2))\" y=\"\(f(top + 17))\" class=\"hang-label\">\(label)</text>"
+                lastLabelEnd = end + 2 + textWidth
             }
         }
         return svg
