@@ -6,7 +6,7 @@ extension HTMLReportRenderer {
     static let style = """
     :root{--fg:#212121;--muted:#616161;--bg:#fff;--panel:#f5f5f5;--line:#e0e0e0;--link:#1a56b0;--bad:#c62828;--good:#0c7d3c;--avg:#b26a00;--lane:#424242}
     @media (prefers-color-scheme:dark){:root{--fg:#e8e8e8;--muted:#a8a8a8;--bg:#16181c;--panel:#23262c;--line:#3a3d44;--link:#8ab4f8;--bad:#ff8a80;--good:#69d08f;--avg:#ffc46b;--lane:#d0d0d0}}
-    body{font:15px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0 auto;max-width:1240px;padding:16px 20px;color:var(--fg);background:var(--bg)}
+    body{overflow-wrap:break-word;font:15px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0 auto;max-width:1240px;padding:16px 20px;color:var(--fg);background:var(--bg)}
     a{color:var(--link)}h1{margin:0;font-size:26px}h2{border-bottom:1px solid var(--line);padding-bottom:4px;margin-top:36px;font-size:21px}h3{font-size:17px;margin:18px 0 6px}h4{margin:10px 0 2px;font-size:14px;color:var(--muted)}
     h2 small,h3 small,summary small,td small,li small{color:var(--muted);font-weight:normal}
     .meta,footer,.legend{color:var(--muted);font-size:13px}footer{margin:32px 0 8px}

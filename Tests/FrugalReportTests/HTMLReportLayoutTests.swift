@@ -7,7 +7,9 @@ import XCTest
 /// timelines labelled, a black-box run drawn with the lanes it has. Reports built by hand.
 final class HTMLReportLayoutTests: XCTestCase {
     static let environment = EnvironmentInfo(hostname: "h", kernel: "k", cores: 2, memoryBytes: 25_769_803_776, virtualMachine: true,
-                                             papiVersion: nil, counters: [], notes: [])
+                                             papiVersion: nil, counters: [],
+                                             // A long unbroken path: it must wrap at a phone's width, not widen the page.
+                                             notes: ["cgroups: child groups of /sys/fs/cgroup/memory/process_api/27d89c3fb9470db06f97008379d30b5d get memory.limit_in_bytes"])
 
     /// A run with the given audit values; scores follow the catalogue's curves.
     static func run(_ workload: String, scenario: String = "standard", audits: [String: Double], timeline: Timeline,
