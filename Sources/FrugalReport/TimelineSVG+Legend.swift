@@ -18,7 +18,10 @@ extension TimelineSVG {
                 if !life.isEmpty { keys.append(key("life", life.sorted().joined(separator: ", "))) }
                 if timeline.steps.contains(where: { $0.problem != nil }) { keys.append(key("st-bad", "step with a problem")) }
             case .main:
-                keys = [key("h", "handler"), key("h-long", "&gt; 50 ms"), key("h-hang", "hang (≥ \(Int(Thresholds.hangMilliseconds)) ms)")]
+                let longest = timeline.handlers.map(\.durationMs).max() ?? 0
+                keys = [key("h", "handler")]
+                if timeline.handlers.contains(where: { $0.durationMs > 50 && $0.durationMs < Thresholds.hangMilliseconds }) { keys.append(key("h-long", "&gt; 50 ms")) }
+                if longest >= Thresholds.hangMilliseconds || !(timeline.hangs ?? []).isEmpty { keys.append(key("h-hang", "hang (≥ \(Int(Thresholds.hangMilliseconds)) ms)")) }
             case .wakeups:
                 keys = [key("wk", "wakeups/s")]
             case .disk:
