@@ -26,7 +26,7 @@ extension HTMLReportRenderer {
     svg.trend{vertical-align:middle;margin-left:6px}
     .tl{overflow-x:auto}svg.timeline{display:block;width:100%;min-width:760px;border:1px solid var(--line);margin:6px 0;background:var(--bg)}
     svg .lane{font-size:12px;fill:var(--lane)}svg .tick{font-size:10px;fill:var(--muted)}svg .ax{font-size:10px;fill:var(--muted);text-anchor:middle}svg .rule{stroke:var(--line)}
-    svg .step{font-size:10px;fill:var(--lane)}svg .step.bad,svg .hang-label{fill:#e53935;font-size:10px;font-weight:bold}svg .bar-label{fill:#fff;font-size:10px;font-weight:bold;text-anchor:middle}
+    svg .step{font-size:10px;fill:var(--lane)}svg .step.bad,svg .hang-label{fill:#e53935;font-size:10px;font-weight:bold}svg .bar-label{fill:#fff;font-size:10px;font-weight:bold;text-anchor:middle}svg .bar-label,svg .hang-label{pointer-events:none}
     .life{stroke:#7e57c2;stroke-dasharray:3 3;stroke-width:1.2}.st{fill:#78909c;background:#78909c}.st-bad{fill:#e53935;background:#e53935}svg .step.end{text-anchor:end}
     .s-active{fill:#4caf50;background:#4caf50}.s-inactive{fill:#ffc107;background:#ffc107}.s-background{fill:#2196f3;background:#2196f3}.s-suspended{fill:#9e9e9e;background:#9e9e9e}.s-notrunning{fill:#e0e0e0;background:#e0e0e0}
     .h{fill:#5c6bc0;background:#5c6bc0}.h-long{fill:#fb8c00;background:#fb8c00}.h-hang,.hang{fill:#e53935;background:#e53935}.wk{fill:#8e24aa;background:#8e24aa}
