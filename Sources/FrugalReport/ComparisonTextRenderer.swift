@@ -32,7 +32,7 @@ public enum ComparisonTextRenderer {
         }
         if comparison.regressions.isEmpty {
             let skipped = entries.count - judged
-            lines.append("no significant regression (\(judged) values compared over \(comparison.results.count) workload·scenario pairs"
+            lines.append("no significant regression (\(judged) value\(judged == 1 ? "" : "s") compared over \(comparison.results.count) workload·scenario pairs"
                          + (skipped > 0 ? "; \(skipped) not compared: too few repetitions)" : ")"))
         } else {
             lines.append("\(comparison.regressions.count) significant regression\(comparison.regressions.count == 1 ? "" : "s"), worst first:")

@@ -12,7 +12,7 @@ final class HTMLReportLayoutTests: XCTestCase {
                                              notes: ["cgroups: child groups of /sys/fs/cgroup/memory/process_api/27d89c3fb9470db06f97008379d30b5d get memory.limit_in_bytes"])
 
     /// A run with the given audit values; scores follow the catalogue's curves.
-    static func run(_ workload: String, scenario: String = "standard", audits: [String: Double], timeline: Timeline,
+    static func run(_ workload: String, scenario: String = "standard", repetition: Int = 1, audits: [String: Double], timeline: Timeline,
                     metrics: [String: MetricValue] = [:]) -> RunReport {
         var results: [String: AuditResult] = [:]
         for (id, value) in audits {
@@ -22,7 +22,7 @@ final class HTMLReportLayoutTests: XCTestCase {
                                       evidence: [Evidence(time: 1.5, durationMs: 1000, description: "evidence of \(id)")])
         }
         let categories = ReportBuilder.categoryScores(results.mapValues { $0.score })
-        return RunReport(workload: workload, scenario: scenario, repetition: 1, outcome: .completed, outcomeDetail: nil,
+        return RunReport(workload: workload, scenario: scenario, repetition: repetition, outcome: .completed, outcomeDetail: nil,
                          exitStatus: nil, durationSeconds: timeline.duration, metrics: metrics, timeline: timeline,
                          audits: results, categories: categories, score: ReportBuilder.overallScore(categories))
     }
@@ -134,6 +134,23 @@ final class HTMLReportLayoutTests: XCTestCase {
         XCTAssertFalse(legend.contains("s-active"), "no state colours in its legend")
         let html = HTMLReportRenderer.render(Self.report())
         XCTAssertTrue(html.contains("not scored: none of its"), "an unscored run does not read as a pass")
+    }
+
+    func testValuesWithTooFewRepetitionsAreNotCountedAsCompared() {
+        func report(_ runs: [String: Int]) -> Report {
+            let all = runs.sorted { $0.key < $1.key }.flatMap { workload, count in
+                (1...count).map { Self.run(workload, repetition: $0, audits: ["power.avoid-polling": 0.05 + Double($0) / 1000], timeline: Self.commandTimeline) }
+            }
+            return Report(tool: ToolInfo(version: "t"), generatedAt: "now", environment: Self.environment, runs: all, results: ReportBuilder.aggregate(all))
+        }
+        let comparison = ReportComparator.compare(base: report(["a": 5, "b": 5]), head: report(["a": 5, "b": 1]), baseline: "base.json")
+        let judged = comparison.results.flatMap { $0.audits + $0.metrics }.filter { $0.verdict != .insufficientData }
+        XCTAssertEqual(judged.map(\.workload), ["a"], "only a has five runs a side")
+        XCTAssertNil(ComparisonTextRenderer.nothingCompared(comparison))
+        let text = ComparisonTextRenderer.render(comparison)
+        XCTAssertTrue(text.contains("no significant regression (1 value compared over 2 workload·scenario pairs; 1 not compared: too few repetitions)"), text)
+        let nothing = ReportComparator.compare(base: report(["a": 1]), head: report(["a": 1]), baseline: "base.json")
+        XCTAssertTrue(ComparisonTextRenderer.nothingCompared(nothing)?.contains("too few repetitions") == true)
     }
 
     func testAComparisonThatSharesNothingSaysSo() {
