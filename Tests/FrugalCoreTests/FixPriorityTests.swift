@@ -59,3 +59,14 @@ final class FixPriorityTests: XCTestCase {
         for rule in RuleCatalogue.all { XCTAssertNotNil(FixAdvice.text(rule.id), rule.id) }
     }
 }
+
+extension FixPriorityTests {
+    func testFrequentWritesSaveTheDiskModelsCostPerWrite() throws {
+        let run = SyntheticReports.run("w", repetition: 1, metrics: [:], audits: ["disk.avoid-frequent-writes": 60])
+        let result = ReportBuilder.aggregate([run])[0]
+        let fix = try XCTUnwrap(FixPriority.items(for: result, runs: [run]).first)
+        let energy = try XCTUnwrap(fix.savings.first { $0.kind == .energy })
+        XCTAssertEqual(energy.amount, (60 - 2) * 60 * DeviceProfile.reference.disk.operationJoules.value, accuracy: 1e-12)
+        XCTAssertEqual(energy.span, "per hour")
+    }
+}

@@ -69,7 +69,7 @@ public struct FixPriority: Sendable, Equatable {
                                category: rule?.category, score: score, workloadScore: result.score, scoreGain: gain,
                                value: audit.numericValue, unit: audit.numericUnit, passLine: rule.map { passLine($0.scoring) },
                                displayValue: audit.displayValue,
-                               savings: savings(audit, rule: rule, energy: result.energy, profile: profile), evidence: evidence)
+                               savings: savings(audit, rule: rule, workload: result, profile: profile), evidence: evidence)
         }
         return sorted(items)
     }
@@ -96,7 +96,8 @@ public struct FixPriority: Sendable, Equatable {
 
     /// What a fix would save, as far as the models go. Every estimate brings the value to the
     /// pass line, not to zero: that is what the audit asks for.
-    static func savings(_ audit: AggregatedAudit, rule: Rule?, energy: AggregatedEnergy?, profile: DeviceProfile) -> [Saving] {
+    static func savings(_ audit: AggregatedAudit, rule: Rule?, workload: WorkloadResult, profile: DeviceProfile) -> [Saving] {
+        let energy = workload.energy
         guard let value = audit.numericValue, let rule else { return [] }
         let line = passLine(rule.scoring)
         let excess = value - line
@@ -119,6 +120,24 @@ public struct FixPriority: Sendable, Equatable {
                 if joules > 0 {
                     result.append(Saving(kind: .energy, amount: joules, unit: "J", span: "per run",
                                          basis: "radio energy \(HumanUnits.scaledSI(radio, unit: "J")) at \(DisplayFormat.number(value))× the one-burst energy, brought to \(DisplayFormat.number(line))×"))
+                }
+            }
+        case ("disk.avoid-frequent-writes", "1/min"):
+            let joules = excess * 60 * profile.disk.operationJoules.value
+            result.append(Saving(kind: .energy, amount: joules, unit: "J", span: "per hour",
+                                 basis: "\(DisplayFormat.number(excess)) fewer writes/min × 60 min × \(HumanUnits.scaledSI(profile.disk.operationJoules.value, unit: "J")) per write (\(profile.disk.name))"))
+        case ("disk.write-budget", "bytes/day"):
+            let joules = excess * profile.disk.byteJoules.value
+            result.append(Saving(kind: .energy, amount: joules, unit: "J", span: "per day",
+                                 basis: "\(HumanUnits.bytes(excess)) less a day × \(HumanUnits.scaledSI(profile.disk.byteJoules.value, unit: "J")) per byte (\(profile.disk.name))"))
+        case ("disk.write-changed-portions", _):
+            // Amplification is bytes written ÷ bytes changed: at the pass line the same changes
+            // cost `line`/`value` of the bytes.
+            if let written = workload.metrics?[MetricName.diskLogicalBytesWritten]?.median, value > 0 {
+                let bytes = written * (1 - line / value)
+                if bytes > 0 {
+                    result.append(Saving(kind: .bytes, amount: bytes, unit: "bytes", span: "per run",
+                                         basis: "\(HumanUnits.bytes(written)) written at \(DisplayFormat.number(value))× the bytes that changed, brought to \(DisplayFormat.number(line))×"))
                 }
             }
         default: break
