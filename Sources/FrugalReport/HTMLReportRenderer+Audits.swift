@@ -82,7 +82,7 @@ extension HTMLReportRenderer {
         }
         if let compared = context.comparison?.audits.first(where: { $0.name == audit.id }) { html += " " + comparisonBadge(compared) }
         if let series = context.history?.series(workload: context.result.workload, scenario: context.result.scenario, audit: audit.id),
-           series.points.count > 1 { html += trendSVG(series) }
+           series.points.count > 1, trendMoved(series) { html += trendSVG(series) }
         if let evidence = runs.lazy.compactMap({ $0.audits[audit.id]?.evidence.first }).first {
             html += " <small>· \(e(evidence.description))</small>"
         }
@@ -172,7 +172,8 @@ extension HTMLReportRenderer {
         return "<small>baseline \(base) → \(head) · \(verdict)</small>"
     }
 
-    /// A small line of the audit's score over recent runs (0 at the bottom, 100 at the top).
+    /// A small line of the audit's score over recent runs (0 at the bottom, 100 at the top), in
+    /// whole units of a 90 × 18 box: the page may carry hundreds of them.
     static func trendSVG(_ series: HistorySeries) -> String {
         let points = series.points.suffix(30)
         let width = 90.0, height = 18.0
@@ -180,9 +181,17 @@ extension HTMLReportRenderer {
         var coordinates: [String] = []
         for (index, point) in points.enumerated() {
             guard let score = point.score else { continue }
-            coordinates.append(String(format: "%.1f,%.1f", Double(index) * step, height - score * height))
+            coordinates.append("\(Int((Double(index) * step).rounded())),\(Int((height - score * height).rounded()))")
         }
         let title = e("score over the last \(points.count) runs: " + points.map { $0.score.map { String(Int(($0 * 100).rounded())) } ?? "–" }.joined(separator: ", "))
-        return "<svg class=\"trend\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"-1 -1 \(Int(width) + 2) \(Int(height) + 2)\" role=\"img\" aria-label=\"trend\"><title>\(title)</title><polyline fill=\"none\" stroke=\"#5c6bc0\" stroke-width=\"1.5\" points=\"\(coordinates.joined(separator: " "))\"/></svg>"
+        return "<svg class=\"trend\" viewBox=\"-1 -1 92 20\" role=\"img\"><title>\(title)</title><polyline points=\"\(coordinates.joined(separator: " "))\"/></svg>"
+    }
+
+    /// Whether a passing audit's history is worth a line: its score moved by 5 points or more.
+    /// A flat line says nothing a passing badge does not.
+    static func trendMoved(_ series: HistorySeries) -> Bool {
+        let scores = series.points.compactMap(\.score)
+        guard let low = scores.min(), let high = scores.max() else { return false }
+        return high - low >= 0.05
     }
 }

@@ -148,16 +148,15 @@ public enum TimelineSVG {
         for (index, step) in steps.enumerated() {
             // A wait only passes time: its span would cover the lane and hide the steps.
             if step.step.hasPrefix("wait("), step.problem == nil { continue }
-            let start = x(step.start), end = x(step.end)
+            let start = x(step.start)
             let problem = step.problem != nil
             let title = e(step.step + (step.problem.map { ": " + $0 } ?? "")) + " at \(f(step.start)) s"
             if lifeSteps.contains(step.step), step.step != "launch" {
                 svg += "<line x1=\"\(f(start))\" y1=\"\(f(top + 2))\" x2=\"\(f(start))\" y2=\"\(f(bottom))\" class=\"life\"/>"
             }
-            // One title for the tick and its label, so hovering either names the step.
-            // A tick, not the step's span: a black box's launch lasts the whole run and would
-            // hide the lane; the span is in the tooltip.
-            _ = end
+            // One title for the tick and its label, so hovering either names the step. A tick,
+            // not the step's span: a black box's launch lasts the whole run and would hide the
+            // lane; the span is in the tooltip.
             svg += "<g><title>\(title) (\(HumanUnits.seconds(step.end - step.start)))</title><rect x=\"\(f(start))\" y=\"\(f(top + stepsLaneHeight - 10))\" width=\"3\" height=\"8\" class=\"\(problem ? "st-bad" : "st")\"/>"
             if let label = labelled[index] {
                 // A label that would run past the plot's right edge ends at its step instead.

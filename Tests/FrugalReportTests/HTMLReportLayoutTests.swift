@@ -103,6 +103,15 @@ final class HTMLReportLayoutTests: XCTestCase {
         XCTAssertTrue(html.contains("prefers-color-scheme:dark"))
     }
 
+    func testAPassingAuditsFlatHistoryDrawsNoTrendAndAMovingOneDoes() {
+        func history(_ scores: [Double]) -> ReportHistory {
+            ReportHistory(series: [HistorySeries(workload: "notes.loses-edits", scenario: "kill-relaunch", audit: "power.avoid-polling",
+                                                 points: scores.enumerated().map { HistoryPoint(recordedAt: "t\($0.offset)", commit: nil, score: $0.element, value: 0) })])
+        }
+        XCTAssertFalse(HTMLReportRenderer.render(Self.report(), history: history([1, 1, 1])).contains("class=\"trend\""))
+        XCTAssertTrue(HTMLReportRenderer.render(Self.report(), history: history([0.6, 1, 1])).contains("class=\"trend\""))
+    }
+
     func testTheTimelineLabelsKillAndRelaunchAndTheRadioHasItsOwnLegend() {
         let svg = TimelineSVG.render(Self.appTimeline)
         XCTAssertTrue(svg.contains(">kill</text>") && svg.contains(">relaunch</text>") && svg.contains(">home</text>"))
