@@ -129,7 +129,7 @@ extension HTMLReportRenderer {
         }
         let evidence = runs.flatMap { run in (run.audits[audit.id]?.evidence ?? []).map { (run.repetition, $0) } }
         // Enough evidence to see the pattern; the rest is in report.json.
-        let limit = fix == nil ? 5 : 8
+        let limit = fix == nil ? 5 : 6
         if !evidence.isEmpty {
             html += "<div class=\"scroll\"><table class=\"evidence\"><thead><tr><th>run</th><th>at</th><th>lasted</th><th>evidence</th></tr></thead><tbody>"
             for (repetition, item) in evidence.prefix(limit) {

@@ -9,20 +9,26 @@ extension HTMLReportRenderer {
         return joules(total) + (energy.impact.map { " <small>· \(e($0.level.rawValue))</small>" } ?? "")
     }
 
+    /// The workload's modelled energy in two lines: the total and its parts with their shares
+    /// (a part that could not be modelled says why), the impact, and the models by name.
     static func energySection(_ energy: AggregatedEnergy, runs: [RunReport]) -> String {
-        var html = "<h3>Energy <small>(modelled; median over runs)</small></h3><div class=\"scroll\"><table class=\"energy\"><thead><tr><th>part</th><th>energy</th><th>share</th><th>model</th></tr></thead><tbody>"
         let models = runs.first?.energy?.models ?? [:]
         let reasons = runs.first?.energy?.unavailable ?? [:]
+        var parts: [String] = []
         for (part, joules) in [("cpu", energy.cpuJoules), ("disk", energy.diskJoules), ("radio", energy.radioJoules)] {
-            let value = joules.map { Self.joules($0) } ?? "<span class=\"unavailable\">unavailable: \(e(reasons[part] ?? "not modelled"))</span>"
-            let share = energy.impact?.shares[part].map { "\(Int(($0 * 100).rounded()))&nbsp;%" } ?? "–"
-            html += "<tr><td>\(part)</td><td>\(value)</td><td>\(share)</td><td><code>\(e(models[part] ?? ""))</code></td></tr>"
+            if let joules {
+                let share = energy.impact?.shares[part].map { " (\(Int(($0 * 100).rounded()))&nbsp;%)" } ?? ""
+                parts.append("<span title=\"\(e(models[part] ?? ""))\">\(part) \(Self.joules(joules))\(share)</span>")
+            } else {
+                parts.append("\(part) <span class=\"unavailable\">unavailable</span> <small>(\(e(reasons[part] ?? "not modelled")))</small>")
+            }
         }
-        html += "<tr><th>total</th><th>\(energy.totalJoules.map { joules($0) } ?? "–")</th><th></th><th></th></tr></tbody></table></div>"
+        var html = "<h3>Energy <small>(modelled; median over runs)</small></h3><p class=\"energy\"><b>\(energy.totalJoules.map { joules($0) } ?? "–")</b> = \(parts.joined(separator: " + "))</p>"
         if let impact = energy.impact {
             html += "<p>Energy impact: <b>\(e(impact.level.rawValue))</b> (\(number(impact.averageWatts, unit: "W")) average; low &lt; \(number(EnergyImpactLevel.highWatts, unit: "W")) ≤ high &lt; \(number(EnergyImpactLevel.veryHighWatts, unit: "W")) ≤ very high)</p>"
         }
-        for note in runs.first?.energy?.notes ?? [] { html += "<p class=\"legend\">\(e(note))</p>" }
+        let notes = runs.first?.energy?.notes ?? []
+        html += "<p class=\"legend\">Models: \(["cpu", "disk", "radio"].compactMap { models[$0].map { "<code>\(e($0))</code>" } }.joined(separator: ", "))\(notes.isEmpty ? "" : ". " + notes.map(e).joined(separator: "; "))</p>"
         return html
     }
 

@@ -16,8 +16,8 @@ public enum TimelineSVG {
     static let labelWidth = 96.0
     static let laneHeight = 26.0
     static let stepsLaneHeight = 40.0
-    /// More bars than this in a lane are merged per pixel column.
-    static let maxBarsPerLane = 2000
+    /// At most this many duration labels on the main-thread lane (they also need room).
+    static let maxLabels = 200
 
     /// The lanes of a timeline, in drawing order.
     enum Lane: String {
@@ -176,32 +176,36 @@ public enum TimelineSVG {
     /// to see), and each hang marked with a triangle and its duration.
     static func mainThreadLane(_ timeline: Timeline, top: Double, x: (Double) -> Double) -> String {
         var svg = ""
-        // Beyond a few bars per pixel more rectangles show nothing more and make the page huge
-        // (a run of a million handlers), so dense lanes are merged per pixel column, keeping the
-        // worst handler's colour and the counts in the tooltip.
-        if timeline.handlers.count <= maxBarsPerLane {
-            for handler in timeline.handlers {
-                let start = x(handler.start), end = x(handler.start + handler.durationMs / 1000)
+        // Handlers that start in the same pixel column are one bar: more rectangles there show
+        // nothing more and make the page huge (a run of a million handlers). The bar keeps the
+        // worst handler's colour; its tooltip the count, the names and the longest. A handler
+        // alone in its column keeps its own tooltip.
+        var columns: [Int: (handlers: [HandlerSpan], longest: Double, start: Double, end: Double)] = [:]
+        var counts: [Int: Int] = [:]
+        for handler in timeline.handlers {
+            let column = Int(x(handler.start))
+            let end = handler.start + handler.durationMs / 1000
+            if var existing = columns[column] {
+                if existing.handlers.count < 3 { existing.handlers.append(handler) }
+                columns[column] = (existing.handlers, max(existing.longest, handler.durationMs), min(existing.start, handler.start), max(existing.end, end))
+                counts[column, default: 1] += 1
+            } else {
+                columns[column] = ([handler], handler.durationMs, handler.start, end)
+            }
+        }
+        for (key, column) in columns.sorted(by: { $0.key < $1.key }) {
+            let start = x(column.start), end = x(column.end)
+            let title: String
+            if let count = counts[key], count > 1 {
+                let names = column.handlers.map(\.name).joined(separator: ", ") + (count > column.handlers.count ? ", …" : "")
+                title = e("\(HumanUnits.count(Double(count))) handlers \(f(column.start))–\(f(column.end)) s (\(names)), longest \(HumanUnits.seconds(column.longest / 1000))")
+            } else {
+                let handler = column.handlers[0]
                 let hang = handler.durationMs >= Thresholds.hangMilliseconds
                 let waiting = handler.waitingMs.flatMap { $0 >= 1 ? ", \(HumanUnits.seconds($0 / 1000)) waiting off the CPU" : nil } ?? ""
-                let title = e("\(handler.name): \(HumanUnits.seconds(handler.durationMs / 1000))" + (hang ? " (hang)" : "") + waiting)
-                svg += "<rect x=\"\(f(start))\" y=\"\(f(top + 4))\" width=\"\(f(max(1.5, end - start)))\" height=\"18\" class=\"\(handlerClass(handler.durationMs))\"><title>\(title) at \(f(handler.start)) s</title></rect>"
+                title = e("\(handler.name): \(HumanUnits.seconds(handler.durationMs / 1000))" + (hang ? " (hang)" : "") + waiting) + " at \(f(handler.start)) s"
             }
-        } else {
-            var columns: [Int: (count: Int, longest: Double, start: Double, end: Double)] = [:]
-            for handler in timeline.handlers {
-                let column = Int(x(handler.start))
-                let end = handler.start + handler.durationMs / 1000
-                if let existing = columns[column] {
-                    columns[column] = (existing.count + 1, max(existing.longest, handler.durationMs), min(existing.start, handler.start), max(existing.end, end))
-                } else {
-                    columns[column] = (1, handler.durationMs, handler.start, end)
-                }
-            }
-            for (_, column) in columns.sorted(by: { $0.key < $1.key }) {
-                let start = x(column.start), end = x(column.end)
-                svg += "<rect x=\"\(f(start))\" y=\"\(f(top + 4))\" width=\"\(f(max(1.5, end - start)))\" height=\"18\" class=\"\(handlerClass(column.longest))\"><title>\(HumanUnits.count(Double(column.count))) handlers \(f(column.start))–\(f(column.end)) s, longest \(HumanUnits.seconds(column.longest / 1000))</title></rect>"
-            }
+            svg += "<rect x=\"\(f(start))\" y=\"\(f(top + 4))\" width=\"\(f(max(1.5, end - start)))\" height=\"18\" class=\"\(handlerClass(column.longest))\"><title>\(title)</title></rect>"
         }
         for hang in timeline.hangs ?? [] {
             let start = x(hang.start), end = x(hang.start + hang.durationMs / 1000)
@@ -212,9 +216,7 @@ public enum TimelineSVG {
         }
         // Hangs and long blocks carry their duration: inside the bar in white where it fits,
         // else just after it, unless that would run into the previous label.
-        let long = timeline.handlers.count <= maxBarsPerLane
-            ? timeline.handlers.filter { $0.durationMs > 50 }.map { ($0.start, $0.durationMs) }
-            : (timeline.hangs ?? []).map { ($0.start, $0.durationMs) }
+        let long = timeline.handlers.filter { $0.durationMs > 50 }.prefix(maxLabels).map { ($0.start, $0.durationMs) }
         var lastLabelEnd = -Double.infinity
         for (time, durationMs) in long.sorted(by: { $0.0 < $1.0 }) {
             let start = x(time), end = x(time + durationMs / 1000)
