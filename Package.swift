@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "FrugalKit", targets: ["FrugalKit"]),
         .library(name: "FrugalHarness", targets: ["FrugalHarness"]),
         .library(name: "FrugalReport", targets: ["FrugalReport"]),
+        // `swift package frugal run` in a user's package (Examples/ and docs/YOUR-APP.md).
+        .plugin(name: "FrugalPlugin", targets: ["FrugalPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -58,7 +60,7 @@ let package = Package(
         .target(name: "FrugalWorkloads", dependencies: ["FrugalKit", "FrugalCore"]),
         // The process every built-in workload runs in: it links only the app runtime and the
         // sample apps, so a workload's footprint is not inflated by the harness (SwiftNIO).
-        .executableTarget(name: "frugal-workload-host", dependencies: ["FrugalWorkloads", "FrugalKit"]),
+        .executableTarget(name: "frugal-workload-host", dependencies: ["FrugalWorkloads", "FrugalKit", "FrugalCore"]),
         .executableTarget(
             name: "frugal",
             dependencies: [
@@ -66,6 +68,15 @@ let package = Package(
                 "FrugalHistory", "FrugalConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // No tool dependency: building `frugal` (SwiftNIO, GRDB) into every user's package would
+        // cost minutes; the plugin finds an existing build or builds it once in Frugal's checkout.
+        .plugin(
+            name: "FrugalPlugin",
+            capability: .command(
+                intent: .custom(verb: "frugal", description: "Build the apps frugal.yml names in release and run Frugal on them (run, list, compare, report)."),
+                permissions: [.writeToPackageDirectory(reason: "Frugal writes its reports to Reports/ and its run history to .frugal/ in the package.")]
+            )
         ),
         .testTarget(name: "FrugalCoreTests", dependencies: ["FrugalCore"]),
         .testTarget(name: "FrugalProbeTests", dependencies: ["FrugalProbe", "FrugalCore"]),

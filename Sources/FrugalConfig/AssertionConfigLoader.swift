@@ -11,6 +11,12 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
     public var problem: String
 
     public var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): \(problem)" }
+
+    public init(file: String, line: Int?, problem: String) {
+        self.file = file
+        self.line = line
+        self.problem = problem
+    }
 }
 
 /// Reads assertions in Lighthouse CI's form from YAML or JSON (JSON is read as YAML, so both
@@ -29,29 +35,13 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
 public enum AssertionConfigLoader {
     /// Loads the file at `path`.
     public static func load(path: String) throws -> AssertionSet {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigError(file: path, line: nil, problem: "cannot read the file (\(error.localizedDescription))")
-        }
-        return try parse(text, file: path)
+        try parse(YAMLText.read(path: path), file: path)
     }
 
     /// Parses `text`; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws -> AssertionSet {
-        let root: Node
-        do {
-            guard let node = try Yams.compose(yaml: text) else {
-                throw ConfigError(file: file, line: 1, problem: "the file is empty; expected 'preset' or 'assertions'")
-            }
-            root = node
-        } catch let error as ConfigError {
-            throw error
-        } catch let error as YamlError {
-            throw syntaxError(error, file: file)
-        } catch {
-            throw ConfigError(file: file, line: nil, problem: "\(error)")
+        guard let root = try YAMLText.compose(text, file: file) else {
+            throw ConfigError(file: file, line: 1, problem: "the file is empty; expected 'preset' or 'assertions'")
         }
         var section = root
         for level in ["ci", "assert"] {
@@ -60,9 +50,15 @@ public enum AssertionConfigLoader {
         guard let mapping = section.mapping else {
             throw ConfigError(file: file, line: line(section), problem: "expected a mapping with 'preset' and/or 'assertions'")
         }
+        return try assertionSet(Array(mapping), file: file)
+    }
+
+    /// The assertions of a section's `preset` and `assertions` entries (frugal.yml's loader
+    /// hands over the section it found).
+    static func assertionSet(_ pairs: [(key: Node, value: Node)], file: String) throws -> AssertionSet {
         var preset: AssertionPreset?
         var assertions: [Assertion] = []
-        for (keyNode, valueNode) in mapping {
+        for (keyNode, valueNode) in pairs {
             let key = keyNode.scalar?.string ?? ""
             switch key {
             case "preset":
@@ -142,18 +138,7 @@ public enum AssertionConfigLoader {
         return result
     }
 
-    private static func value(_ node: Node, _ key: String) -> Node? {
-        node.mapping?.first { $0.key.scalar?.string == key }?.value
-    }
+    private static func value(_ node: Node, _ key: String) -> Node? { YAMLText.value(node, key) }
 
-    private static func line(_ node: Node) -> Int? { node.mark?.line }
-
-    private static func syntaxError(_ error: YamlError, file: String) -> ConfigError {
-        switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return ConfigError(file: file, line: mark.line, problem: "not valid YAML or JSON: \(problem)")
-        default:
-            return ConfigError(file: file, line: nil, problem: "not valid YAML or JSON: \(error)")
-        }
-    }
+    private static func line(_ node: Node) -> Int? { YAMLText.line(node) }
 }

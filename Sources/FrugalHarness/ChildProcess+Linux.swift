@@ -45,8 +45,8 @@ final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         // dup2 clears close-on-exec on the target, so only fds 3 and 4 reach the child.
-        posix_spawn_file_actions_adddup2(&actions, controlPipe[0], 3)
-        posix_spawn_file_actions_adddup2(&actions, eventPipe[1], 4)
+        posix_spawn_file_actions_adddup2(&actions, controlPipe[0], FrugalProtocol.controlFD)
+        posix_spawn_file_actions_adddup2(&actions, eventPipe[1], FrugalProtocol.eventFD)
         // Nothing else of the harness's reaches the app: a listening socket it inherited would be
         // counted as the app's (lifecycle.close-listeners) and keep the port open after the run.
         let closing = frugal_spawn_close_from(&actions, 5)
@@ -59,8 +59,9 @@ final class ChildProcess: @unchecked Sendable {
 
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
-        merged["FRUGAL_CONTROL_FD"] = "3"
-        merged["FRUGAL_EVENT_FD"] = "4"
+        merged[FrugalProtocol.Environment.controlFD] = String(FrugalProtocol.controlFD)
+        merged[FrugalProtocol.Environment.eventFD] = String(FrugalProtocol.eventFD)
+        merged[FrugalProtocol.Environment.protocolVersion] = String(FrugalProtocol.version)
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

@@ -13,6 +13,11 @@ final class EventStreamReader: @unchecked Sendable {
     let condition = NSCondition()
     private var events: [WorkloadEvent] = []
     private var acknowledged: Set<Int> = []
+    /// Control messages the app answered with an error instead of an acknowledgement, by sequence.
+    private var controlErrors: [Int: ControlError] = [:]
+    /// The protocol version of the app's hello, once it came (0: a hello without one, or one
+    /// this harness could not read).
+    private var helloProtocolVersion: Int?
     private(set) var finished = false
     private(set) var malformedLines: [String] = []
     private var bytes = 0
@@ -47,6 +52,11 @@ final class EventStreamReader: @unchecked Sendable {
                     parsed.append(event)
                     continue
                 }
+                if let version = Self.unreadableHelloVersion(line, decoder: decoder) {
+                    condition.lock()
+                    if helloProtocolVersion == nil { helloProtocolVersion = version }
+                    condition.unlock()
+                }
                 let text = String(decoding: line, as: UTF8.self)
                 if text.hasPrefix("@frugal-stack-begin ") {
                     stack = (UInt64(text.dropFirst("@frugal-stack-begin ".count)) ?? 0, [])
@@ -69,6 +79,8 @@ final class EventStreamReader: @unchecked Sendable {
                 events.append(event)
                 switch event.body {
                 case .ack(let ack): acknowledged.insert(ack.sequence)
+                case .hello(let hello): if helloProtocolVersion == nil { helloProtocolVersion = hello.effectiveProtocolVersion }
+                case .controlError(let error): if let sequence = error.sequence { controlErrors[sequence] = error }
                 case .handlerBegan(let begin): openHandler = begin
                 case .handler(let handler): if openHandler?.start == handler.start { openHandler = nil }
                 default: break
@@ -90,7 +102,7 @@ final class EventStreamReader: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while !acknowledged.contains(sequence) {
-            if finished { return false }
+            if finished || controlErrors[sequence] != nil { return false }
             let now = clock()
             if now >= deadline { return false }
             _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
@@ -110,6 +122,37 @@ final class EventStreamReader: @unchecked Sendable {
             _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
         }
         return true
+    }
+
+    /// The error the app answered control message `sequence` with, if it did.
+    func controlError(for sequence: Int) -> ControlError? {
+        condition.lock()
+        defer { condition.unlock() }
+        return controlErrors[sequence]
+    }
+
+    /// Waits until the app's hello comes, the stream ends, or `deadline` passes; returns whether it came.
+    func waitForHello(until deadline: UInt64) -> Bool {
+        // The predicate runs under the lock, where `helloProtocolVersion` is written.
+        wait(until: deadline) { [unowned self] _ in helloProtocolVersion != nil }
+    }
+
+    /// The protocol version the app's hello named, once it came.
+    var helloVersion: Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        return helloProtocolVersion
+    }
+
+    /// A hello this harness cannot decode (another version's shape): the version it names, or 0.
+    static func unreadableHelloVersion(_ line: Data, decoder: JSONDecoder) -> Int? {
+        struct Envelope: Decodable {
+            struct Payload: Decodable { var protocolVersion: Int? }
+            var type: String
+            var hello: Payload?
+        }
+        guard let envelope = try? decoder.decode(Envelope.self, from: line), envelope.type == "hello" else { return nil }
+        return envelope.hello?.protocolVersion ?? 0
     }
 
     /// Waits until the workload closes its end (it exited) or `deadline` passes.

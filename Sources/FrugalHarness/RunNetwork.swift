@@ -7,7 +7,7 @@ import FrugalProbe
 /// The workload finds the proxy in `FRUGAL_PROXY=127.0.0.1:PORT`.
 final class RunNetwork {
     /// The environment variable naming the proxy's address.
-    static let environmentKey = "FRUGAL_PROXY"
+    static let environmentKey = FrugalProtocol.Environment.proxy
 
     let origin: OriginServer
     let proxy: ShapingProxy

@@ -1,12 +1,14 @@
 import Foundation
 import FrugalCore
 
-/// What to run: a built-in workload (a FrugalKit app in the workload host) under a scenario,
-/// or any Linux program as a black box.
+/// What to run: a built-in workload (a FrugalKit app in the workload host) or a user's own
+/// FrugalKit app executable under a scenario, or any Linux program as a black box.
 public struct RunPlan: Sendable {
     public enum Target: Sendable {
-        /// A FrugalKit app run by `frugal-workload-host NAME`.
+        /// A built-in FrugalKit app, run by `frugal-workload-host` with `FRUGAL_APP=name`.
         case builtIn(name: String)
+        /// A user's own executable linked with FrugalKit (`FrugalApp`).
+        case app(AppTarget)
         /// A black-box command: process-level metrics only.
         case command([String])
     }
@@ -14,28 +16,65 @@ public struct RunPlan: Sendable {
     public var target: Target
     public var scenario: Scenario
     public var repetition: Int
-    /// Files installed in the app bundle before launch.
+    /// Files installed in the app bundle before launch (read-only, as a shipped app's resources).
     public var bundleResources: [BundleResource]
+    /// Files installed in the sandbox's Documents before launch, so the app starts with
+    /// existing data; the harness writes them, so they are not the app's writes.
+    public var documents: [BundleResource]
 
-    public init(target: Target, scenario: Scenario, repetition: Int, bundleResources: [BundleResource] = []) {
+    public init(target: Target, scenario: Scenario, repetition: Int = 1, bundleResources: [BundleResource] = [],
+                documents: [BundleResource] = []) {
         self.target = target
         self.scenario = scenario
         self.repetition = repetition
         self.bundleResources = bundleResources
+        self.documents = documents
     }
 
     /// The name the report uses for the workload.
     public var workloadName: String {
         switch target {
         case .builtIn(let name): return name
+        case .app(let app): return app.name
         case .command(let arguments): return arguments.joined(separator: " ")
         }
     }
 }
 
+/// A user's app executable, as `frugal.yml` describes it.
+public struct AppTarget: Sendable, Equatable {
+    /// The app's name: in the report, and in `FRUGAL_APP` to select it in its executable.
+    public var name: String
+    /// The executable's path.
+    public var executable: String
+    public var arguments: [String]
+    /// Added to the app's environment (the harness's own variables win).
+    public var environment: [String: String]
+
+    public init(name: String, executable: String, arguments: [String] = [], environment: [String: String] = [:]) {
+        self.name = name
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+    }
+}
+
+/// An app whose `hello` names another protocol version than this harness speaks: the run ends
+/// at once (it is the build that is wrong, not the app's behaviour), and `frugal` exits 1.
+public struct ProtocolMismatch: Error, CustomStringConvertible, Sendable {
+    public var app: String
+    /// The version the app's hello named (0: none).
+    public var appVersion: Int
+    public var description: String { FrugalProtocol.mismatchMessage(app: app, appVersion: appVersion) }
+    public init(app: String, appVersion: Int) {
+        self.app = app
+        self.appVersion = appVersion
+    }
+}
+
 /// Settings of the harness itself.
 public struct HarnessOptions: Sendable {
-    /// The `frugal-workload-host` executable.
+    /// The `frugal-workload-host` executable (built-in workloads, and the hog of `balloon` steps).
     public var workloadHost: String
     /// Seconds between `/proc` samples (timeline resolution; the harness's own cost).
     public var sampleInterval: Double

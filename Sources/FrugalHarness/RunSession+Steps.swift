@@ -10,10 +10,23 @@ extension RunSession {
         sequence += 1
         try? process.send(ControlMessage(sequence: sequence, command: .ping))
         let deadline = process.spawnTime + Self.nanoseconds(options.launchWatchdog)
+        // The hello comes first: an app built against another protocol is refused before anything
+        // it says is read, and never blamed on the watchdog.
+        if reader.waitForHello(until: deadline), let version = reader.helloVersion, version != FrugalProtocol.version {
+            protocolMismatch = ProtocolMismatch(app: workload, appVersion: version)
+            process.kill(SIGKILL)
+            stopped = true
+            record(step, index: index, start: start, problem: protocolMismatch?.description)
+            return
+        }
         if reader.waitForAck(sequence, until: deadline, clock: MonotonicClock.now) {
             record(step, index: index, start: start)
             return
         }
+        // Back before the deadline: the event stream ended, so the app is exiting; let the reaper
+        // see it, or an app that exits at once would be blamed on the watchdog.
+        let now = MonotonicClock.now()
+        if now < deadline { _ = process.waitForExit(until: min(deadline, now + Self.nanoseconds(2))) }
         if process.hasExited {
             stopped = true
             return

@@ -24,6 +24,8 @@ final class RunSession {
     var steps: [StepRecord] = []
     /// The last control message's sequence number.
     var sequence = 0
+    /// Set when the app's hello named another protocol version: the run ends and is not a finding.
+    var protocolMismatch: ProtocolMismatch?
     /// Set when the harness ended the run (a watchdog, a timeout); nil lets the exit status decide.
     var outcome: RunOutcome?
     var outcomeDetail: String?
@@ -51,13 +53,16 @@ final class RunSession {
         self.plan = plan
         self.workload = workload
         do {
-            sandbox = try Sandbox(parent: options.sandboxParent, workload: workload, resources: plan.bundleResources)
+            sandbox = try Sandbox(parent: options.sandboxParent, workload: workload, resources: plan.bundleResources,
+                                  documents: plan.documents)
         } catch {
             throw HarnessError("cannot create the app sandbox under \(options.sandboxParent.path): \(error)")
         }
         let network: RunNetwork
         do {
-            network = try RunNetwork(profile: options.networkProfile, radio: options.radio)
+            // A scenario's own link and radio (frugal.yml's options) win over the run's defaults.
+            network = try RunNetwork(profile: plan.scenario.networkProfile.flatMap(NetworkProfile.named) ?? options.networkProfile,
+                                     radio: plan.scenario.radio ?? options.radio)
         } catch {
             sandbox.remove()
             throw HarnessError("cannot start the run's origin server and shaping proxy: \(error)")
@@ -65,7 +70,7 @@ final class RunSession {
         self.network = network
         memory = MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure)
         do {
-            (process, reader, sampler, hangWatcher) = try Self.spawn(workload: workload, options: options, sandbox: sandbox,
+            (process, reader, sampler, hangWatcher) = try Self.spawn(plan: plan, options: options, sandbox: sandbox,
                                                                      network: network, memory: memory)
         } catch {
             network.stop()
@@ -76,19 +81,34 @@ final class RunSession {
         startMemoryMonitoring()
     }
 
-    /// Starts the workload host for `workload` in `sandbox`, with its reader, sampler and hang watcher.
-    /// Every process of the run joins the run's memory cgroup, if it has one, before it execs.
-    private static func spawn(workload: String, options: HarnessOptions, sandbox: Sandbox, network: RunNetwork, memory: MemoryPressure) throws
+    /// The app's command line and its own environment: the workload host with the built-in's name,
+    /// or the user's executable with its arguments and environment.
+    static func launchCommand(_ plan: RunPlan, options: HarnessOptions) -> (arguments: [String], environment: [String: String]) {
+        switch plan.target {
+        case .builtIn(let name):
+            return ([options.workloadHost], [FrugalProtocol.Environment.app: name])
+        case .app(let app):
+            return ([app.executable] + app.arguments, app.environment.merging([FrugalProtocol.Environment.app: app.name]) { $1 })
+        case .command(let arguments):
+            return (arguments, [:])
+        }
+    }
+
+    /// Starts the plan's app in `sandbox`, with its reader, sampler and hang watcher. Every
+    /// process of the run joins the run's memory cgroup, if it has one, before it execs.
+    private static func spawn(plan: RunPlan, options: HarnessOptions, sandbox: Sandbox, network: RunNetwork, memory: MemoryPressure) throws
         -> (ChildProcess, EventStreamReader, ProcSampler, HangWatcher) {
         let process: ChildProcess
+        let command = launchCommand(plan, options: options)
         do {
-            var environment = options.environment.merging(sandbox.environment) { $1 }.merging(network.environment) { _, proxy in proxy }
+            var environment = options.environment.merging(command.environment) { $1 }
+                .merging(sandbox.environment) { $1 }.merging(network.environment) { _, proxy in proxy }
             if let peer = SlowPeer.shared { environment[SlowPeer.environmentVariable] = String(peer.port) }
-            process = try ChildProcess(arguments: [options.workloadHost, workload], environment: environment,
+            process = try ChildProcess(arguments: command.arguments, environment: environment,
                                        cgroupProcs: memory.cgroup?.procsPaths ?? [],
                                        oomScoreAdjustment: memory.cgroup == nil ? nil : MemoryPressure.workloadOOMScore)
         } catch {
-            throw HarnessError("cannot start the workload host \(options.workloadHost): \(error)")
+            throw HarnessError("cannot start \(command.arguments.first ?? "the app"): \(error)")
         }
         let reader = EventStreamReader(fd: process.eventFD)
         let sampler = ProcSampler(pid: process.pid, interval: options.sampleInterval)
@@ -99,7 +119,7 @@ final class RunSession {
     /// Starts a new process of the same workload in the same sandbox; the current one must have exited.
     func respawn() throws {
         try archiveCurrentProcess()
-        (process, reader, sampler, hangWatcher) = try Self.spawn(workload: workload, options: options, sandbox: sandbox, network: network!, memory: memory)
+        (process, reader, sampler, hangWatcher) = try Self.spawn(plan: plan, options: options, sandbox: sandbox, network: network!, memory: memory)
         killedByScenario = false
         isSuspended = false
     }
@@ -148,6 +168,7 @@ final class RunSession {
             return "could not deliver \(command.rawValue): \(error)"
         }
         if reader.waitForAck(sequence, until: deadline, clock: MonotonicClock.now) { return nil }
+        if let error = reader.controlError(for: sequence) { return "the app could not carry out \(command.rawValue): \(error.problem)" }
         return process.hasExited ? "the workload exited before handling \(command.rawValue)"
             : "\(command.rawValue) not handled in time"
     }

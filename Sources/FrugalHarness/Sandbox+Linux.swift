@@ -6,8 +6,9 @@ import FrugalCore
 final class Sandbox {
     let root: URL
 
-    /// Creates the layout under `parent`, installs `resources` in the bundle and makes it read-only.
-    init(parent: URL, workload: String, resources: [BundleResource]) throws {
+    /// Creates the layout under `parent`, installs `resources` in the bundle and makes it
+    /// read-only, and installs `documents` (writable) in Documents.
+    init(parent: URL, workload: String, resources: [BundleResource], documents: [BundleResource] = []) throws {
         let safeName = workload.map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "-" }
         root = parent.appendingPathComponent("frugal-sandbox-\(String(safeName))-\(getpid())-\(UUID().uuidString.prefix(8))")
         let manager = FileManager.default
@@ -16,23 +17,43 @@ final class Sandbox {
         }
         let bundle = root.appendingPathComponent(SandboxLayout.bundle)
         for resource in resources {
-            let url = bundle.appendingPathComponent(resource.path)
-            try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            manager.createFile(atPath: url.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: url)
-            defer { try? handle.close() }
+            let url = try Self.install(resource, in: bundle)
+            try manager.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
+        }
+        try manager.setAttributes([.posixPermissions: 0o555], ofItemAtPath: bundle.path)
+        let documentsDirectory = root.appendingPathComponent(SandboxLayout.documents)
+        for document in documents { _ = try Self.install(document, in: documentsDirectory) }
+    }
+
+    /// Writes `resource` under `directory` (its bytes, or a copy of its source file) and syncs it.
+    private static func install(_ resource: BundleResource, in directory: URL) throws -> URL {
+        let manager = FileManager.default
+        let url = directory.appendingPathComponent(resource.path)
+        guard url.standardizedFileURL.path.hasPrefix(directory.standardizedFileURL.path + "/") else {
+            throw HarnessError("'\(resource.path)' is outside \(directory.lastPathComponent)")
+        }
+        try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        guard manager.createFile(atPath: url.path, contents: nil) else { throw HarnessError("cannot create \(url.path)") }
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        if resource.content == .file {
+            guard let source = resource.sourcePath, let input = FileHandle(forReadingAtPath: source) else {
+                throw HarnessError("cannot read \(resource.sourcePath ?? resource.path)")
+            }
+            defer { try? input.close() }
+            while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { try handle.write(contentsOf: chunk) }
+        } else {
             var offset = 0
             while offset < resource.bytes {
                 let chunk = resource.contents(offset: offset, count: 1 << 20)
                 try handle.write(contentsOf: chunk)
                 offset += chunk.count
             }
-            // Installed means on storage: with clean pages the app's page cache can be dropped
-            // (posix_fadvise DONTNEED) and re-read, as an installed app's bundle would be.
-            try handle.synchronize()
-            try manager.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
         }
-        try manager.setAttributes([.posixPermissions: 0o555], ofItemAtPath: bundle.path)
+        // Installed means on storage: with clean pages the app's page cache can be dropped
+        // (posix_fadvise DONTNEED) and re-read, as an installed app's bundle would be.
+        try handle.synchronize()
+        return url
     }
 
     /// The environment a workload needs to find its sandbox.

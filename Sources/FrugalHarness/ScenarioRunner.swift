@@ -15,6 +15,8 @@ public final class ScenarioRunner {
         switch plan.target {
         case .builtIn(let name):
             return try runApp(name: name, plan: plan)
+        case .app(let app):
+            return try runApp(name: app.name, plan: plan)
         case .command(let arguments):
             return try runCommand(arguments, plan: plan)
         }
@@ -33,7 +35,9 @@ public final class ScenarioRunner {
             if !session.canPerform(step) { break }
             session.perform(step, index: index)
         }
-        return try session.finish()
+        let record = try session.finish()
+        if let mismatch = session.protocolMismatch { throw mismatch }
+        return record
     }
 
     /// How far launch got, from the events that came in before the watchdog fired.

@@ -27,13 +27,22 @@ public protocol AppDelegate: AnyObject {
 }
 
 extension AppDelegate {
+    /// Does nothing unless the delegate implements it.
     public func didFinishLaunching(_ app: Application) {}
+    /// Does nothing unless the delegate implements it.
     public func didBecomeActive(_ app: Application) {}
+    /// Does nothing unless the delegate implements it.
     public func willResignActive(_ app: Application) {}
+    /// Does nothing unless the delegate implements it.
     public func didEnterBackground(_ app: Application) {}
+    /// Does nothing unless the delegate implements it.
     public func willEnterForeground(_ app: Application) {}
+    /// Does nothing unless the delegate implements it.
     public func willTerminate(_ app: Application) {}
+    /// Does nothing unless the delegate implements it.
     public func handleInput(_ app: Application, kind: String) {}
+    /// Does nothing unless the delegate implements it.
     public func didReceiveNotification(_ app: Application, name: String) {}
+    /// Does nothing unless the delegate implements it (its `Cache`s have evicted already).
     public func didReceiveMemoryWarning(_ app: Application, level: MemoryWarningLevel) {}
 }

@@ -4,6 +4,7 @@ import FrugalProbe
 
 /// Identifies a background task, as `UIBackgroundTaskIdentifier`.
 public struct BackgroundTaskIdentifier: Hashable, Sendable {
+    /// The task's number, unique in the process; 0 is `invalid`.
     public let rawValue: Int
     /// Returned when no task could be begun (the app is not running).
     public static let invalid = BackgroundTaskIdentifier(rawValue: 0)

@@ -8,7 +8,9 @@ import CFrugalSystem
 public final class Application {
     /// The workload's name, as the harness knows it.
     public let name: String
+    /// The main run loop: timers, read sources and posted work, on the main thread.
     public let runLoop: MainRunLoop
+    /// The app's state, as the guide's Table 3-1 names them.
     public private(set) var state: AppState = .notRunning
     let emitter: EventEmitter
     let delegate: AppDelegate
@@ -24,29 +26,26 @@ public final class Application {
         self.runLoop = try MainRunLoop(meter: HandlerMeter(emitter: emitter, preferPAPI: preferPAPI))
     }
 
-    /// Runs `delegate` as the app `name` on the calling (main) thread until it terminates, then
-    /// exits the process. The harness's pipes come from `FRUGAL_CONTROL_FD` / `FRUGAL_EVENT_FD`.
     /// The running app, once `run` has started it: FrugalKit's services (files, network) reach the
     /// event stream through it. Set and read on the main thread only, except `emitter`, which is
     /// thread-safe.
     nonisolated(unsafe) public private(set) static var current: Application?
 
-    public static func run(name: String, delegate: AppDelegate) -> Never {
-        let environment = ProcessInfo.processInfo.environment
-        let emitter = EventEmitter.fromEnvironment()
-        let preferPAPI = environment["FRUGAL_COUNTERS"] != "rusage"
+    /// Runs `delegate` as the app `name` on the calling (main) thread until it terminates, then
+    /// exits the process. `pipes` are the harness's control and event descriptors
+    /// (`Application.main(apps:)` finds them in the environment).
+    static func run(name: String, delegate: AppDelegate, pipes: (control: Int32, events: Int32),
+                    environment: [String: String]) -> Never {
+        let emitter = EventEmitter(fd: pipes.events)
+        let preferPAPI = environment[FrugalProtocol.Environment.counters] != "rusage"
         do {
             let app = try Application(name: name, delegate: delegate, emitter: emitter, preferPAPI: preferPAPI)
             current = app
-            if let events = environment["FRUGAL_EVENT_FD"].flatMap({ Int32($0) }) {
-                // The harness asks for the main thread's stack with a signal when a handler hangs.
-                if frugal_install_stack_dumper(events) != 0 {
-                    app.mark("stack-dumper-unavailable", detail: String(cString: strerror(errno)))
-                }
+            // The harness asks for the main thread's stack with a signal when a handler hangs.
+            if frugal_install_stack_dumper(pipes.events) != 0 {
+                app.mark("stack-dumper-unavailable", detail: String(cString: strerror(errno)))
             }
-            if let control = environment["FRUGAL_CONTROL_FD"].flatMap({ Int32($0) }) {
-                try app.runLoop.addControlSource(fd: control) { [unowned app] fd in app.readControl(fd) }
-            }
+            try app.runLoop.addControlSource(fd: pipes.control) { [unowned app] fd in app.readControl(fd) }
             app.start()
             app.runLoop.run()
             exit(0)
@@ -92,7 +91,8 @@ public final class Application {
             let line = Data(controlBuffer[..<newline])
             controlBuffer.removeSubrange(...newline)
             guard let message = try? decoder.decode(ControlMessage.self, from: line) else {
-                mark("control-error", detail: String(decoding: line, as: UTF8.self))
+                // Answer, so the harness is not left waiting for an acknowledgement that never comes.
+                emitter.emit(.controlError(Self.controlError(line, decoder: decoder)))
                 continue
             }
             handle(message)
@@ -122,6 +122,21 @@ public final class Application {
             handleMemoryWarning(message.argument, sequence: message.sequence)
         }
         emitter.emit(.ack(Ack(sequence: message.sequence)))
+    }
+
+    /// What was wrong with a control line this runtime could not carry out.
+    static func controlError(_ line: Data, decoder: JSONDecoder) -> ControlError {
+        struct Envelope: Decodable {
+            var sequence: Int?
+            var command: String?
+        }
+        let envelope = try? decoder.decode(Envelope.self, from: line)
+        if let command = envelope?.command, ControlCommand(rawValue: command) == nil {
+            return ControlError(sequence: envelope?.sequence, command: command,
+                                problem: "unknown command '\(command)' (this app speaks Frugal protocol \(FrugalProtocol.version))")
+        }
+        return ControlError(sequence: envelope?.sequence, command: envelope?.command,
+                            problem: "unreadable control line: \(String(decoding: line.prefix(200), as: UTF8.self))")
     }
 
     private func terminate(sequence: Int?) {

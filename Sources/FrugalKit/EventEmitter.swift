@@ -14,7 +14,7 @@ public final class EventEmitter: @unchecked Sendable {
 
     /// The emitter the environment names.
     public static func fromEnvironment() -> EventEmitter {
-        EventEmitter(fd: ProcessInfo.processInfo.environment["FRUGAL_EVENT_FD"].flatMap { Int32($0) })
+        EventEmitter(fd: ProcessInfo.processInfo.environment[FrugalProtocol.Environment.eventFD].flatMap { Int32($0) })
     }
 
     /// Sends `body`, stamped now.

@@ -11,6 +11,7 @@ public final class FileStore: @unchecked Sendable {
     /// The store of the running app's sandbox.
     public static let shared = FileStore(sandbox: .current)
 
+    /// The sandbox whose files this store writes.
     public let sandbox: Sandbox
     /// How exclusion from backup is recorded here: an extended attribute where the sandbox's file
     /// system takes them, else a sidecar record at the sandbox root.
@@ -26,7 +27,7 @@ public final class FileStore: @unchecked Sendable {
     public init(sandbox: Sandbox, exclusionMechanism: BackupExclusionMechanism? = nil,
                 journal: ((FileWrite) -> Void)? = nil) {
         self.sandbox = sandbox
-        let forced = ProcessInfo.processInfo.environment["FRUGAL_BACKUP_EXCLUSION"].flatMap(BackupExclusionMechanism.init(rawValue:))
+        let forced = ProcessInfo.processInfo.environment[FrugalProtocol.Environment.backupExclusion].flatMap(BackupExclusionMechanism.init(rawValue:))
         self.exclusionMechanism = exclusionMechanism ?? forced
             ?? (ExtendedAttributes.supported(at: sandbox.root.path) ? .extendedAttribute : .sidecar)
         self.journal = journal ?? { Application.current?.emitter.emit(.fileWrite($0), at: $0.end) }
@@ -223,8 +224,11 @@ public final class FileStore: @unchecked Sendable {
 
 /// Bytes to write at an offset of a file.
 public struct FileExtent: Sendable, Equatable {
+    /// Where in the file the bytes go.
     public var offset: Int
+    /// The bytes written there.
     public var bytes: [UInt8]
+    /// `bytes` to be written at `offset`.
     public init(offset: Int, bytes: [UInt8]) {
         self.offset = offset
         self.bytes = bytes

@@ -5,12 +5,14 @@ public final class RunLoopTimer {
     public let name: String
     /// Seconds between firings.
     public let interval: Double
+    /// Whether the timer fires every `interval` or once.
     public let repeats: Bool
     /// How late, in seconds, the timer may fire so that its wakeup can be shared.
     public let tolerance: Double
     let handler: (RunLoopTimer) -> Void
     /// Monotonic ns of the next firing.
     var fireTime: UInt64
+    /// False once invalidated (or once a one-shot timer fired).
     public private(set) var isValid = true
 
     init(name: String, interval: Double, repeats: Bool, tolerance: Double, firstFire: UInt64, handler: @escaping (RunLoopTimer) -> Void) {

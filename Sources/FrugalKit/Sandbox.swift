@@ -4,8 +4,10 @@ import FrugalCore
 /// The app's home directory, as the harness laid it out (`FRUGAL_SANDBOX`): Documents,
 /// Library/Application Support, Library/Caches, tmp, and the read-only bundle.
 public struct Sandbox: Sendable {
+    /// The sandbox's root directory.
     public let root: URL
 
+    /// The sandbox laid out under `root`.
     public init(root: URL) { self.root = root }
 
     /// The sandbox the harness gave this process; an app run by hand gets a fresh one in the
@@ -21,9 +23,14 @@ public struct Sandbox: Sendable {
         return Sandbox(root: root)
     }()
 
+    /// User documents: critical data, backed up.
     public var documents: URL { root.appendingPathComponent(SandboxLayout.documents) }
+    /// Files the app needs but the user does not see; backed up.
     public var applicationSupport: URL { root.appendingPathComponent(SandboxLayout.applicationSupport) }
+    /// Re-creatable caches; not backed up.
     public var caches: URL { root.appendingPathComponent(SandboxLayout.caches) }
+    /// Temporary files, to delete when done.
     public var tmp: URL { root.appendingPathComponent(SandboxLayout.tmp) }
+    /// The read-only app bundle: frugal.yml's `resources`.
     public var bundle: URL { root.appendingPathComponent(SandboxLayout.bundle) }
 }

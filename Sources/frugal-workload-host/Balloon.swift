@@ -1,4 +1,5 @@
 import Foundation
+import FrugalCore
 
 /// `frugal-workload-host --balloon BYTES`: the memory hog the harness starts in a workload's
 /// cgroup for a `balloon` step. It touches every page of `bytes` of anonymous memory, closes
@@ -12,9 +13,9 @@ enum Balloon {
             exit(3)
         }
         memset(region, 0x5a, bytes)
-        close(4)
+        close(FrugalProtocol.eventFD)
         var byte: UInt8 = 0
-        while read(3, &byte, 1) != 0 {
+        while read(FrugalProtocol.controlFD, &byte, 1) != 0 {
             if errno == EINTR { continue }
         }
         exit(0)

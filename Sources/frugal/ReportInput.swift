@@ -1,5 +1,4 @@
 import Foundation
-import FrugalConfig
 import FrugalCore
 import FrugalReport
 
@@ -18,14 +17,6 @@ enum ReportInput {
             throw CLIFailure.badInput("\(path) is not a Frugal report: \(DecodingErrorText.describe(error))")
         } catch {
             throw CLIFailure.badInput("\(path): \(error)")
-        }
-    }
-
-    static func assertions(_ path: String) throws -> AssertionSet {
-        do {
-            return try AssertionConfigLoader.load(path: path)
-        } catch let error as ConfigError {
-            throw CLIFailure.badInput(error.description)
         }
     }
 

@@ -17,6 +17,9 @@ struct Run: ParsableCommand {
 
         After --, runs any program as a black box (process-level metrics only):
           frugal run -- sleep 2
+
+        With a frugal.yml in the current directory (or --config FILE), runs the apps it lists under
+        their scenarios; --workload and --scenario also take its names. See docs/YOUR-APP.md.
         """)
 
     @Option(name: .customLong("workload"), help: ArgumentHelp("A built-in workload to run (repeatable; see 'frugal list').", valueName: "name"))
@@ -58,8 +61,11 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("A baseline report to compare against; exit 2 on a significant regression.", valueName: "file"))
     var baseline: String?
 
-    @Option(help: ArgumentHelp("Assertions in Lighthouse CI's form (YAML or JSON); exit 2 when an error-level one fails.", valueName: "file"))
+    @Option(help: ArgumentHelp("The project file (default: ./frugal.yml if present): apps, scenarios, and assertions in Lighthouse CI's form (exit 2 when an error-level one fails).", valueName: "file"))
     var config: String?
+
+    @Option(help: ArgumentHelp("Where the products frugal.yml names are already built (the SwiftPM plugin passes it); without it they are built with swift build -c release.", valueName: "dir"))
+    var productsDir: String?
 
     @Option(help: ArgumentHelp("The history database each run is appended to.", valueName: "path"))
     var history = HistoryStore.defaultPath
@@ -87,14 +93,21 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let plans = try makePlans()
         // Inputs are checked before minutes of running, so a typo fails at once.
-        let assertions = try config.map(ReportInput.assertions)
+        let project = try loadProject()
+        let plans = try makePlans(project: project)
+        let assertions = project?.assertions
         let baselineReport = try baseline.map(ReportInput.load)
-        guard let host = WorkloadHostLocator.locate() else {
+        // The workload host runs the built-in apps and the hog of balloon steps; a user's apps need it for nothing else.
+        let needsHost = plans.contains { plan in
+            if case .builtIn = plan.target { return true }
+            return plan.scenario.steps.contains { if case .balloon = $0 { return true } else { return false } }
+        }
+        let host = WorkloadHostLocator.locate()
+        if needsHost && host == nil {
             throw CLIFailure.harness("cannot find \(WorkloadHostLocator.executableName) beside frugal, on PATH or in FRUGAL_WORKLOAD_HOST")
         }
-        let options = HarnessOptions(workloadHost: host, commandTimeout: timeout, keepSandboxes: keepSandboxes,
+        let options = HarnessOptions(workloadHost: host ?? WorkloadHostLocator.executableName, commandTimeout: timeout, keepSandboxes: keepSandboxes,
                                      networkProfile: NetworkProfile.named(networkProfile) ?? .lte, radio: Self.radios[radio] ?? .lte)
         let started = Date()
         if !quiet {
@@ -116,6 +129,8 @@ struct Run: ParsableCommand {
                 }
             }
         } catch let failure as SuiteFailure {
+            // An app built against another protocol is the user's build to fix (exit 1), not a finding.
+            if let mismatch = failure.underlying as? ProtocolMismatch { throw CLIFailure.badInput(mismatch.description) }
             records = failure.completed
             harnessFailure = "\(failure.underlying)"
         } catch {
@@ -163,14 +178,30 @@ struct Run: ParsableCommand {
         }
     }
 
-    private func makePlans() throws -> [RunPlan] {
+    private func makePlans(project: ProjectConfig?) throws -> [RunPlan] {
         if !command.isEmpty {
             guard workloads.isEmpty && scenarios.isEmpty else {
                 throw CLIFailure.badInput("--workload and --scenario do not apply to a black-box command after --")
             }
-            let scenario = Scenario(name: "command", summary: "run the command to its end", steps: [.launch])
-            return (1...repetitions).map { RunPlan(target: .command(command), scenario: scenario, repetition: $0) }
+            return (1...repetitions).map { RunPlan(target: .command(command), scenario: Self.commandScenario, repetition: $0) }
         }
+        if let project, !project.apps.isEmpty {
+            // The project's apps (those --workload names, or all); other names are built-in workloads.
+            let apps = workloads.isEmpty ? project.apps : workloads.compactMap(project.app(named:))
+            let others = workloads.filter { project.app(named: $0) == nil }
+            // Built-in names are checked first: building the products may take minutes.
+            let builtIns: [RunPlan]
+            do {
+                builtIns = others.isEmpty ? [] : try builtInPlans(others)
+            } catch let failure as CLIFailure {
+                throw CLIFailure.badInput(failure.message + "; \(project.file)'s apps: \(project.apps.map(\.name).joined(separator: ", "))")
+            }
+            return try projectPlans(project, apps: apps) + builtIns
+        }
+        return try builtInPlans(workloads)
+    }
+
+    private func builtInPlans(_ workloads: [String]) throws -> [RunPlan] {
         let known = WorkloadCatalogue.all.map(\.name)
         let chosen: [WorkloadDefinition]
         if workloads.isEmpty {

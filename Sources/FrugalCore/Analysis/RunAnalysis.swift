@@ -38,7 +38,7 @@ public struct RunAnalysis: Sendable {
             case .ack: if firstAck == nil { firstAck = event.time }
             case .hello(let hello): counters = hello.counters
             case .stateChanged, .mark, .blockingCall, .fileWrite, .handlerBegan, .backgroundTask, .preservedState, .hangStack,
-                 .networkRequest, .memory: break
+                 .networkRequest, .memory, .controlError: break
             }
         }
         self.handlers = handlers

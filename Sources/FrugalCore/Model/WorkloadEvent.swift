@@ -41,11 +41,14 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case networkRequest(NetworkRequestRecord)
         /// A fact from FrugalKit's memory tools (warnings, resources, purgeable discards).
         case memory(MemoryEvent)
+        /// A control message the app could not carry out (an unknown command, a line it could not
+        /// read): the answer in place of its acknowledgement.
+        case controlError(ControlError)
     }
 
     private enum CodingKeys: String, CodingKey {
         case t, type, hello, state, handler, ack, mark, blockingCall, fileWrite, handlerBegan, backgroundTask, preservedState, hangStack,
-             networkRequest, memory
+             networkRequest, memory, controlError
     }
 
     public init(from decoder: Decoder) throws {
@@ -66,6 +69,7 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case "hangStack": body = .hangStack(try container.decode(HangStack.self, forKey: .hangStack))
         case "networkRequest": body = .networkRequest(try container.decode(NetworkRequestRecord.self, forKey: .networkRequest))
         case "memory": body = .memory(try container.decode(MemoryEvent.self, forKey: .memory))
+        case "controlError": body = .controlError(try container.decode(ControlError.self, forKey: .controlError))
         default:
             throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown event type '\(type)'")
         }
@@ -88,23 +92,47 @@ public struct WorkloadEvent: Codable, Sendable, Equatable {
         case .hangStack(let payload): try container.encode("hangStack", forKey: .type); try container.encode(payload, forKey: .hangStack)
         case .networkRequest(let payload): try container.encode("networkRequest", forKey: .type); try container.encode(payload, forKey: .networkRequest)
         case .memory(let payload): try container.encode("memory", forKey: .type); try container.encode(payload, forKey: .memory)
+        case .controlError(let payload): try container.encode("controlError", forKey: .type); try container.encode(payload, forKey: .controlError)
         }
     }
 }
 
 /// The first event of every workload.
 public struct Hello: Codable, Sendable, Equatable {
+    /// The `FrugalProtocol.version` the app was built with; nil (version 0) from an app built
+    /// before the protocol had versions.
+    public var protocolVersion: Int?
     public var pid: Int32
     /// The main thread's id (equal to `pid` on Linux).
     public var mainThreadID: Int32
     public var workload: String
     /// The counters the runtime reads at handler boundaries, and whether each works here.
     public var counters: [CounterAvailability]
-    public init(pid: Int32, mainThreadID: Int32, workload: String, counters: [CounterAvailability]) {
+    public init(protocolVersion: Int? = FrugalProtocol.version, pid: Int32, mainThreadID: Int32, workload: String,
+                counters: [CounterAvailability]) {
+        self.protocolVersion = protocolVersion
         self.pid = pid
         self.mainThreadID = mainThreadID
         self.workload = workload
         self.counters = counters
+    }
+
+    /// The version the app speaks (0 when its hello names none).
+    public var effectiveProtocolVersion: Int { protocolVersion ?? 0 }
+}
+
+/// The app's answer to a control message it could not carry out.
+public struct ControlError: Codable, Sendable, Equatable {
+    /// The message's sequence number, when the line could be read that far.
+    public var sequence: Int?
+    /// The command as sent (`teleport`), when there was one.
+    public var command: String?
+    /// What was wrong, in one line.
+    public var problem: String
+    public init(sequence: Int?, command: String?, problem: String) {
+        self.sequence = sequence
+        self.command = command
+        self.problem = problem
     }
 }
 

@@ -16,7 +16,7 @@ public enum SandboxLayout {
     public static let all = [documents, applicationSupport, caches, tmp, bundle]
 
     /// The environment variable that gives a workload its sandbox root.
-    public static let environmentVariable = "FRUGAL_SANDBOX"
+    public static let environmentVariable = FrugalProtocol.Environment.sandbox
 }
 
 /// A file installed in the app bundle before launch, like a resource shipped with an app: the
@@ -28,6 +28,9 @@ public struct BundleResource: Codable, Sendable, Equatable {
         case pattern
         /// SplitMix64 output: does not compress.
         case random
+        /// A copy of a file on disk (`sourcePath`): a user's app's resources and documents. The
+        /// harness copies it; `contents(offset:count:)` has no bytes for it (this module does no I/O).
+        case file
     }
 
     /// The path inside the bundle (`atlas.bin`, `images/hero.jpg`).
@@ -36,6 +39,8 @@ public struct BundleResource: Codable, Sendable, Equatable {
     public var content: Content
     /// Seeds the content, so every run installs the same bytes.
     public var seed: UInt64
+    /// The file copied, for `.file` content.
+    public var sourcePath: String?
 
     public init(path: String, bytes: Int, content: Content = .random, seed: UInt64 = 1) {
         self.path = path
@@ -44,11 +49,20 @@ public struct BundleResource: Codable, Sendable, Equatable {
         self.seed = seed
     }
 
+    /// A copy of the file at `sourcePath`, `bytes` long, installed as `path`.
+    public static func file(_ sourcePath: String, as path: String, bytes: Int) -> BundleResource {
+        var resource = BundleResource(path: path, bytes: bytes, content: .file)
+        resource.sourcePath = sourcePath
+        return resource
+    }
+
     /// The resource's bytes from `offset`, `count` of them (deterministic in `seed`).
     public func contents(offset: Int, count: Int) -> [UInt8] {
         let end = min(bytes, offset + count)
         guard offset < end else { return [] }
         switch content {
+        case .file:
+            return []
         case .pattern:
             // One 251-byte period, then doubling copies: a 64 MiB atlas is written in
             // milliseconds even in a debug build, where a per-byte loop took seconds.

@@ -6,12 +6,20 @@ public struct Scenario: Codable, Sendable, Equatable {
     /// Seconds of background time an app gets for its background tasks after `home`
     /// (`Scenario.defaultBackgroundTimeBudget` when absent).
     public var backgroundTimeBudget: Double?
+    /// The built-in network profile the run's link starts on (`NetworkProfile.named`); nil: the
+    /// run's default (`frugal run --network`).
+    public var networkProfile: String?
+    /// The device radio whose model prices the run's traffic; nil: the run's default (`--radio`).
+    public var radio: RadioProfile.Technology?
 
-    public init(name: String, summary: String, steps: [ScenarioStep], backgroundTimeBudget: Double? = nil) {
+    public init(name: String, summary: String, steps: [ScenarioStep], backgroundTimeBudget: Double? = nil,
+                networkProfile: String? = nil, radio: RadioProfile.Technology? = nil) {
         self.name = name
         self.summary = summary
         self.steps = steps
         self.backgroundTimeBudget = backgroundTimeBudget
+        self.networkProfile = networkProfile
+        self.radio = radio
     }
 
     /// The background time for background tasks when a scenario does not set it: 30 s. The guide

@@ -31,6 +31,7 @@ public final class Cache<Key: Hashable, Value> {
     /// Decided once from the type: casting each value would box (copy) value types.
     private let valuesAreDiscardable = Value.self is DiscardableContent.Type
 
+    /// A cache called `name` (in evidence), holding at most `countLimit` objects and `totalCostLimit` of cost (0: no limit); it empties itself on a memory warning unless told not to.
     public init(name: String, countLimit: Int = 0, totalCostLimit: Int = 0, evictsOnMemoryWarning: Bool = true) {
         self.name = name
         self.countLimit = countLimit
@@ -84,11 +85,13 @@ public final class Cache<Key: Hashable, Value> {
         return value
     }
 
+    /// Removes the object for `key`, if any.
     public func removeObject(forKey key: Key) {
         _ = lock.withLock { entries.removeValue(forKey: key) }
         report()
     }
 
+    /// Empties the cache.
     public func removeAllObjects() {
         lock.withLock { entries.removeAll() }
         report()

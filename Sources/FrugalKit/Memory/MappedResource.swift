@@ -12,9 +12,11 @@ public final class MappedResource {
     public struct Touch: Sendable {
         /// Pages of the range resident before the touch (`mincore`).
         public var residentPagesBefore: Int
+        /// Pages in the range touched.
         public var pages: Int
         /// Major faults of the calling thread during the touch (`getrusage(RUSAGE_THREAD)`).
         public var majorFaults: Int?
+        /// How long the touch took.
         public var nanoseconds: UInt64
         /// A checksum of the bytes read, so the reads happen.
         public var checksum: UInt64

@@ -101,6 +101,8 @@ public final class PurgeableBuffer: DiscardableContent {
         try? VirtualMemory.advise(base, length: mappedCount, .dontNeed)
     }
 
+    /// `NSDiscardableContent`'s name for `beginAccess()`.
     public func beginContentAccess() -> Bool { beginAccess() }
+    /// `NSDiscardableContent`'s name for `endAccess()`.
     public func endContentAccess() { endAccess() }
 }

@@ -35,6 +35,7 @@ public enum Resource {
 /// A resource's bytes, held in memory until this object goes away. Its first use is
 /// recorded, so resources loaded but never used show in the report.
 public final class LoadedResource {
+    /// The resource's file name in the bundle.
     public let name: String
     private let storage: [UInt8]
     private var used = false

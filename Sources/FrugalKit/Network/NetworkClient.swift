@@ -20,6 +20,7 @@ public final class NetworkClient: @unchecked Sendable {
         /// Connections (and worker threads) at most, as `httpMaximumConnectionsPerHost`
         /// (URLSession's default is 6 on macOS).
         public var maximumConnections: Int
+        /// At most `maximumConnections` connections at once (6, as browsers per host).
         public init(maximumConnections: Int = 6) {
             self.maximumConnections = max(1, maximumConnections)
         }
@@ -27,6 +28,7 @@ public final class NetworkClient: @unchecked Sendable {
 
     /// Where requests go; nil when the app runs outside the harness (every task then fails).
     public let endpoint: NetworkEndpoint?
+    /// The client's settings.
     public let configuration: Configuration
     private let runLoop: MainRunLoop?
     private let emitter: EventEmitter?

@@ -1,14 +1,17 @@
 import Foundation
+import FrugalCore
 
 /// Where the client connects: the harness's shaping proxy, from `FRUGAL_PROXY=HOST:PORT`.
 public struct NetworkEndpoint: Sendable, Equatable, CustomStringConvertible {
     /// The environment variable the harness sets for every run.
-    public static let environmentKey = "FRUGAL_PROXY"
+    public static let environmentKey = FrugalProtocol.Environment.proxy
 
     /// An IPv4 address (the harness uses 127.0.0.1).
     public var host: String
+    /// The TCP port.
     public var port: Int
 
+    /// The endpoint `host`:`port`.
     public init(host: String, port: Int) {
         self.host = host
         self.port = port
@@ -29,6 +32,7 @@ public struct NetworkEndpoint: Sendable, Equatable, CustomStringConvertible {
         environment[environmentKey].flatMap(NetworkEndpoint.init)
     }
 
+    /// `HOST:PORT`.
     public var description: String { "\(host):\(port)" }
 }
 
@@ -38,7 +42,9 @@ public struct NetworkRequest: Sendable, Equatable {
     public var method: String
     /// The request target: a path and optional query (`/json/4000`).
     public var target: String
+    /// Header fields, in order.
     public var headers: [(String, String)]
+    /// The body's bytes.
     public var body: [UInt8]
     /// Seconds without progress (connecting, sending or receiving) before the request fails.
     public var timeout: Double
@@ -46,6 +52,7 @@ public struct NetworkRequest: Sendable, Equatable {
     /// (`network.handle-failures` counts operations lost). Default: `METHOD target`.
     public var operation: String?
 
+    /// A request for `target` (a path on the origin server).
     public init(method: String = "GET", target: String, headers: [(String, String)] = [], body: [UInt8] = [],
                 timeout: Double = 10, operation: String? = nil) {
         self.method = method
@@ -70,6 +77,7 @@ public struct NetworkRequest: Sendable, Equatable {
     /// The operation this request is an attempt of.
     public var operationName: String { operation ?? "\(method) \(target)" }
 
+    /// Equal when method, target, headers, body and timeout are.
     public static func == (lhs: NetworkRequest, rhs: NetworkRequest) -> Bool {
         lhs.method == rhs.method && lhs.target == rhs.target && lhs.body == rhs.body && lhs.timeout == rhs.timeout
             && lhs.operation == rhs.operation && lhs.headers.map { "\($0.0):\($0.1)" } == rhs.headers.map { "\($0.0):\($0.1)" }
@@ -78,9 +86,11 @@ public struct NetworkRequest: Sendable, Equatable {
 
 /// A whole HTTP response.
 public struct NetworkResponse: Sendable, Equatable {
+    /// The HTTP status code.
     public var status: Int
     /// Header names lower-cased.
     public var headers: [String: String]
+    /// The body's bytes.
     public var body: [UInt8]
 }
 
@@ -103,6 +113,7 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another system call failed.
     case system(String)
 
+    /// One line naming the failure.
     public var description: String {
         switch self {
         case .noEndpoint: return "no FRUGAL_PROXY endpoint"

@@ -17,6 +17,7 @@ public final class NetworkTask: @unchecked Sendable {
 
     /// The client's id for the task, increasing from 1.
     public let id: Int
+    /// The request this task sends.
     public let request: NetworkRequest
     let file: String
     let line: Int

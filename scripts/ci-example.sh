@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# CI: the example app (Examples/NotesApp) as a user runs it, through the SwiftPM plugin
+# (`swift package frugal run`), then its deliberate regression (NOTES_REGRESSION=poll) caught by
+# `frugal compare` against the example's committed baseline: exit 2, naming the audit.
+#
+# Cost: the example's release build compiles FrugalKit, FrugalProbe and FrugalCore again (its own
+# .build); frugal itself is not rebuilt: the plugin uses this checkout's (FRUGAL_TOOL). Then about
+# 12 s of runs for both scenarios and 5 × 6 s of the day scenario with the regression on.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+swift build --product frugal-workload-host >/dev/null
+swift build --product frugal >/dev/null
+export FRUGAL_TOOL="$root/.build/debug/frugal"
+cd Examples/NotesApp
+rm -rf Reports/ci
+plugin=(swift package --allow-writing-to-package-directory frugal)
+started=$(date +%s)
+
+# 1. Both scenarios once. SwiftPM turns any plugin exit but 0 into 1 and prints the plugin's own
+# code; a harness failure (3) or bad input (1) fails CI, the app's own findings (2) are shown.
+set +e
+"${plugin[@]}" run --no-history --out Reports/ci/run 2>&1 | tee Reports/ci-run.log
+status=${PIPESTATUS[0]}
+set -e
+mkdir -p Reports/ci && mv Reports/ci-run.log Reports/ci/run.log
+if [ "$status" -ne 0 ] && ! grep -q "Plugin ended with exit code 2" Reports/ci/run.log; then
+  echo "ci-example: swift package frugal run failed (exit $status)" >&2
+  exit 1
+fi
+completed=$(grep -c '"outcome" : "completed"' Reports/ci/run/report.json || true)
+if ! grep -q '"scenario" : "day"' Reports/ci/run/report.json || ! grep -q '"scenario" : "background"' Reports/ci/run/report.json \
+   || grep -q '"outcome" : "\(crashed\|killed-watchdog\|killed-memory\|timed-out\)"' Reports/ci/run/report.json; then
+  echo "ci-example: the example's runs did not all complete (see Examples/NotesApp/Reports/ci/run/report.json)" >&2
+  exit 1
+fi
+echo "ci-example: the example ran through the plugin ($completed completed outcomes in the report)"
+
+# 2. The deliberate regression: polling the server every second. frugal compare must exit 2 and
+# name the polling audit.
+NOTES_REGRESSION=poll "${plugin[@]}" run --no-history --quiet --scenario day --repeat 5 \
+  --out Reports/ci/regression >/dev/null 2>&1 || true
+set +e
+"$FRUGAL_TOOL" compare Reports/baseline.json Reports/ci/regression/report.json > Reports/ci/compare.txt 2>&1
+status=$?
+set -e
+if [ "$status" -ne 2 ] || ! grep -q "REGRESSED audit power.avoid-polling" Reports/ci/compare.txt; then
+  cat Reports/ci/compare.txt >&2
+  echo "ci-example: NOTES_REGRESSION=poll was not caught (frugal compare exited $status, expected 2 naming power.avoid-polling)" >&2
+  exit 1
+fi
+echo "ci-example: the regression was caught: $(grep -m1 'REGRESSED audit power.avoid-polling' Reports/ci/compare.txt | cut -c1-100)"
+echo "ci-example: $(( $(date +%s) - started )) s"
