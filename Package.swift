@@ -83,12 +83,12 @@ let package = Package(
         .testTarget(name: "FrugalKitTests", dependencies: ["FrugalKit", "FrugalCore", "FrugalProbe"]),
         .testTarget(
             name: "FrugalHarnessTests",
-            dependencies: ["FrugalHarness", "FrugalCore", "FrugalProbe", "FrugalKit", "FrugalWorkloads", "frugal-workload-host"]
+            dependencies: ["FrugalHarness", "FrugalCore", "FrugalProbe", "FrugalKit", "FrugalWorkloads", "FrugalReport", "frugal-workload-host"]
         ),
         .testTarget(name: "FrugalReportTests", dependencies: ["FrugalReport", "FrugalCore", "FrugalHarness", "frugal-workload-host"]),
         .testTarget(name: "FrugalHistoryTests", dependencies: ["FrugalHistory", "FrugalCore"]),
         .testTarget(name: "FrugalConfigTests", dependencies: ["FrugalConfig", "FrugalCore"]),
-        .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host"]),
+        .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host", .product(name: "Yams", package: "Yams")]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -6,20 +6,23 @@
 #   scripts/check-regressions.sh            # compare against Reports/baseline.json
 #   scripts/check-regressions.sh --update   # regenerate Reports/baseline.json (one command)
 #
-# Choices, for CI time (the good workloads take about 165 s of scenario time per repetition;
-# with 5 repetitions and 2 jobs the check takes about 8 minutes):
+# Choices, for CI time:
 # - only the good workloads (the bad ones are meant to fail their audits; their regressions do
 #   not matter), about half the suite;
 # - 5 repetitions (FRUGAL_CI_REPEAT), the fewest at which the rank test can reach α = 0.05 with
 #   a swapped pair to spare; fewer is reported as "insufficient repetitions", never as a pass;
-# - --jobs 2 (FRUGAL_CI_JOBS): the CPU contention it adds moves timing metrics, which do not
-#   gate for that reason; wakeup counts and the audits' values do not move with it;
+# - scheduled by demand (frugal run's default): the good workloads that sleep run side by side,
+#   the CPU-bound, timing-judged and memory-pressure ones alone, so nothing gating moves with
+#   the overlap. FRUGAL_CI_JOBS=N runs N at a time whatever they do instead;
+# - the compact baseline (per-repetition values, no timelines: frugal report --baseline-out),
+#   read in a fraction of the time of a full report;
 # - the debug build the tests already built, so CI builds nothing more. The baseline must come
-#   from the same build configuration: --update uses the same one.
+#   from the same build configuration and the same scheduling: --update uses both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPEAT="${FRUGAL_CI_REPEAT:-5}"
-JOBS="${FRUGAL_CI_JOBS:-2}"
+JOBS=()
+[ -n "${FRUGAL_CI_JOBS:-}" ] && JOBS=(--jobs "$FRUGAL_CI_JOBS")
 BASELINE="Reports/baseline.json"
 OUT="Reports/ci"
 
@@ -34,13 +37,15 @@ if [ "${#workloads[@]}" -eq 0 ]; then
     echo "check-regressions: no good workload found in 'frugal list'" >&2
     exit 3
 fi
-echo "check-regressions: ${#workloads[@]} arguments: ${workloads[*]}, $REPEAT repetitions, $JOBS jobs" >&2
+echo "check-regressions: ${#workloads[@]} arguments: ${workloads[*]}, $REPEAT repetitions, ${JOBS[*]:-scheduled by demand}" >&2
 
 if [ "${1:-}" = "--update" ]; then
-    "$FRUGAL" run "${workloads[@]}" --repeat "$REPEAT" --jobs "$JOBS" --no-history --quiet --out "$OUT"
+    "$FRUGAL" run "${workloads[@]}" --repeat "$REPEAT" ${JOBS[@]+"${JOBS[@]}"} --no-history --quiet --out "$OUT"
     mkdir -p "$(dirname "$BASELINE")"
-    cp "$OUT/report.json" "$BASELINE"
-    echo "check-regressions: wrote $BASELINE; commit it" >&2
+    # The compact form: what the comparison reads, without the timelines (a full report of
+    # these runs stays in $OUT/report.json).
+    "$FRUGAL" report "$OUT/report.json" --baseline-out "$BASELINE"
+    echo "check-regressions: wrote $BASELINE ($(wc -c < "$BASELINE") bytes); commit it" >&2
     exit 0
 fi
 
@@ -49,6 +54,6 @@ if [ ! -f "$BASELINE" ]; then
     exit 1
 fi
 # Exit 2 (a regression) or 3 (the harness failed) ends CI; the comparison is in $OUT/summary.md.
-"$FRUGAL" run "${workloads[@]}" --repeat "$REPEAT" --jobs "$JOBS" --no-history --quiet --out "$OUT" \
+"$FRUGAL" run "${workloads[@]}" --repeat "$REPEAT" ${JOBS[@]+"${JOBS[@]}"} --no-history --quiet --out "$OUT" \
     --baseline "$BASELINE" ${GITHUB_ACTIONS:+--github-annotations}
 echo "check-regressions: no significant regression against $BASELINE" >&2

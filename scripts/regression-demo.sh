@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 dir="${1:-Reports/demo}"
 swift build --product frugal-workload-host >&2 && swift build --product frugal >&2 || exit 3
 FRUGAL=.build/debug/frugal
-"$FRUGAL" run --workload news.coalesced --repeat 5 --jobs 2 --no-history --quiet --out "$dir/base" > /dev/null || exit 3
-FRUGAL_NEWS_CHECKS_PER_INPUT=10 "$FRUGAL" run --workload news.coalesced --repeat 5 --jobs 2 --no-history --quiet --out "$dir/regressed" > /dev/null || exit 3
+"$FRUGAL" run --workload news.coalesced --repeat 5 --no-history --quiet --out "$dir/base" > /dev/null || exit 3
+FRUGAL_NEWS_CHECKS_PER_INPUT=10 "$FRUGAL" run --workload news.coalesced --repeat 5 --no-history --quiet --out "$dir/regressed" > /dev/null || exit 3
 "$FRUGAL" compare "$dir/base/report.json" "$dir/regressed/report.json"
 status=$?
 echo "regression-demo: frugal compare exited $status (2 means the regression was found)" >&2

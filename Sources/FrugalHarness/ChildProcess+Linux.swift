@@ -21,6 +21,10 @@ final class ChildProcess: @unchecked Sendable {
     /// The exit once reaped; `usage` is nil when `wait4` failed, so no total is invented.
     private var exit: (status: ExitStatus, usage: ResourceUsage?, time: UInt64)?
     private var exitIO: ProcessIOCounters?
+    private var exitMainThread: ProcFS.Status?
+    /// The spawn stub's own writes (its pid to each `cgroup.procs`, the `oom_score_adj`): they
+    /// count in the process's `wchar`/`syscw` (which survive exec), but they are the harness's.
+    private var stubWrites: (bytes: Int, calls: Int) = (0, 0)
     private var controlClosed = false
 
     /// Spawns `arguments[0]` (a path) with `arguments` and `environment` added to the harness's own.
@@ -82,6 +86,12 @@ final class ChildProcess: @unchecked Sendable {
         self.spawnTime = spawned
         self.controlFD = controlPipe[1]
         self.eventFD = eventPipe[0]
+        if !cgroupProcs.isEmpty || oomScoreAdjustment != nil {
+            // `echo $$ > FILE`: one write of the pid and a newline per group; `echo "$adj"` likewise.
+            let adjustment = oomScoreAdjustment.map { String($0).utf8.count + 1 }
+            stubWrites = (cgroupProcs.count * (String(pid).utf8.count + 1) + (adjustment ?? 0),
+                          cgroupProcs.count + (adjustment == nil ? 0 : 1))
+        }
         // A workload that dies must not kill the harness through a write to its closed pipe.
         signal(SIGPIPE, SIG_IGN)
         let reaper = Thread { [self] in reap() }
@@ -95,8 +105,11 @@ final class ChildProcess: @unchecked Sendable {
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
         let io = try? ProcFS.ioCounters(pid: pid, time: MonotonicClock.now())
+        // The zombie's status is its main thread's, with the final context-switch counts.
+        let mainThread = (try? FileReader.readText("/proc/\(pid)/status")).map(ProcFS.parseStatus)
         condition.lock()
         exitIO = io
+        exitMainThread = mainThread
         condition.unlock()
         var status: Int32 = 0
         var usage = rusage()
@@ -142,11 +155,21 @@ final class ChildProcess: @unchecked Sendable {
         return exit
     }
 
-    /// `/proc/<pid>/io` as it stood when the process exited, once it has.
+    /// `/proc/<pid>/io` as it stood when the process exited, once it has, less the spawn stub's writes.
     var finalIO: ProcessIOCounters? {
         condition.lock()
         defer { condition.unlock() }
-        return exitIO
+        guard var io = exitIO else { return nil }
+        io.charactersWritten = io.charactersWritten.map { max(0, $0 - stubWrites.bytes) }
+        io.writeSyscalls = io.writeSyscalls.map { max(0, $0 - stubWrites.calls) }
+        return io
+    }
+
+    /// The main thread's `/proc/<pid>/status` as it stood when the process exited, once it has.
+    var finalMainThreadStatus: ProcFS.Status? {
+        condition.lock()
+        defer { condition.unlock() }
+        return exitMainThread
     }
 
     /// Sends `signal` to the process group.

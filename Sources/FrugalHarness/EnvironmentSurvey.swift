@@ -12,6 +12,10 @@ public struct EnvironmentSurvey: Codable, Sendable {
     public var pressureStall: Check
     public var loopback: Check
     public var rusageThread: Check
+    /// Whether each run gets its own cgroup (all descendants counted, frozen and ended with it).
+    public var runContainment: Check?
+    /// Whether the kernel's exit records (taskstats) give every descendant's final counters.
+    public var exitRecords: Check?
 
     public struct Machine: Codable, Sendable {
         public var hostname: String
@@ -66,8 +70,13 @@ public struct EnvironmentSurvey: Codable, Sendable {
         let events = papiError == nil ? probedEvents.map(PAPI.probe)
             : probedEvents.map { CounterAvailability(name: $0, source: "papi", available: false, reason: papiError) }
         let papi = PAPIStatus(version: PAPI.versionString, initError: papiError, components: PAPI.components(), events: events)
-        return EnvironmentSurvey(machine: machine(), papi: papi, privileges: privileges(), cgroups: cgroups(),
-                                 pressureStall: pressureStall(), loopback: loopback(), rusageThread: rusageThread())
+        var survey = EnvironmentSurvey(machine: machine(), papi: papi, privileges: privileges(), cgroups: cgroups(),
+                                       pressureStall: pressureStall(), loopback: loopback(), rusageThread: rusageThread())
+        survey.runContainment = RunContainment.probe()
+        let exitRecords = TaskExitMonitor.shared.unavailableReason
+        survey.exitRecords = Check(available: exitRecords == nil, detail: exitRecords
+            ?? "taskstats over netlink: each exiting thread's final context switches, CPU and writes, descendants and orphans included")
+        return survey
     }
 
     static func machine() -> Machine {
@@ -147,6 +156,8 @@ public struct EnvironmentSurvey: Codable, Sendable {
         } else {
             notes.append("PAPI's event setup in each workload costs 1–2 voluntary context switches at launch (closing a perf event waits for an RCU grace period); they count in cpu.wakeups, never in idle phases")
         }
+        if let runContainment { notes.append("run containment: " + runContainment.detail) }
+        if let exitRecords, !exitRecords.available { notes.append("exit records: " + exitRecords.detail + "; black-box counts fall back to wait4 and /proc samples") }
         notes.append("energy is not measured on this machine unless a RAPL/powercap component is present; it is modelled")
         notes.append("network: each run has its own origin server and shaping proxy on loopback (FRUGAL_PROXY); by default runs start on the LTE link (9 Mbit/s down, 1.5 Mbit/s up, 60 ms RTT) and radio energy is modelled for an LTE device (Huang et al. 2012); frugal run's --network and --radio change them, and each radio metric names its model in its source")
         return EnvironmentInfo(hostname: machine.hostname, kernel: machine.kernel, cores: machine.cores,

@@ -10,10 +10,48 @@ final class ProcSampler: @unchecked Sendable {
     private let lock = NSLock()
     private var samples: [ProcessSample] = []
     private var stopped = false
+    /// The other processes of the run (its cgroup's members): their threads join each sample, so
+    /// the activity lane and idle phases count every descendant. Process-level fields (memory,
+    /// I/O) stay the main process's.
+    private let members: (@Sendable () -> [pid_t])?
+    /// Every process seen in the run besides the main one, with its command, when first seen.
+    private var seenMembers: [pid_t: (command: String, firstSeen: UInt64, parent: pid_t?)] = [:]
 
-    init(pid: pid_t, interval: Double) {
+    init(pid: pid_t, interval: Double, members: (@Sendable () -> [pid_t])? = nil) {
         self.pid = pid
         self.interval = interval
+        self.members = members
+    }
+
+    /// The main process's sample plus the threads of the run's other processes.
+    private func takeSample() -> ProcessSample? {
+        let time = MonotonicClock.now()
+        guard var sample = try? ProcFS.sample(pid: pid, time: time) else { return nil }
+        guard let members else { return sample }
+        for member in members() where member != pid {
+            guard let tids = try? ProcFS.threadIDs(pid: member) else { continue }
+            for tid in tids {
+                if let thread = try? ProcFS.threadSample(pid: member, tid: tid) { sample.threads.append(thread) }
+            }
+            lock.lock()
+            let known = seenMembers[member] != nil
+            lock.unlock()
+            if !known {
+                let command = ProcFS.commandLine(pid: member)
+                let parent = ProcFS.parentProcess(pid: member)
+                lock.lock()
+                seenMembers[member] = (command, time, parent)
+                lock.unlock()
+            }
+        }
+        return sample
+    }
+
+    /// The run's other processes seen so far.
+    var otherProcesses: [pid_t: (command: String, firstSeen: UInt64, parent: pid_t?)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return seenMembers
     }
 
     func start() {
@@ -24,7 +62,7 @@ final class ProcSampler: @unchecked Sendable {
 
     /// One sample now, or nil if the process is gone.
     func sampleNow() -> ProcessSample? {
-        guard let sample = try? ProcFS.sample(pid: pid, time: MonotonicClock.now()) else { return nil }
+        guard let sample = takeSample() else { return nil }
         lock.lock()
         samples.append(sample)
         lock.unlock()
@@ -39,7 +77,7 @@ final class ProcSampler: @unchecked Sendable {
     func settledSample(timeout: Double) -> ProcessSample? {
         let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
         while true {
-            guard let sample = try? ProcFS.sample(pid: pid, time: MonotonicClock.now()) else { return nil }
+            guard let sample = takeSample() else { return nil }
             if sample.isQuiet || sample.time >= deadline {
                 lock.lock()
                 samples.append(sample)
@@ -55,7 +93,7 @@ final class ProcSampler: @unchecked Sendable {
     func stoppedSample(timeout: Double) -> ProcessSample? {
         let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
         while true {
-            guard let sample = try? ProcFS.sample(pid: pid, time: MonotonicClock.now()) else { return nil }
+            guard let sample = takeSample() else { return nil }
             if sample.threads.allSatisfy({ $0.state == "T" || $0.state == "t" }) {
                 lock.lock()
                 samples.append(sample)

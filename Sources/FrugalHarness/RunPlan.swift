@@ -21,6 +21,12 @@ public struct RunPlan: Sendable {
     /// Files installed in the sandbox's Documents before launch, so the app starts with
     /// existing data; the harness writes them, so they are not the app's writes.
     public var documents: [BundleResource]
+    /// What the run asks of the machine (``ResourceScheduler``). Exclusive unless the workload
+    /// is known to sleep: an unknown app gets the machine to itself.
+    public var demand: RunDemand = .exclusive("not known to be light")
+    /// For a black-box program: the signal it gets as its memory warning (e.g. `SIGUSR1`, from a
+    /// `kind: program` entry of frugal.yml); nil falls back to `HarnessOptions.programMemoryWarningSignal`.
+    public var programMemoryWarningSignal: Int32?
 
     public init(target: Target, scenario: Scenario, repetition: Int = 1, bundleResources: [BundleResource] = [],
                 documents: [BundleResource] = []) {
@@ -106,6 +112,10 @@ public struct HarnessOptions: Sendable {
     public var radio: RadioProfile.Technology
     /// Turn the kernel's memory-pressure events into the app's warnings, as the system does.
     public var forwardKernelPressure = true
+    /// The signal a black-box program gets as its memory warning (a scenario's `memoryWarning`
+    /// step and, under real pressure, the kernel's events), e.g. `SIGUSR1`; nil (the default):
+    /// a black-box program has no memory warning and the audits that need one are not applicable.
+    public var programMemoryWarningSignal: Int32?
 
     public init(workloadHost: String, sampleInterval: Double = 0.2, launchWatchdog: Double = Thresholds.launchWatchdogSeconds,
                 settleTimeout: Double = 0.25, inputTimeout: Double = 10, terminateWatchdog: Double = 5, commandTimeout: Double = 60,

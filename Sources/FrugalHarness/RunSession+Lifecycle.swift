@@ -72,13 +72,19 @@ extension RunSession {
                 return
             }
         }
-        if process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(options.backgroundGrace)) != nil {
+        suspendAfterBackgroundGrace(from: MonotonicClock.now(), index: index, start: start, subject: "workload",
+                                    failure: "the process could not be stopped", suspend: suspend)
+    }
+
+    /// The end of `home`: the background grace from `graceStart`, then `suspend`; records the step.
+    func suspendAfterBackgroundGrace(from graceStart: UInt64, index: Int, start: UInt64, subject: String, failure: String, suspend: () -> Void) {
+        if process.waitForExit(until: graceStart + Self.nanoseconds(options.backgroundGrace)) != nil {
             stopped = true
-            record(.home, index: index, start: start, problem: "the workload exited in the background")
+            record(.home, index: index, start: start, problem: "the \(subject) exited in the background")
             return
         }
         suspend()
-        record(.home, index: index, start: start, problem: isSuspended ? nil : "the process could not be stopped")
+        record(.home, index: index, start: start, problem: isSuspended ? nil : failure)
     }
 
     /// Stops the process group (SIGSTOP) once its background time is over, and looks at it from
@@ -92,7 +98,14 @@ extension RunSession {
             hangWatcher.setPaused(false)
             return
         }
-        let sockets = (try? ProcFS.listeningSockets(pid: process.pid)) ?? []
+        recordSuspension(sample)
+    }
+
+    /// Records a suspension that has begun (every thread stopped at `sample`), with the listening
+    /// sockets of every process of the run as they stand now.
+    func recordSuspension(_ sample: ProcessSample) {
+        var sockets = (try? ProcFS.listeningSockets(pid: process.pid)) ?? []
+        for pid in otherProcesses() { sockets += (try? ProcFS.listeningSockets(pid: pid)) ?? [] }
         suspensions.append(SuspensionRecord(pid: process.pid, start: sample.time, sampleAtStart: sample, listeningSockets: sockets))
         systemEvents.append(WorkloadEvent(time: sample.time, body: .stateChanged(StateChange(from: .background, to: .suspended))))
         isSuspended = true
@@ -103,7 +116,13 @@ extension RunSession {
     @discardableResult
     func endSuspension(endedBy: String, continueProcess: Bool) -> UInt64 {
         let endSample = sampler.sampleNow()
-        if continueProcess { process.kill(SIGCONT) }
+        if isBlackBox {
+            // Frozen or stopped, the program is continued the way it was suspended; a kill reaches
+            // a frozen group too, so only continuing needs this.
+            if continueProcess || suspendedByFreezer { resumeProgram() }
+        } else if continueProcess {
+            process.kill(SIGCONT)
+        }
         let time = MonotonicClock.now()
         if var last = suspensions.popLast() {
             last.end = time

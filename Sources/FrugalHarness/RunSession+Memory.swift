@@ -14,10 +14,17 @@ extension RunSession {
         let before = measured ? sampler.sampleNow()?.memory : nil
         let time = MonotonicClock.now()
         var problem: String?
-        do {
-            try process.send(ControlMessage(sequence: sequence, command: .memoryWarning, argument: level.rawValue))
-        } catch {
-            problem = "could not deliver the memory warning: \(error)"
+        if isBlackBox, let signal = programMemoryWarningSignal {
+            // A black-box program's warning is a signal to its main process (a wrapper gets it).
+            if level != .normal && Glibc.kill(process.pid, signal) != 0 {
+                problem = "could not send signal \(signal) to pid \(process.pid): \(String(cString: strerror(errno)))"
+            }
+        } else {
+            do {
+                try process.send(ControlMessage(sequence: sequence, command: .memoryWarning, argument: level.rawValue))
+            } catch {
+                problem = "could not deliver the memory warning: \(error)"
+            }
         }
         var delivery = WarningDelivery(sequence: sequence, level: level, origin: origin, time: time, atDelivery: before)
         if problem == nil && measured {
@@ -74,7 +81,7 @@ extension RunSession {
         do {
             // oom_score_adj 0 against the workload's 1000: the workload is the one the kernel takes.
             let hog = try ChildProcess(arguments: [options.workloadHost, Self.balloonArgument, String(bytes)], environment: [:],
-                                       cgroupProcs: cgroup.procsPaths, oomScoreAdjustment: 0)
+                                       cgroupProcs: cgroup.balloonProcsPaths, oomScoreAdjustment: 0)
             memory.addBalloon(hog)
             let ready = EventStreamReader(fd: hog.eventFD)
             // The hog closes its event pipe once every page is touched (or it dies).

@@ -48,14 +48,61 @@ final class RunSession {
     /// The memory cgroup, pressure monitor and balloons (RunSession+Memory.swift), for the whole run.
     let memory: MemoryPressure
 
-    init(plan: RunPlan, workload: String, options: HarnessOptions) throws {
+    /// The run's cgroup (`Containment/RunCgroup+Linux.swift`): every process of the run, ended
+    /// with it. Nil where none could be made (`containmentUnavailable` says why): the process
+    /// group is used instead, which a program can leave (`setsid`).
+    let containment: RunCgroup?
+    let containmentUnavailable: String?
+    /// This run's watch of the kernel's exit records, when the machine gives them.
+    let taskExitToken: Int?
+    /// Processes that outlived a main process of the run (ended by the harness).
+    var stragglers: [Straggler] = []
+    /// Whether the run is a black-box program (no FrugalKit protocol: signals and the freezer only).
+    let isBlackBox: Bool
+    /// What each process of the run execs, and its own environment: the workload host (the app
+    /// named in its environment), the user's executable, or the program (its path resolved).
+    let launchArguments: [String]
+    let launchEnvironment: [String: String]
+    /// Whether the current suspension is the cgroup freezer's (else SIGSTOP).
+    var suspendedByFreezer = false
+    /// The black-box program's main thread watched from outside (`OutsideHangWatcher.swift`), and
+    /// what the watchers of its ended processes saw.
+    var outsideWatcher: OutsideHangWatcher?
+    var outsideWatches: [(hangs: [OutsideHang], longestBusyNanoseconds: UInt64, samples: Int, unreadable: [String])] = []
+    var tornDown = false
+
+    /// `launchArguments` is the program's argv for a black-box run (its path resolved).
+    init(plan: RunPlan, workload: String, options: HarnessOptions, launchArguments: [String]? = nil) throws {
         self.options = options
         self.plan = plan
         self.workload = workload
+        if case .command = plan.target { isBlackBox = true } else { isBlackBox = false }
+        let command = Self.launchCommand(plan, options: options)
+        self.launchArguments = launchArguments ?? command.arguments
+        launchEnvironment = command.environment
+        // On a pure v2 machine a pressure run's memory group is v2 too, and a process is in one v2
+        // group only: that group is then the run's group as well, made first.
+        var memoryFirst: MemoryPressure?
+        if case .success(let own) = MemoryCgroup.ownGroup(), own.0 == .v2 {
+            let pressure = MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure)
+            if pressure.cgroup != nil { memoryFirst = pressure }
+        }
+        if let group = memoryFirst?.cgroup {
+            (containment, containmentUnavailable) = (RunCgroup.adopting(v2MemoryGroup: group.path), nil)
+        } else {
+            switch RunCgroup.create(label: workload) {
+            case .success(let group): (containment, containmentUnavailable) = (group, nil)
+            case .failure(let error): (containment, containmentUnavailable) = (nil, error.description)
+            }
+        }
+        taskExitToken = TaskExitMonitor.shared.beginWatching()
         do {
             sandbox = try Sandbox(parent: options.sandboxParent, workload: workload, resources: plan.bundleResources,
                                   documents: plan.documents)
         } catch {
+            containment?.remove()
+            _ = memoryFirst?.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
+            taskExitToken.map(TaskExitMonitor.shared.endWatching)
             throw HarnessError("cannot create the app sandbox under \(options.sandboxParent.path): \(error)")
         }
         let network: RunNetwork
@@ -65,20 +112,28 @@ final class RunSession {
                                      radio: plan.scenario.radio ?? options.radio)
         } catch {
             sandbox.remove()
+            containment?.remove()
+            _ = memoryFirst?.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
+            taskExitToken.map(TaskExitMonitor.shared.endWatching)
             throw HarnessError("cannot start the run's origin server and shaping proxy: \(error)")
         }
         self.network = network
-        memory = MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure)
+        memory = memoryFirst ?? MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure,
+                                               pressureStallGroup: containment?.kind == .v2 ? containment?.path : nil)
         do {
-            (process, reader, sampler, hangWatcher) = try Self.spawn(plan: plan, options: options, sandbox: sandbox,
-                                                                     network: network, memory: memory)
+            (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: self.launchArguments, ownEnvironment: launchEnvironment,
+                                                                     blackBox: isBlackBox, options: options, sandbox: sandbox,
+                                                                     network: network, memory: memory, containment: containment)
         } catch {
             network.stop()
             sandbox.remove()
             _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
+            containment?.remove()
+            taskExitToken.map(TaskExitMonitor.shared.endWatching)
             throw error
         }
-        startMemoryMonitoring()
+        if isBlackBox { startProgramWatch() }
+        if !isBlackBox || programMemoryWarningSignal != nil { startMemoryMonitoring() }
     }
 
     /// The app's command line and its own environment: the workload host with the built-in's name,
@@ -94,24 +149,31 @@ final class RunSession {
         }
     }
 
-    /// Starts the plan's app in `sandbox`, with its reader, sampler and hang watcher. Every
-    /// process of the run joins the run's memory cgroup, if it has one, before it execs.
-    private static func spawn(plan: RunPlan, options: HarnessOptions, sandbox: Sandbox, network: RunNetwork, memory: MemoryPressure) throws
+    /// Starts `arguments` in `sandbox`, with its reader, sampler and hang watcher. Every process of
+    /// the run joins the run's memory cgroup, if it has one, and the run's cgroup (last: on a
+    /// hybrid machine that is the unified tree) before it execs.
+    private static func spawn(arguments: [String], ownEnvironment: [String: String], blackBox: Bool, options: HarnessOptions,
+                              sandbox: Sandbox, network: RunNetwork, memory: MemoryPressure, containment: RunCgroup?) throws
         -> (ChildProcess, EventStreamReader, ProcSampler, HangWatcher) {
         let process: ChildProcess
-        let command = launchCommand(plan, options: options)
         do {
-            var environment = options.environment.merging(command.environment) { $1 }
+            var environment = options.environment.merging(ownEnvironment) { $1 }
                 .merging(sandbox.environment) { $1 }.merging(network.environment) { _, proxy in proxy }
+            if blackBox {
+                // A black-box program finds its sandbox the Unix way: its home and its temporary directory.
+                environment["HOME"] = sandbox.root.path
+                environment["TMPDIR"] = sandbox.root.appendingPathComponent(SandboxLayout.tmp).path
+            }
             if let peer = SlowPeer.shared { environment[SlowPeer.environmentVariable] = String(peer.port) }
-            process = try ChildProcess(arguments: command.arguments, environment: environment,
-                                       cgroupProcs: memory.cgroup?.procsPaths ?? [],
+            var groups = memory.cgroup?.procsPaths ?? []
+            if let containment, !groups.contains(containment.procsPath) { groups.append(containment.procsPath) }
+            process = try ChildProcess(arguments: arguments, environment: environment, cgroupProcs: groups,
                                        oomScoreAdjustment: memory.cgroup == nil ? nil : MemoryPressure.workloadOOMScore)
         } catch {
-            throw HarnessError("cannot start \(command.arguments.first ?? "the app"): \(error)")
+            throw HarnessError("cannot start \(arguments.first ?? "the app"): \(error)")
         }
         let reader = EventStreamReader(fd: process.eventFD)
-        let sampler = ProcSampler(pid: process.pid, interval: options.sampleInterval)
+        let sampler = ProcSampler(pid: process.pid, interval: options.sampleInterval, members: containment.map { group in { group.pids } })
         sampler.start()
         return (process, reader, sampler, HangWatcher(reader: reader, pid: process.pid))
     }
@@ -119,7 +181,10 @@ final class RunSession {
     /// Starts a new process of the same workload in the same sandbox; the current one must have exited.
     func respawn() throws {
         try archiveCurrentProcess()
-        (process, reader, sampler, hangWatcher) = try Self.spawn(plan: plan, options: options, sandbox: sandbox, network: network!, memory: memory)
+        (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: launchArguments, ownEnvironment: launchEnvironment,
+                                                                 blackBox: isBlackBox, options: options, sandbox: sandbox,
+                                                                 network: network!, memory: memory, containment: containment)
+        if isBlackBox { startProgramWatch() }
         killedByScenario = false
         isSuspended = false
     }
@@ -129,6 +194,10 @@ final class RunSession {
     /// Carries out one step; sets `stopped` when the scenario cannot go on.
     func perform(_ step: ScenarioStep, index: Int) {
         let start = index == 0 ? process.spawnTime : MonotonicClock.now()
+        if isBlackBox {
+            performProgramStep(step, index: index, start: start)
+            return
+        }
         switch step {
         case .launch: launch(index: index, start: start)
         case .wait(let seconds): wait(seconds, index: index, start: start)
@@ -176,7 +245,7 @@ final class RunSession {
     /// Kills the process group and records why.
     func kill(outcome: RunOutcome, detail: String) {
         if isSuspended { endSuspension(endedBy: "watchdog kill", continueProcess: false) }
-        process.kill(SIGKILL)
+        killEveryProcess()
         self.outcome = outcome
         outcomeDetail = detail
         stopped = true
@@ -187,6 +256,12 @@ final class RunSession {
         guard let exit = process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(30)) else {
             throw HarnessError("workload \(workload) (pid \(process.pid)) could not be reaped after SIGKILL")
         }
+        endStragglers(mainExit: exit.time)
+        if let outsideWatcher {
+            outsideWatcher.stop()
+            outsideWatches.append(outsideWatcher.result)
+            self.outsideWatcher = nil
+        }
         sampler.stop()
         reader.waitForEnd(until: MonotonicClock.now() + Self.nanoseconds(2), clock: MonotonicClock.now)
         hangWatcher.stop()
@@ -194,19 +269,21 @@ final class RunSession {
         for line in reader.malformedLines {
             events.append(WorkloadEvent(time: exit.time, body: .mark(Mark(name: "malformed-event", detail: line))))
         }
-        let segment = ProcessSegment(pid: process.pid, startTime: process.spawnTime, endTime: exit.time,
+        var segment = ProcessSegment(pid: process.pid, startTime: process.spawnTime, endTime: exit.time,
                                      exitStatus: exit.status, resourceUsage: exit.usage)
+        segment.mainThreadWakeupsAtExit = process.finalMainThreadStatus?.voluntaryContextSwitches
         finishedProcesses.append((segment, events, sampler.all, reader.malformedLines))
         finishedIO.append((process.finalIO, reader.bytesRead))
     }
 
     /// After the last step: ends the app if the scenario did not, reaps it, and builds the record.
     func finish() throws -> RunRecord {
-        defer { if !options.keepSandboxes { sandbox.remove() } }
-        // Whatever happens below, the run's servers stop with it.
-        defer { network?.stop() }
+        // Whatever happens below, nothing of the run outlives it: processes, cgroup, servers, sandbox.
+        defer { teardown() }
         if isSuspended { endSuspension(endedBy: "end of scenario", continueProcess: true) }
-        if !terminated && !process.hasExited && outcome == nil {
+        if isBlackBox && !terminated && !process.hasExited && outcome == nil {
+            endProgramAtScenarioEnd()
+        } else if !terminated && !process.hasExited && outcome == nil {
             // The scenario ended without terminate: close the control pipe (the app ends itself on
             // EOF) and give it the terminate budget before killing it.
             process.closeControl()
@@ -224,13 +301,14 @@ final class RunSession {
         guard let first = processes.first, let last = processes.last else { throw HarnessError("no process was run") }
         // Whether the kernel's OOM killer ended the run is decided on the last process's exit.
         let memoryFacts = finishMemory(exit: last.segment.exitStatus ?? ExitStatus())
+        let containmentFacts = finishContainment(mainProcesses: processes.map(\.segment.pid))
         // Trace times are on the run's clock: seconds since the first process's exec.
         let networkRecord = network?.finish(spawnTime: first.segment.startTime)
         if outcome == nil {
             if killedByScenario {
                 (outcome, outcomeDetail) = (.completed, "ended by the scenario's kill step")
             } else if let status = last.segment.exitStatus {
-                (outcome, outcomeDetail) = ScenarioRunner.classify(status, terminated: terminated)
+                (outcome, outcomeDetail) = isBlackBox ? classifyProgramExit(status) : ScenarioRunner.classify(status, terminated: terminated)
             }
         }
         // Stable order by time: the harness's state changes fall between the app's own events.
@@ -242,13 +320,15 @@ final class RunSession {
                                events: events, samples: processes.flatMap(\.samples).sorted { $0.time < $1.time },
                                outcome: outcome ?? .crashed, outcomeDetail: outcomeDetail, exitStatus: last.segment.exitStatus,
                                resourceUsage: usages.count == processes.count ? ResourceUsage.total(usages) : nil,
-                               network: networkRecord)
+                               blackBox: isBlackBox, network: networkRecord)
+        record.containment = containmentFacts
         record.sandboxPath = sandbox.root.path
         recordDisk(into: &record)
         record.processes = processes.map(\.segment)
         record.suspensions = suspensions.isEmpty ? nil : suspensions
         if plan.scenario.steps.contains(.home) { record.backgroundTimeBudget = plan.scenario.effectiveBackgroundTimeBudget }
         record.memory = memoryFacts
+        if isBlackBox { recordProgramFacts(into: &record) }
         return record
     }
 }

@@ -25,12 +25,17 @@ public final class ScenarioRunner {
     private func seconds(_ value: Double) -> UInt64 { RunSession.nanoseconds(value) }
 
     private func runApp(name: String, plan: RunPlan) throws -> RunRecord {
+        return try runSession(plan: plan, workload: name, launchArguments: nil)
+    }
+
+    private func runSession(plan: RunPlan, workload: String, launchArguments: [String]?) throws -> RunRecord {
         guard plan.scenario.steps.first == .launch else {
             throw HarnessError("scenario '\(plan.scenario.name)' must start with launch")
         }
-        let session = try RunSession(plan: plan, workload: name, options: options)
-        // The run's origin and proxy stop however the run ends (finish stops them too).
-        defer { session.network?.stop() }
+        let session = try RunSession(plan: plan, workload: workload, options: options, launchArguments: launchArguments)
+        // However the run ends (a thrown error included), nothing of it is left behind: every
+        // process of its cgroup, the cgroup, the proxy, the sandbox (finish tears down too).
+        defer { session.teardown() }
         for (index, step) in plan.scenario.steps.enumerated() {
             if !session.canPerform(step) { break }
             session.perform(step, index: index)
@@ -68,47 +73,13 @@ public final class ScenarioRunner {
         return (.crashed, "ended in an unknown way")
     }
 
+    /// A black-box program under any scenario, through the same session as an app: the same
+    /// sandbox, cgroup, proxy, sampler and teardown.
     private func runCommand(_ arguments: [String], plan: RunPlan) throws -> RunRecord {
         guard let first = arguments.first else { throw HarnessError("no command given") }
         let path = first.contains("/") ? first : Self.which(first)
         guard let path else { throw HarnessError("command not found: \(first)") }
-        let process: ChildProcess
-        // A black-box program may use the proxy too (raw sockets read FRUGAL_PROXY).
-        let network = try RunNetwork(profile: options.networkProfile, radio: options.radio)
-        defer { network.stop() }
-        do {
-            process = try ChildProcess(arguments: [path] + arguments.dropFirst(),
-                                       environment: options.environment.merging(network.environment) { _, proxy in proxy })
-        } catch {
-            throw HarnessError("cannot start \(first): \(error)")
-        }
-        process.closeControl()
-        let reader = EventStreamReader(fd: process.eventFD)
-        let sampler = ProcSampler(pid: process.pid, interval: options.sampleInterval)
-        sampler.start()
-        var outcome: RunOutcome?
-        var detail: String?
-        if process.waitForExit(until: process.spawnTime + seconds(options.commandTimeout)) == nil {
-            process.kill(SIGKILL)
-            outcome = .timedOut
-            detail = "still running after \(DisplayFormat.number(options.commandTimeout)) s"
-        }
-        guard let exit = process.waitForExit(until: MonotonicClock.now() + seconds(30)) else {
-            throw HarnessError("command \(first) (pid \(process.pid)) could not be reaped after SIGKILL")
-        }
-        let networkRecord = network.finish(spawnTime: process.spawnTime)
-        sampler.stop()
-        reader.waitForEnd(until: MonotonicClock.now() + seconds(1), clock: MonotonicClock.now)
-        if outcome == nil {
-            if exit.status.code == 0 { outcome = .completed } else { (outcome, detail) = Self.classify(exit.status, terminated: true) }
-        }
-        let step = StepRecord(index: 0, step: .launch, start: process.spawnTime, end: exit.time)
-        var record = RunRecord(workload: plan.workloadName, scenario: "command", repetition: plan.repetition,
-                         startTime: process.spawnTime, endTime: exit.time, pid: process.pid, steps: [step], events: [],
-                         samples: sampler.all, outcome: outcome ?? .crashed, outcomeDetail: detail,
-                         exitStatus: exit.status, resourceUsage: exit.usage, blackBox: true, network: networkRecord)
-        record.finalIO = process.finalIO
-        return record
+        return try runSession(plan: plan, workload: plan.workloadName, launchArguments: [path] + arguments.dropFirst())
     }
 
     /// The first executable called `name` on `PATH`.

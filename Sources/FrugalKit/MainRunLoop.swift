@@ -67,6 +67,20 @@ public final class MainRunLoop {
         return timer
     }
 
+    /// Schedules a repeating timer that draws frames, like a `CADisplayLink`: its handlers are
+    /// recorded as `frame:<name>`. Frugal does not count the time it runs while the app is active
+    /// as idle (`power.avoid-polling`): an app animating on screen is in use, not polling. Stop it
+    /// in `willResignActive` (`lifecycle.quiesce-when-inactive` judges an inactive app's frames).
+    /// Call on the main thread.
+    @discardableResult
+    public func scheduleFrameTimer(name: String, framesPerSecond: Double, handler: @escaping (RunLoopTimer) -> Void) -> RunLoopTimer {
+        let interval = 1 / max(framesPerSecond, 0.001)
+        let timer = RunLoopTimer(name: name, interval: interval, repeats: true, tolerance: 0,
+                                 firstFire: MonotonicClock.now() + UInt64(interval * 1e9), drawsFrames: true, handler: handler)
+        timers.append(timer)
+        return timer
+    }
+
     /// Runs `block` on the main thread as the handler `name`. Safe from any thread; wakes the loop.
     public func perform(_ name: String, _ block: @escaping () -> Void) {
         postedLock.withLock { posted.append((name, block)) }
@@ -134,7 +148,7 @@ public final class MainRunLoop {
         let due = timers.filter { $0.isValid && $0.fireTime <= now }.sorted { $0.fireTime < $1.fireTime }
         for timer in due {
             guard running, timer.isValid else { continue }
-            meter.measure("timer:\(timer.name)") { timer.handler(timer) }
+            meter.measure(timer.handlerName) { timer.handler(timer) }
             if timer.repeats && timer.isValid {
                 let step = UInt64(max(timer.interval, 0.001) * 1e9)
                 var next = timer.fireTime + step

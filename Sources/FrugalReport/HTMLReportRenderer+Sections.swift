@@ -45,6 +45,7 @@ extension HTMLReportRenderer {
         } else {
             html += "<p>\(judged.count) values judged in \(comparison.results.count) shared workloads\(entries.count > judged.count ? "; \(entries.count - judged.count) not judged (too few repetitions)" : "").</p>"
         }
+        if let warning = comparison.machineWarning { html += "<p class=\"regressed\">\(e(warning))</p>" }
         if let shortage = comparison.insufficientRepetitions {
             html += "<p class=\"regressed\">Insufficient repetitions: \(e(shortage))</p>"
         }

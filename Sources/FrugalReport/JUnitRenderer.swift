@@ -45,7 +45,7 @@ public enum JUnitRenderer {
                     body += "<skipped message=\"\(x(audit.explanation ?? audit.displayValue))\"/>"
                 }
                 let out = (["\(audit.displayValue) (score \(audit.score.map { String(Int(($0 * 100).rounded())) } ?? "–"))"] + notes).joined(separator: "\n")
-                body += "<system-out>\(x(out))</system-out>"
+                body += "<system-out>\(x(bounded(out)))</system-out>"
                 cases.append("<testcase classname=\"\(className)\" name=\"\(x(audit.id))\" time=\"0\">\(body)</testcase>")
             }
             for check in checks where check.target.hasPrefix("categories:") {
@@ -54,7 +54,7 @@ public enum JUnitRenderer {
                     failures += 1
                     body = "<failure message=\"\(x(check.message))\" type=\"frugal\"/>"
                 } else {
-                    body = "<system-out>\(x(check.message))</system-out>"
+                    body = "<system-out>\(x(bounded(check.message)))</system-out>"
                 }
                 cases.append("<testcase classname=\"\(className)\" name=\"\(x(check.target + " " + check.bound))\" time=\"0\">\(body)</testcase>")
             }
@@ -70,6 +70,25 @@ public enum JUnitRenderer {
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"frugal\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\" skipped=\"\(totalSkipped)\">\n"
             + suites.joined(separator: "\n") + "\n</testsuites>\n"
+    }
+
+    /// CI views show `<system-out>` as a PR comment or a log section: the same bound as
+    /// `summary.md`.
+    public static let systemOutLimit = MarkdownSummaryRenderer.characterLimit
+
+    /// `text`, cut to at most `limit` UTF-16 code units with a note saying so.
+    static func bounded(_ text: String, limit: Int = systemOutLimit) -> String {
+        guard text.utf16.count > limit else { return text }
+        let note = "\n… cut at \(limit) characters: see report.html"
+        var kept = ""
+        var used = note.utf16.count
+        for character in text {
+            let size = String(character).utf16.count
+            guard used + size <= limit else { break }
+            kept.append(character)
+            used += size
+        }
+        return kept + note
     }
 
     /// Escapes text for XML text and attributes, dropping characters XML 1.0 cannot hold.

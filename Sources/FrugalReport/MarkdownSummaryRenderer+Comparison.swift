@@ -1,10 +1,14 @@
 import FrugalCore
 
 extension MarkdownSummaryRenderer {
-    static func comparisonLines(_ comparison: ReportComparison) -> [String] {
+    static func addComparison(_ comparison: ReportComparison, to document: inout MarkdownDocument) {
         var lines = ["## Against the baseline", ""]
         lines.append("Baseline `\(cell(comparison.baseline))` (\(cell(comparison.baselineGeneratedAt))). A regression is a change that is significant (Mann–Whitney U, α = \(DisplayFormat.number(comparison.alpha)); the bootstrap interval of the median change excludes 0) and at least the value's minimum effect.")
         lines.append("")
+        if let warning = comparison.machineWarning {
+            lines.append("⚠️ **Another machine:** \(cell(warning)).")
+            lines.append("")
+        }
         if let shortage = comparison.insufficientRepetitions {
             lines.append("⚠️ **Insufficient repetitions** for some values — they are not judged: \(cell(shortage))")
             lines.append("")
@@ -19,23 +23,22 @@ extension MarkdownSummaryRenderer {
             lines += changeTable(comparison.regressions)
         }
         lines.append("")
+        for missing in comparison.unmatched { lines.append("- unmatched: \(cell(missing))") }
+        if !comparison.unmatched.isEmpty { lines.append("") }
+        document.add(.essential, lines)
         let improvements = comparison.results.flatMap { $0.audits + $0.metrics }.filter { $0.verdict == .improved }
         if !improvements.isEmpty {
-            lines.append("<details><summary>\(improvements.count) significant improvement\(improvements.count == 1 ? "" : "s")</summary>")
-            lines.append("")
-            lines += changeTable(improvements)
-            lines.append("")
-            lines.append("</details>")
-            lines.append("")
+            var details = ["<details><summary>\(improvements.count) significant improvement\(improvements.count == 1 ? "" : "s")</summary>", ""]
+            details += changeTable(improvements)
+            details += ["", "</details>", ""]
+            document.add(.optional, details, omitted: "\(improvements.count) significant improvement\(improvements.count == 1 ? "" : "s"): see `report.html`.")
         }
-        lines.append("| workload | scenario | base score | head score |")
-        lines.append("|---|---|---|---|")
+        var scores = ["| workload | scenario | base score | head score |", "|---|---|---|---|"]
         for result in comparison.results {
-            lines.append("| \(cell(result.workload)) | \(cell(result.scenario)) | \(score(result.baseScore)) | \(score(result.headScore)) |")
+            scores.append("| \(cell(result.workload)) | \(cell(result.scenario)) | \(score(result.baseScore)) | \(score(result.headScore)) |")
         }
-        for missing in comparison.unmatched { lines.append("- unmatched: \(cell(missing))") }
-        lines.append("")
-        return lines
+        scores.append("")
+        document.add(.important, scores, omitted: "Base and head scores of \(comparison.results.count) workloads: see `report.html`.")
     }
 
     static func changeTable(_ entries: [ComparisonEntry]) -> [String] {

@@ -1,40 +1,113 @@
 import Foundation
 import FrugalCore
 
-/// Renders `summary.md`: a summary fit for a pull-request comment. Regressions against the
-/// baseline (worst first) and failing assertions come before the scores.
+/// Renders `summary.md`: a summary fit for a pull-request comment, at most
+/// ``characterLimit`` characters for any suite.
+///
+/// What a reviewer must act on comes first and in full: regressions against the baseline
+/// (worst first), failing assertions, and every failing audit of every workload. Then the
+/// scores, and passing and average audits collapsed: counts per category, and `<details>`
+/// tables while they fit. What does not fit is named in one line that points at the HTML.
 public enum MarkdownSummaryRenderer {
-    public static func render(_ report: Report) -> String {
-        var lines: [String] = ["# Frugal summary", ""]
-        lines.append("\(report.tool.name) \(report.tool.version) · \(report.generatedAt) · \(report.environment.hostname)")
-        lines.append("")
-        if let comparison = report.comparison { lines += comparisonLines(comparison) }
-        if let assertions = report.assertions { lines += assertionLines(assertions) }
-        lines.append("## Scores")
+    /// A GitHub pull-request comment holds 65,536 characters; the rest is headroom for a CI
+    /// job's own lines around the summary.
+    public static let characterLimit = 60_000
+
+    public static func render(_ report: Report, limit: Int = characterLimit) -> String {
+        var document = MarkdownDocument()
+        var header = ["# Frugal summary", ""]
+        header.append("\(report.tool.name) \(report.tool.version) · \(report.generatedAt) · \(report.environments.map(\.hostname).joined(separator: ", "))")
+        header.append("")
+        header.append("The full report, with every audit's evidence and the timelines, is `report.html` beside this file.")
+        header.append("")
+        document.add(.essential, header)
+        if let comparison = report.comparison { addComparison(comparison, to: &document) }
+        if let assertions = report.assertions { document.add(.essential, assertionLines(assertions)) }
+        addScores(report, to: &document)
+        addAudits(report, to: &document)
+        document.add(.essential, ["Scores are 0–100: pass ≥ 90, average 50–89, fail < 50."])
+        return document.render(limit: limit)
+    }
+
+    static func addScores(_ report: Report, to document: inout MarkdownDocument) {
+        var lines = ["## Scores", ""]
+        lines.append(overview(report.results))
         lines.append("")
         lines.append("| workload | scenario | runs | outcome | overall | energy | failing audits |")
         lines.append("|---|---|---|---|---|---|---|")
         for result in report.results {
             let outcomes = result.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
-            let failing = result.audits.values.filter { ($0.score ?? 1) < 0.5 }.sorted { ($0.score ?? 0) < ($1.score ?? 0) }
-                .map { "`\($0.id)` \(score($0.score))" }.joined(separator: ", ")
-            lines.append("| \(cell(result.workload)) | \(cell(result.scenario)) | \(result.repetitions) | \(outcomes) | \(score(result.score)) | \(energy(result.energy)) | \(failing.isEmpty ? "none" : failing) |")
+            let failing = failingAudits(result).count
+            lines.append("| \(cell(result.workload)) | \(cell(result.scenario)) | \(result.repetitions) | \(outcomes) | \(score(result.score)) | \(energy(result.energy)) | \(failing == 0 ? "none" : "\(failing)") |")
         }
         lines.append("")
-        lines.append("## Audits")
-        lines.append("")
-        for result in report.results {
-            lines.append("### \(cell(result.workload)) · \(cell(result.scenario))")
-            lines.append("")
-            lines.append("| audit | score | value |")
-            lines.append("|---|---|---|")
-            for audit in result.audits.values.sorted(by: { ($0.score ?? 2, $0.id) < ($1.score ?? 2, $1.id) }) {
-                lines.append("| `\(audit.id)` | \(score(audit.score)) | \(cell(audit.score == nil ? (audit.explanation ?? audit.displayValue) : audit.displayValue)) |")
+        document.add(.important, lines, omitted: "The scores table (\(report.results.count) rows) did not fit; see `report.html`.")
+    }
+
+    /// One line over the whole suite: how many audit verdicts fall in each band.
+    static func overview(_ results: [WorkloadResult]) -> String {
+        var failing = 0, average = 0, passing = 0, unscored = 0
+        for audit in results.flatMap(\.audits.values) {
+            guard let score = audit.score else { unscored += 1; continue }
+            switch ScoreBand(score: score) {
+            case .pass: passing += 1
+            case .average: average += 1
+            case .fail: failing += 1
             }
-            lines.append("")
         }
-        lines.append("Scores are 0–100: pass ≥ 90, average 50–89, fail < 50.")
-        return lines.joined(separator: "\n") + "\n"
+        return "\(results.count) workload·scenario pairs: \(failing) failing audit\(failing == 1 ? "" : "s"), \(average) average, \(passing) passing, \(unscored) not applicable or unavailable."
+    }
+
+    /// Failing audits of each workload in full; the others counted per category, and listed in
+    /// a collapsed table when there is room.
+    static func addAudits(_ report: Report, to document: inout MarkdownDocument) {
+        document.add(.essential, ["## Audits", ""])
+        for result in report.results {
+            var lines = ["### \(cell(result.workload)) · \(cell(result.scenario))", ""]
+            let failing = failingAudits(result)
+            if failing.isEmpty {
+                lines.append("No failing audit.")
+            } else {
+                lines.append("| failing audit | score | value |")
+                lines.append("|---|---|---|")
+                for audit in failing { lines.append(row(audit)) }
+            }
+            let rest = result.audits.values.filter { ($0.score ?? 1) >= 0.5 }
+                .sorted { ($0.score ?? 2, $0.id) < ($1.score ?? 2, $1.id) }
+            let scored = rest.filter { $0.score != nil }
+            lines.append("")
+            if !rest.isEmpty {
+                lines.append("Passing or average: \(scored.isEmpty ? "none" : categoryCounts(scored)); \(rest.count - scored.count) not applicable or unavailable.")
+                lines.append("")
+            }
+            document.add(.essential, lines)
+            guard !rest.isEmpty else { continue }
+            var details = ["<details><summary>\(rest.count) other audits of \(cell(result.workload))</summary>", ""]
+            details.append("| audit | score | value |")
+            details.append("|---|---|---|")
+            for audit in rest { details.append(row(audit)) }
+            details += ["", "</details>", ""]
+            document.add(.optional, details, omitted: nil)
+        }
+    }
+
+    static func failingAudits(_ result: WorkloadResult) -> [AggregatedAudit] {
+        result.audits.values.filter { ($0.score ?? 1) < 0.5 }.sorted { ($0.score ?? 0, $0.id) < ($1.score ?? 0, $1.id) }
+    }
+
+    static func row(_ audit: AggregatedAudit) -> String {
+        "| `\(audit.id)` | \(score(audit.score)) | \(cell(audit.score == nil ? (audit.explanation ?? audit.displayValue) : audit.displayValue)) |"
+    }
+
+    /// `power 2, disk 5`: audits by category, in the catalogue's order.
+    static func categoryCounts(_ audits: [AggregatedAudit]) -> String {
+        var counts: [String: Int] = [:]
+        for audit in audits {
+            let category = RuleCatalogue.all.first { $0.id == audit.id }?.category.rawValue ?? "other"
+            counts[category, default: 0] += 1
+        }
+        let order = RuleCategory.allCases.map(\.rawValue) + ["other"]
+        return order.compactMap { name in counts[name].map { "\(name) \($0)" } }.joined(separator: ", ")
     }
 
     static func energy(_ energy: AggregatedEnergy?) -> String {

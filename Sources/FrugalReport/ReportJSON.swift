@@ -1,26 +1,82 @@
 import Foundation
 import FrugalCore
 
-/// Reads and writes `report.json`.
+/// Reads and writes `report.json`, and the compact baseline.
 public enum ReportJSON {
     /// Pretty-printed, keys sorted, so reports diff well in version control.
-    public static func encode(_ report: Report) throws -> Data {
+    static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        var data = try encoder.encode(report)
+        return encoder
+    }
+
+    /// The whole report in memory. Writing a file, ``ReportJSONWriter`` gives the same bytes
+    /// without holding them all.
+    public static func encode(_ report: Report) throws -> Data {
+        var data = try makeEncoder().encode(report)
         data.append(UInt8(ascii: "\n"))
         return data
     }
 
-    /// Decodes a report, refusing other schema versions with a clear error.
-    public static func decode(_ data: Data) throws -> Report {
-        struct Version: Decodable { var schemaVersion: Int? }
-        let version = try JSONDecoder().decode(Version.self, from: data).schemaVersion
-        guard version == Report.currentSchemaVersion else {
-            throw ReportError("schemaVersion \(version.map(String.init) ?? "missing") is not supported (this frugal reads \(Report.currentSchemaVersion))")
+    /// The compact baseline of `report` (``CompactBaseline``): one line per workload and
+    /// scenario, keys sorted, so a baseline update diffs line by line.
+    public static func encodeBaseline(_ report: Report) throws -> Data {
+        let baseline = CompactBaseline(report)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = makeEncoder().nonConformingFloatEncodingStrategy
+        var shell = baseline
+        shell.workloads = []
+        var head = try encoder.encode(shell)
+        // `"workloads":[]}` closes the shell (its last key in sorted order): the workloads go
+        // in its place, one per line.
+        let tail = Data(#""workloads":[]}"#.utf8)
+        guard head.count >= tail.count, head.suffix(tail.count) == tail else {
+            throw ReportError("baseline writer: unexpected encoding of the baseline's header")
         }
-        return try JSONDecoder().decode(Report.self, from: data)
+        head.removeLast(tail.count)
+        var data = head
+        data.append(contentsOf: #""workloads":["#.utf8)
+        for (index, workload) in baseline.workloads.enumerated() {
+            data.append(contentsOf: (index == 0 ? "\n" : ",\n").utf8)
+            data.append(try encoder.encode(workload))
+        }
+        data.append(contentsOf: "\n]}\n".utf8)
+        return data
+    }
+
+    /// Decodes a report, or a compact baseline as the report it stands for, in one pass over
+    /// the bytes; other schema versions are refused with a clear error.
+    public static func decode(_ data: Data) throws -> Report {
+        try JSONDecoder().decode(ReportDocument.self, from: data).report
+    }
+
+    /// Reads a file mapped rather than copied into memory, then decodes it.
+    public static func read(contentsOf url: URL) throws -> Report {
+        try decode(try Data(contentsOf: url, options: .alwaysMapped))
+    }
+
+    /// Either kind of file, told apart by `format` after the version is checked.
+    private struct ReportDocument: Decodable {
+        var report: Report
+        private enum Keys: String, CodingKey { case schemaVersion, format }
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            let version = try? container.decodeIfPresent(Int.self, forKey: .schemaVersion)
+            guard version == Report.currentSchemaVersion else {
+                throw ReportError("schemaVersion \(version.map(String.init) ?? "missing") is not supported (this frugal reads \(Report.currentSchemaVersion))")
+            }
+            if let format = try container.decodeIfPresent(String.self, forKey: .format) {
+                guard format == CompactBaseline.formatName else {
+                    throw ReportError("format '\(format)' is not known (this frugal reads reports and '\(CompactBaseline.formatName)')")
+                }
+                report = try CompactBaseline(from: decoder).report()
+            } else {
+                report = try Report(from: decoder)
+            }
+        }
     }
 }
 

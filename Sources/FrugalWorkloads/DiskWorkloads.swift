@@ -7,10 +7,10 @@ extension WorkloadCatalogue {
     static let disk: [WorkloadDefinition] = [
         WorkloadDefinition(name: "notes.rewrite-whole",
                            summary: "rewrites its whole 4 MiB note (atomic replace + fsync) after each edit of a few bytes (bad: write amplification)",
-                           defaultScenarios: ["disk-session"]) { NotesApp(strategy: .rewriteWhole) },
+                           defaultScenarios: ["disk-session"], documents: [NotesApp.installedNote]) { NotesApp(strategy: .rewriteWhole) },
         WorkloadDefinition(name: "notes.append-delta",
-                           summary: "writes only the 4 KiB blocks each edit changed, coalesced into one pwrite batch + fsync per save (good)",
-                           defaultScenarios: ["disk-session"]) { NotesApp(strategy: .changedBlocks) },
+                           summary: "writes only the 4 KiB blocks the edits changed, in one pwrite batch + fsync once edits pause for 1 s (good)",
+                           defaultScenarios: ["disk-session"], documents: [NotesApp.installedNote]) { NotesApp(strategy: .changedBlocks) },
         WorkloadDefinition(name: "prefs.save-every-change",
                            summary: "saves its preferences file after every single setting change: 60 writes (bad: frequent writes)",
                            defaultScenarios: ["disk-session"]) { PreferencesApp(coalesce: false) },

@@ -87,7 +87,7 @@ final class DisplayTimerApp: AppDelegate {
 
     private func start(_ app: Application) {
         guard timer == nil else { return }
-        timer = app.runLoop.scheduleTimer(name: "display", interval: 0.05, repeats: true, tolerance: 0) { [unowned self] _ in
+        timer = app.runLoop.scheduleFrameTimer(name: "display", framesPerSecond: 20) { [unowned self] _ in
             self.frames += 1
         }
     }

@@ -13,23 +13,27 @@ public struct WorkloadDefinition: Sendable {
     public let inDefaultSuite: Bool
     /// Files the harness installs in the app bundle before launch.
     public let bundleResources: [BundleResource]
+    /// The user's documents the harness installs in Documents before launch (not the app's writes).
+    public let documents: [BundleResource]
     /// Makes the app's delegate, in the workload's process.
     public let makeDelegate: @Sendable () -> AppDelegate
 
     public init(name: String, summary: String, defaultScenarios: [String], inDefaultSuite: Bool = true,
-                bundleResources: [BundleResource] = [], makeDelegate: @escaping @Sendable () -> AppDelegate) {
+                bundleResources: [BundleResource] = [], documents: [BundleResource] = [],
+                makeDelegate: @escaping @Sendable () -> AppDelegate) {
         self.name = name
         self.summary = summary
         self.defaultScenarios = defaultScenarios
         self.inDefaultSuite = inDefaultSuite
         self.bundleResources = bundleResources
+        self.documents = documents
         self.makeDelegate = makeDelegate
     }
 }
 
 /// Every built-in workload, in good/bad pairs. Each area adds its list in its own file.
 public enum WorkloadCatalogue {
-    public static let all: [WorkloadDefinition] = power + launch + lifecycle + responsiveness + disk + network + memory + baseline
+    public static let all: [WorkloadDefinition] = power + launch + lifecycle + resume + responsiveness + disk + network + memory + baseline
         + fixtures + responsivenessFixtures + memoryFixtures
 
     /// The workload called `name`, if any.

@@ -16,6 +16,11 @@ enum WorkloadHost: FrugalApp {
         if arguments.count == 3, arguments[1] == "--balloon", let bytes = Int(arguments[2]), bytes > 0 {
             Balloon.run(bytes: bytes)
         }
+        // `--wake RATE SECONDS` is a plain program with a known number of wakeups, for black-box tests.
+        if arguments.count == 4, arguments[1] == "--wake", let rate = Double(arguments[2]), let seconds = Double(arguments[3]),
+           rate > 0, seconds > 0 {
+            Waker.run(rate: rate, seconds: seconds)
+        }
         Application.main(apps: apps)
     }
 }

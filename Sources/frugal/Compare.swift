@@ -40,15 +40,13 @@ struct Compare: ParsableCommand {
         var headReport = try ReportInput.load(head)
         headReport.comparison = ReportComparator.compare(base: baseReport, head: headReport, baseline: base)
         if let markdown { try ReportInput.write(MarkdownSummaryRenderer.render(headReport), to: markdown) }
-        if let out {
-            let data = try ReportJSON.encode(headReport)
-            try ReportInput.write(String(decoding: data, as: UTF8.self), to: out)
-        }
+        if let out { try ReportInput.writeReport(headReport, to: out) }
         // Reports that share no workload, or whose values all lack repetitions, compare nothing:
-        // that is bad input (exit 1), not "no regression".
+        // that is bad input (exit 1, one line), not "no regression".
         if let comparison = headReport.comparison, let nothing = ComparisonTextRenderer.nothingCompared(comparison) {
             throw CLIFailure.badInput("\(head) against \(base): \(nothing)")
         }
+        if let warning = headReport.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }
         if !jsonStdout, let comparison = headReport.comparison { print(ComparisonTextRenderer.render(comparison), terminator: "") }
         try CIOutput.finish(headReport, jsonStdout: jsonStdout, annotations: githubAnnotations)
     }

@@ -32,6 +32,8 @@ struct Doctor: ParsableCommand {
         print("privileges uid \(survey.privileges.effectiveUserID), perf_event_paranoid \(survey.privileges.perfEventParanoid.map(String.init) ?? "?"): \(survey.privileges.note)")
         print("rusage    \(survey.rusageThread.detail)")
         print("cgroups   \(survey.cgroups.memoryController.map { "\($0) memory controller at \(survey.cgroups.path ?? "?"): " } ?? "")\(survey.cgroups.note)")
+        if let check = survey.runContainment { print("runs      \(check.available ? "contained" : "not contained"): \(check.detail)") }
+        if let check = survey.exitRecords { print("exits     \(check.available ? "available" : "unavailable"): \(check.detail)") }
         print("PSI       \(survey.pressureStall.available ? "available" : "unavailable"): \(survey.pressureStall.detail)")
         print("loopback  \(survey.loopback.available ? "available" : "unavailable"): \(survey.loopback.detail)")
     }

@@ -17,6 +17,6 @@ struct Frugal: ParsableCommand {
         regression was found; 3 the harness itself failed.
         """,
         version: version,
-        subcommands: [Run.self, Compare.self, Doctor.self, List.self, Rules.self, RenderReport.self, History.self]
+        subcommands: [Run.self, Compare.self, Merge.self, Doctor.self, List.self, Rules.self, RenderReport.self, History.self, Verdicts.self]
     )
 }

@@ -8,8 +8,12 @@ import FrugalReport
 struct RenderReport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Render a report.json again as HTML, Markdown or JUnit XML.",
+        abstract: "Render a report.json again as HTML, Markdown or JUnit XML, or as a compact baseline.",
         discussion: """
+        --baseline-out writes the compact baseline: each workload's per-repetition values of every
+        audit and metric, without timelines or evidence (a tenth of a megabyte where the full
+        report is several). 'frugal compare' and 'frugal run --baseline' read it as a report.
+
         JUnit: one test case per audit. With assertions in the report (run with --config), a test
         case fails when an error-level assertion on it fails; without, when its median score is
         below 0.5. A regression against the baseline also fails it.
@@ -27,6 +31,9 @@ struct RenderReport: ParsableCommand {
     @Option(help: ArgumentHelp("Write JUnit XML here (a test case per audit).", valueName: "file"))
     var junit: String?
 
+    @Option(help: ArgumentHelp("Write the compact baseline (per-repetition values, no timelines) here.", valueName: "file"))
+    var baselineOut: String?
+
     @Flag(help: "Print GitHub Actions annotations (::error ...) on standard output.")
     var githubAnnotations = false
 
@@ -34,8 +41,8 @@ struct RenderReport: ParsableCommand {
     var history: String?
 
     func validate() throws {
-        guard html != nil || markdown != nil || junit != nil || githubAnnotations else {
-            throw ValidationError("name at least one output: --html FILE, --markdown FILE, --junit FILE or --github-annotations")
+        guard html != nil || markdown != nil || junit != nil || baselineOut != nil || githubAnnotations else {
+            throw ValidationError("name at least one output: --html FILE, --markdown FILE, --junit FILE, --baseline-out FILE or --github-annotations")
         }
     }
 
@@ -44,6 +51,7 @@ struct RenderReport: ParsableCommand {
         if let html { try ReportInput.write(HTMLReportRenderer.render(report, history: try trends()), to: html) }
         if let markdown { try ReportInput.write(MarkdownSummaryRenderer.render(report), to: markdown) }
         if let junit { try ReportInput.write(JUnitRenderer.render(report), to: junit) }
+        if let baselineOut { try ReportInput.write(try ReportJSON.encodeBaseline(report), to: baselineOut) }
         if githubAnnotations {
             for line in GitHubAnnotations.render(report) { print(line) }
         }

@@ -7,7 +7,8 @@ enum ReportInput {
     static func load(_ path: String) throws -> Report {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            // Mapped, not read: a large report is not held twice (file bytes and decoded model).
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
             throw CLIFailure.badInput("cannot read \(path): \(error.localizedDescription)")
         }
@@ -21,10 +22,23 @@ enum ReportInput {
     }
 
     static func write(_ text: String, to path: String) throws {
+        try write(Data(text.utf8), to: path)
+    }
+
+    static func write(_ data: Data, to path: String) throws {
         do {
-            try ReportFiles.writeAtomically(Data(text.utf8), to: URL(fileURLWithPath: path))
+            try ReportFiles.writeAtomically(data, to: URL(fileURLWithPath: path))
         } catch {
             throw CLIFailure.badInput("cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// report.json, written as it is encoded.
+    static func writeReport(_ report: Report, to path: String) throws {
+        do {
+            try ReportFiles.writeAtomically(to: URL(fileURLWithPath: path)) { try ReportJSONWriter.write(report, to: $0) }
+        } catch {
+            throw CLIFailure.badInput("cannot write \(path): \(error)")
         }
     }
 
@@ -57,8 +71,11 @@ enum CIOutput {
             for line in GitHubAnnotations.render(report) { print(line) }
         }
         if jsonStdout {
-            let data = (try? ReportJSON.encode(report)) ?? Data()
-            FileHandle.standardOutput.write(data)
+            do {
+                try ReportJSONWriter.write(report, to: FileHandle.standardOutput)
+            } catch {
+                throw CLIFailure.harness("cannot write the report to standard output: \(error)")
+            }
         }
         try findings(report)
     }

@@ -17,8 +17,11 @@ struct Rules: ParsableCommand {
             print(String(decoding: try encoder.encode(RuleCatalogue.all), as: UTF8.self))
             return
         }
+        print("Overall score: \(DisplayFormat.number(ReportBuilder.weakestAuditShare)) × the weakest applicable audit + \(DisplayFormat.number(1 - ReportBuilder.weakestAuditShare)) × the weighted mean of the categories that have a score (docs/SCORING.md).")
+        print("A category's score is the weighted mean of its applicable audits; with none it has no score. An audit that does not apply says why and counts nowhere.")
+        print("")
         for category in RuleCategory.allCases {
-            print("\(category.title)")
+            print("\(category.title)  (weight \(DisplayFormat.number(category.weight)) in the overall mean)")
             for rule in RuleCatalogue.all where rule.category == category {
                 let scoring: String
                 switch rule.scoring {

@@ -25,7 +25,7 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("workload"), help: ArgumentHelp("A built-in workload to run (repeatable; see 'frugal list').", valueName: "name"))
     var workloads: [String] = []
 
-    @Option(name: .customLong("scenario"), help: ArgumentHelp("A scenario to run each workload under (repeatable; default: each workload's own).", valueName: "name"))
+    @Option(name: .customLong("scenario"), help: ArgumentHelp("A scenario to run each workload under (repeatable; default: each workload's own). With a command after --, the program's scenario (e.g. program-lifecycle; default: run it to its end).", valueName: "name"))
     var scenarios: [String] = []
 
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Runs per workload and scenario; aggregated by median. Comparing against a baseline needs 5 or more (use 5 in CI).", valueName: "n"))
@@ -37,12 +37,8 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Longest a black-box command may run, seconds.", valueName: "seconds"))
     var timeout = 60.0
 
-    @Option(help: ArgumentHelp("Workloads run side by side (default: 2, or 1 on a one-core machine, so the default suite stays under 3 minutes). More than 1 adds CPU contention: launch times and handler durations stretch; wakeup counts do not change. --jobs 1 measures each workload alone.", valueName: "n"))
-    var jobs = Run.defaultJobs
-
-    /// Two at a time keeps `frugal run` with no arguments under DESIGN.md's 3 minutes on a 2-core
-    /// machine: most scenario time is idle waiting (radio tails, idle phases), which overlaps well.
-    static var defaultJobs: Int { min(2, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
+    @Option(help: ArgumentHelp("Run exactly n workloads side by side, whatever they do. Without it, runs are scheduled by what they use: workloads that sleep most of the time run together (launches spaced 1 s apart), while CPU-bound, timing-judged and memory-pressure runs get the machine to themselves. --jobs 1 measures each workload alone.", valueName: "n"))
+    var jobs: Int?
 
     @Flag(help: "Keep each run's app sandbox (Documents, Library, tmp, Bundle) in the temporary directory for inspection.")
     var keepSandboxes = false
@@ -73,11 +69,17 @@ struct Run: ParsableCommand {
     @Flag(help: "Do not record this run in the history database.")
     var noHistory = false
 
+    @Option(help: ArgumentHelp("Run only slice I of the suite split N ways (1-based), balanced by expected duration; join the shards' reports with 'frugal merge'.", valueName: "I/N"))
+    var shard: String?
+
     @Flag(help: "Print the report JSON on standard output instead of the summary table.")
     var jsonStdout = false
 
     @Flag(help: "Print GitHub Actions annotations (::error ...) on standard output.")
     var githubAnnotations = false
+
+    @Option(help: ArgumentHelp("The signal a black-box program gets as its memory warning (a memoryWarning step, or the kernel's pressure): a name (USR1, SIGUSR2) or a number. Default: none, and the warning audits are not applicable.", valueName: "signal"))
+    var memoryWarningSignal: String?
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("A command to run as a black box, after --.", valueName: "command"))
     var command: [String] = []
@@ -85,17 +87,22 @@ struct Run: ParsableCommand {
     func validate() throws {
         guard repetitions >= 1 else { throw ValidationError("--repeat must be 1 or more, not \(repetitions)") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, not \(jobs)") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more, not \(jobs)") }
         guard NetworkProfile.named(networkProfile) != nil else {
             throw ValidationError("unknown --network profile '\(networkProfile)'; known: \(NetworkProfile.builtIns.map(\.name).joined(separator: ", "))")
         }
         guard Self.radios[radio] != nil else { throw ValidationError("unknown --radio '\(radio)'; known: lte, 3g, wifi") }
+        if let shard, ShardPlan.parse(shard) == nil {
+            throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N (as 2/4), not '\(shard)'")
+        }
     }
 
     func run() throws {
         // Inputs are checked before minutes of running, so a typo fails at once.
         let project = try loadProject()
-        let plans = try makePlans(project: project)
+        let shardInfo = shard.flatMap(ShardPlan.parse)
+        var plans = try makePlans(project: project)
+        if let shardInfo { plans = Self.slice(plans, shard: shardInfo) }
         let assertions = project?.assertions
         let baselineReport = try baseline.map(ReportInput.load)
         // The workload host runs the built-in apps and the hog of balloon steps; a user's apps need it for nothing else.
@@ -107,17 +114,18 @@ struct Run: ParsableCommand {
         if needsHost && host == nil {
             throw CLIFailure.harness("cannot find \(WorkloadHostLocator.executableName) beside frugal, on PATH or in FRUGAL_WORKLOAD_HOST")
         }
-        let options = HarnessOptions(workloadHost: host ?? WorkloadHostLocator.executableName, commandTimeout: timeout, keepSandboxes: keepSandboxes,
+        var options = HarnessOptions(workloadHost: host ?? WorkloadHostLocator.executableName, commandTimeout: timeout, keepSandboxes: keepSandboxes,
                                      networkProfile: NetworkProfile.named(networkProfile) ?? .lte, radio: Self.radios[radio] ?? .lte)
+        options.programMemoryWarningSignal = try memoryWarningSignal.map(Self.signalNumber)
         let started = Date()
         if !quiet {
             let seconds = plans.reduce(0.0) { $0 + $1.scenario.waitSeconds }
-            ProcessIO.progress("frugal: \(plans.count) run\(plans.count == 1 ? "" : "s"), at least \(Int(seconds)) s")
+            ProcessIO.progress("frugal: \(plans.count) run\(plans.count == 1 ? "" : "s")\(shardInfo.map { " (shard \($0.index)/\($0.count))" } ?? ""), at least \(Int(seconds)) s")
         }
         var records: [RunRecord] = []
         var harnessFailure: String?
         do {
-            records = try SuiteRunner(options: options, jobs: jobs).run(plans) { progress in
+            let onProgress: (SuiteRunner.Progress) -> Void = { progress in
                 guard !quiet else { return }
                 switch progress {
                 case .starting(let index, let count, let plan):
@@ -126,7 +134,18 @@ struct Run: ParsableCommand {
                     let run = ReportBuilder.runReport(record)
                     let score = run.score.map { String(Int(($0 * 100).rounded())) } ?? "–"
                     ProcessIO.progress("[\(index)/\(count)] \(record.workload) · \(record.scenario) · run \(record.repetition): \(record.outcome.rawValue)\(record.outcomeDetail.map { " (\($0))" } ?? ""), \(DisplayFormat.number(run.durationSeconds)) s, score \(score)")
+                    for straggler in run.processes?.stragglers ?? [] {
+                        ProcessIO.progress("    outlived the main process: \(straggler.command) (pid \(straggler.pid), lived \(DisplayFormat.number(straggler.livedSeconds)) s); ended by frugal")
+                    }
+                    if let missing = run.processes?.cgroupUnavailable {
+                        ProcessIO.progress("    no cgroup for this run (\(missing)): descendants that leave the process group are not ended")
+                    }
                 }
+            }
+            if let jobs {
+                records = try SuiteRunner(options: options, jobs: jobs).run(plans, progress: onProgress)
+            } else {
+                records = try ResourceScheduler(options: options).run(plans, progress: onProgress)
             }
         } catch let failure as SuiteFailure {
             // An app built against another protocol is the user's build to fix (exit 1), not a finding.
@@ -138,13 +157,18 @@ struct Run: ParsableCommand {
         }
         let survey = EnvironmentSurvey.survey()
         var environment = survey.environmentInfo
-        environment.notes.append(jobs == 1 ? "each workload ran alone (--jobs 1)"
-            : "\(jobs) workloads ran side by side (--jobs \(jobs)): CPU contention stretches launch times and handler durations; wakeup counts are per thread and not affected")
+        switch jobs {
+        case 1?: environment.notes.append("each workload ran alone (--jobs 1)")
+        case let jobs?: environment.notes.append("\(jobs) workloads ran side by side (--jobs \(jobs)): CPU contention stretches launch times and handler durations; wakeup counts are per thread and not affected")
+        case nil: environment.notes.append("scheduled by demand: workloads that sleep most of the time ran side by side (launches 1 s apart); CPU-bound, timing-judged and memory-pressure runs ran alone")
+        }
         var report = ReportBuilder.build(records: records, tool: ToolInfo(version: Frugal.version),
                                          generatedAt: ISO8601DateFormatter().string(from: started),
                                          environment: environment)
+        report.shard = shardInfo
         if let baselineReport, let baseline {
             report.comparison = ReportComparator.compare(base: baselineReport, head: report, baseline: baseline)
+            if let warning = report.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }
         }
         if let assertions { report.assertions = AssertionEvaluator.evaluate(assertions, results: report.results) }
         let trends = noHistory ? nil : record(report)
@@ -178,12 +202,48 @@ struct Run: ParsableCommand {
         }
     }
 
+    /// A signal's number from its name (`USR1`, `SIGUSR1`) or number.
+    static func signalNumber(_ text: String) throws -> Int32 {
+        let names: [String: Int32] = ["HUP": SIGHUP, "INT": SIGINT, "QUIT": SIGQUIT, "USR1": SIGUSR1, "USR2": SIGUSR2,
+                                      "TERM": SIGTERM, "WINCH": SIGWINCH, "PWR": SIGPWR]
+        let upper = text.uppercased()
+        if let number = Int32(text), number > 0, number < 65 { return number }
+        if let number = names[upper.hasPrefix("SIG") ? String(upper.dropFirst(3)) : upper] { return number }
+        throw CLIFailure.badInput("--memory-warning-signal: unknown signal '\(text)' (use a name such as USR1, or a number)")
+    }
+
+    /// The plans of one shard: a workload under a scenario, with all its repetitions, is one
+    /// unit, weighed by its scenario time (``ShardPlan``).
+    static func slice(_ plans: [RunPlan], shard: ShardInfo) -> [RunPlan] {
+        var order: [String] = []
+        var seconds: [String: Double] = [:]
+        for plan in plans {
+            let key = plan.workloadName + "\u{0}" + plan.scenario.name
+            if seconds[key] == nil { order.append(key) }
+            seconds[key, default: 0] += plan.scenario.waitSeconds
+        }
+        let assignment = ShardPlan.assign(seconds: order.map { seconds[$0] ?? 0 }, count: shard.count)
+        let mine = Set(zip(order, assignment).filter { $0.1 == shard.index }.map(\.0))
+        return plans.filter { mine.contains($0.workloadName + "\u{0}" + $0.scenario.name) }
+    }
+
     private func makePlans(project: ProjectConfig?) throws -> [RunPlan] {
         if !command.isEmpty {
-            guard workloads.isEmpty && scenarios.isEmpty else {
-                throw CLIFailure.badInput("--workload and --scenario do not apply to a black-box command after --")
+            guard workloads.isEmpty else {
+                throw CLIFailure.badInput("--workload does not apply to a black-box command after --")
             }
-            return (1...repetitions).map { RunPlan(target: .command(command), scenario: Self.commandScenario, repetition: $0) }
+            // Without --scenario a program runs to its own end (within --timeout); an unknown
+            // program gets the machine to itself (RunPlan's default demand).
+            let chosen = try scenarios.isEmpty ? [Self.commandScenario]
+                : scenarios.map { name -> Scenario in
+                    guard let scenario = ScenarioCatalogue.named(name) else {
+                        throw CLIFailure.badInput("unknown scenario '\(name)'; known scenarios: \(ScenarioCatalogue.all.map(\.name).joined(separator: ", "))")
+                    }
+                    return scenario
+                }
+            return chosen.flatMap { scenario in
+                (1...repetitions).map { RunPlan(target: .command(command), scenario: scenario, repetition: $0) }
+            }
         }
         if let project, !project.apps.isEmpty {
             // The project's apps (those --workload names, or all); other names are built-in workloads.
@@ -225,8 +285,11 @@ struct Run: ParsableCommand {
             let scenarios = namedScenarios.isEmpty ? workload.defaultScenarios.compactMap(ScenarioCatalogue.named) : namedScenarios
             for scenario in scenarios {
                 for repetition in 1...repetitions {
-                    plans.append(RunPlan(target: .builtIn(name: workload.name), scenario: scenario, repetition: repetition,
-                                         bundleResources: workload.bundleResources))
+                    var plan = RunPlan(target: .builtIn(name: workload.name), scenario: scenario, repetition: repetition,
+                                       bundleResources: workload.bundleResources, documents: workload.documents)
+                    plan.demand = RunDemand.of(scenario)
+                        ?? (WorkloadCatalogue.lightWorkloads.contains(workload.name) ? .light : .exclusive("CPU-bound or judged on timing"))
+                    plans.append(plan)
                 }
             }
         }

@@ -90,4 +90,19 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try frugal(["report", json.path, "--html", html.path]).status, 0)
         XCTAssertTrue(try String(contentsOf: html, encoding: .utf8).contains("<svg"))
     }
+
+    /// `frugal verdicts` on a report without the built-in suite: every pair is missing, so it is
+    /// not clean (exit 2) and says which workloads it looked for; a bad path is one line, exit 1.
+    func testVerdictsNamesWhatIsMissingAndFailsWithoutTheSuite() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-verdicts-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        XCTAssertEqual(try frugal(["run", "--no-history", "--quiet", "--out", directory.path, "--", "true"]).status, 0)
+        let verdicts = try frugal(["verdicts", directory.appendingPathComponent("report.json").path])
+        XCTAssertEqual(verdicts.status, 2, verdicts.stderr)
+        XCTAssertTrue(verdicts.stdout.contains("not in the report: news.coalesced"), verdicts.stdout)
+        XCTAssertTrue(verdicts.stdout.contains("false alarms (good workload below 0.90 on an audit): 0"), verdicts.stdout)
+        let missing = try frugal(["verdicts", "/nonexistent/report.json"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.stderr.split(separator: "\n").count, 1, missing.stderr)
+    }
 }

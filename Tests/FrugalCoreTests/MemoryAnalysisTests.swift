@@ -166,7 +166,8 @@ final class MemoryAnalysisTests: XCTestCase {
         audits = Audits.evaluate(RunAnalysis(record), metrics: MetricExtraction.metrics(of: RunAnalysis(record)))
         XCTAssertEqual(audits["memory.survive-pressure"]?.score, 1)
 
-        // Foreground 40 MiB held before entering the background at 2 s; 10 MiB in it: 0.25.
+        // Launch footprint 8 MiB (after the ack at 1.25 s); 40 MiB held before entering the
+        // background at 2 s; 16 MiB late in it: 8 of the 32 MiB gained kept, 0.25.
         func sample(_ time: UInt64, _ mib: Int) -> ProcessSample {
             ProcessSample(time: time, threads: [], memory: MemoryBreakdown(anonymousBytes: mib << 20, fileBytes: 0, lazyFreeBytes: 6 << 20))
         }
@@ -174,8 +175,16 @@ final class MemoryAnalysisTests: XCTestCase {
         let start = background.startTime
         background.events.append(WorkloadEvent(time: start + 2 * Self.s, body: .stateChanged(StateChange(from: .inactive, to: .background))))
         background.events.append(WorkloadEvent(time: start + 5 * Self.s, body: .stateChanged(StateChange(from: .background, to: .inactive))))
-        background.samples = [sample(start + 1 * Self.s, 40), sample(start + 3 * Self.s, 20), sample(start + 4 * Self.s, 10), sample(start + 6 * Self.s, 40)]
+        background.samples = [sample(start + 1300 * Self.ms, 8), sample(start + 1 * Self.s + 800 * Self.ms, 40), sample(start + 3 * Self.s, 20),
+                              sample(start + 4 * Self.s, 16), sample(start + 6 * Self.s, 40)]
         let ratio = Audits.evaluate(RunAnalysis(background), metrics: [:])["memory.free-on-background"]
         XCTAssertEqual(ratio?.numericValue, 0.25)
+
+        // An app that gained only 2 MiB since launch has little to free: not applicable, saying why.
+        background.samples = [sample(start + 1300 * Self.ms, 38), sample(start + 1 * Self.s + 800 * Self.ms, 40), sample(start + 4 * Self.s, 40)]
+        let little = Audits.evaluate(RunAnalysis(background), metrics: [:])["memory.free-on-background"]
+        XCTAssertEqual(little?.scoreDisplayMode, .notApplicable)
+        XCTAssertNil(little?.score)
+        XCTAssertTrue(little?.explanation?.contains("little to free") ?? false, little?.explanation ?? "")
     }
 }

@@ -66,24 +66,43 @@ final class NetworkAuditTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(audit.evidence.first?.time), 22 - 0.2601, accuracy: 1e-9)
     }
 
-    func testCompactTransfersAndChattinessComeFromTheOrigin() throws {
+    /// 30 requests' worth of traffic: 30,000 B on the wire, over one TCP initial window.
+    static let thirtyKilobytes = (0..<30).map { TrafficChunk(connection: 1, direction: .downlink, time: 2 + Double($0) * 0.01, bytes: 1000) }
+
+    /// An origin that answered `requests` on one path with `bytes` of bodies deflating 6×.
+    static func origin(requests: Int, bytes: Int) -> OriginStatistics {
         var origin = OriginStatistics()
         var path = OriginStatistics.PathStatistics()
-        path.requests = 3
-        path.responseBodyBytes = 6000
-        path.deflateInputBytes = 6000
-        path.deflatedBytes = 1000
+        path.requests = requests
+        path.responseBodyBytes = bytes
+        path.deflateInputBytes = bytes
+        path.deflatedBytes = bytes / 6
         origin.paths["/json/2000"] = path
-        let audits = Self.evaluate(Self.record(chunks: Self.twoTransfersTwentySecondsApart, origin: origin)).audits
+        return origin
+    }
+
+    func testCompactTransfersAndChattinessComeFromTheOrigin() throws {
+        var origin = Self.origin(requests: 30, bytes: 60_000)
+        let audits = Self.evaluate(Self.record(chunks: Self.thirtyKilobytes, origin: origin)).audits
         XCTAssertEqual(audits["network.compact-transfers"]?.numericValue, 6)
         XCTAssertLessThan(try XCTUnwrap(audits["network.compact-transfers"]?.score), 0.5)
-        // 3 requests over 2,000 B on the wire = 150 per 100 KB.
-        XCTAssertEqual(try XCTUnwrap(audits["network.avoid-chatty-protocols"]?.numericValue), 150, accuracy: 1e-9)
+        // 30 requests over 30,000 B on the wire = 100 per 100 KB.
+        XCTAssertEqual(try XCTUnwrap(audits["network.avoid-chatty-protocols"]?.numericValue), 100, accuracy: 1e-9)
 
         origin.paths["/json/2000"]?.deflateInputBytes = nil
         origin.paths["/json/2000"]?.deflatedBytes = nil
-        let unmeasured = Self.evaluate(Self.record(chunks: Self.twoTransfersTwentySecondsApart, origin: origin)).audits
+        let unmeasured = Self.evaluate(Self.record(chunks: Self.thirtyKilobytes, origin: origin)).audits
         XCTAssertEqual(unmeasured["network.compact-transfers"]?.scoreDisplayMode, .unavailable)
+    }
+
+    /// Under one TCP initial window (14,600 B, RFC 6928) neither audit applies, and each says why.
+    func testTrafficWithinOneInitialWindowIsNotJudgedForRoundTripsOrCompression() throws {
+        let audits = Self.evaluate(Self.record(chunks: Self.twoTransfersTwentySecondsApart, origin: Self.origin(requests: 3, bytes: 6000))).audits
+        for id in ["network.compact-transfers", "network.avoid-chatty-protocols"] {
+            XCTAssertEqual(audits[id]?.scoreDisplayMode, .notApplicable, id)
+            XCTAssertNil(audits[id]?.score, id)
+            XCTAssertTrue(audits[id]?.explanation?.contains("RFC 6928") ?? false, audits[id]?.explanation ?? id)
+        }
     }
 
     static func request(_ operation: String, _ start: Double, _ end: Double, outcome: NetworkRequestRecord.Outcome = .completed) -> WorkloadEvent {

@@ -37,3 +37,25 @@ final class ScoringTests: XCTestCase {
         XCTAssertEqual(ScoringCurve.binary(maxPassing: 0).score(1), 0)
     }
 }
+
+/// The overall score: half the weakest applicable audit, half the mean of the categories.
+final class OverallScoreTests: XCTestCase {
+    func testOneFailingAuditAmongManyPassesPullsTheOverallScoreOutOfThePassBand() throws {
+        var scores: [String: Double?] = [:]
+        for rule in RuleCatalogue.all where rule.measured { scores[rule.id] = 1 }
+        scores["disk.clean-tmp"] = 0.4
+        let categories = ReportBuilder.categoryScores(scores)
+        let overall = try XCTUnwrap(ReportBuilder.overallScore(categories, auditScores: scores))
+        // Disk's mean is (5 + 0.4) / 6 = 0.9; the others 1: the mean of six categories is 0.98333.
+        XCTAssertEqual(overall, 0.5 * 0.4 + 0.5 * (5 + 0.9) / 6, accuracy: 1e-12)
+        XCTAssertLessThan(overall, 0.75)
+    }
+
+    func testNotApplicableAuditsAndEmptyCategoriesCountNowhere() throws {
+        let scores: [String: Double?] = ["power.avoid-polling": 0.95, "disk.clean-tmp": nil, "disk.write-budget": nil]
+        let categories = ReportBuilder.categoryScores(scores)
+        XCTAssertNil(try XCTUnwrap(categories["disk"]).score, "a category with no applicable audit has no score")
+        XCTAssertNil(categories["memory"], "nor is a category listed whose audits did not run")
+        XCTAssertEqual(try XCTUnwrap(ReportBuilder.overallScore(categories, auditScores: scores)), 0.95, accuracy: 1e-12)
+    }
+}

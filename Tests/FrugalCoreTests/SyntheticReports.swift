@@ -18,7 +18,7 @@ enum SyntheticReports {
                          exitStatus: nil, durationSeconds: 10,
                          metrics: metrics.mapValues { MetricValue($0, unit: "count", source: "test") },
                          timeline: Timeline(states: [], handlers: [], steps: [], activity: [], duration: 10),
-                         audits: results, categories: categories, score: ReportBuilder.overallScore(categories))
+                         audits: results, categories: categories, score: ReportBuilder.overallScore(categories, auditScores: results.mapValues { $0.score }))
     }
 
     /// A report of `workload` with one run per value in `wakeups` (as `cpu.wakeups`) and

@@ -16,7 +16,9 @@ final class DiskWorkloadPairTests: XCTestCase {
         lock.lock()
         defer { lock.unlock() }
         if let record = records[workload] { return record }
-        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: workload), scenario: ScenarioCatalogue.diskSession, repetition: 1))
+        let definition = try XCTUnwrap(WorkloadCatalogue.named(workload))
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: workload), scenario: ScenarioCatalogue.diskSession, repetition: 1,
+                                                                  bundleResources: definition.bundleResources, documents: definition.documents))
         XCTAssertEqual(record.outcome, .completed, "\(workload): \(record.outcomeDetail ?? "")")
         records[workload] = record
         return record
@@ -29,6 +31,7 @@ final class DiskWorkloadPairTests: XCTestCase {
         let goodAudit = try XCTUnwrap(try report(good).audits[audit], file: file, line: line)
         XCTAssertLessThan(try XCTUnwrap(badAudit.score, badAudit.explanation ?? ""), 0.5, "\(bad): \(badAudit.displayValue)", file: file, line: line)
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(goodAudit.score, goodAudit.explanation ?? ""), 0.9, "\(good): \(goodAudit.displayValue)", file: file, line: line)
+        VerdictAssertions.assertClean(bad: try report(bad), good: try report(good), file: file, line: line)
     }
 
     func testNotesRewritingTheWholeFileFailsWriteOnlyWhatChanged() throws {

@@ -42,9 +42,12 @@ final class LifecycleHarnessTests: XCTestCase {
         XCTAssertEqual(record.exitStatus?.signal, SIGKILL)
         let report = ReportBuilder.runReport(record)
         let audit = try XCTUnwrap(report.audits["lifecycle.background-transition"])
-        // It ran from its start to the kill: at least the 1 s watchdog, which is the rule's 0.5 point.
-        XCTAssertGreaterThanOrEqual(try XCTUnwrap(audit.numericValue), 1000, audit.displayValue)
-        XCTAssertLessThanOrEqual(try XCTUnwrap(audit.score), 0.5 + 1e-9, audit.displayValue)
+        // It ran from its start to the kill. The watchdog's second starts when the harness sends
+        // the command and the handler starts when the app reads it, so the handler's own time is
+        // the 1 s watchdog less that delivery (a few ms; 50 ms allows for a loaded machine). 1 s
+        // is the rule's 0.5 point, so the score sits at or just above 0.5: far below passing.
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(audit.numericValue), 950, audit.displayValue)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(audit.score), 0.55, audit.displayValue)
         XCTAssertTrue(audit.evidence.contains { $0.description.contains("didEnterBackground") })
     }
 

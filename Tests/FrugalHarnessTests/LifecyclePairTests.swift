@@ -10,7 +10,8 @@ final class LifecyclePairTests: XCTestCase {
     func report(_ workload: String) throws -> RunReport {
         let definition = try XCTUnwrap(WorkloadCatalogue.named(workload))
         let scenario = try XCTUnwrap(definition.defaultScenarios.first.flatMap(ScenarioCatalogue.named))
-        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: workload), scenario: scenario, repetition: 1))
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: workload), scenario: scenario, repetition: 1,
+                                                                  bundleResources: definition.bundleResources, documents: definition.documents))
         return ReportBuilder.runReport(record)
     }
 
@@ -20,6 +21,7 @@ final class LifecyclePairTests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(badAudit?.score, "\(bad): \(badAudit?.explanation ?? "")"), 0.5, "\(bad): \(badAudit?.displayValue ?? "")", file: file, line: line)
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(goodAudit?.score, "\(good): \(goodAudit?.explanation ?? "")"), 0.9, "\(good): \(goodAudit?.displayValue ?? "")", file: file, line: line)
         XCTAssertEqual(goodReport.outcome, .completed, "\(good): \(goodReport.outcomeDetail ?? "")", file: file, line: line)
+        VerdictAssertions.assertClean(bad: badReport, good: goodReport, file: file, line: line)
         return (badReport, goodReport)
     }
 
@@ -47,6 +49,22 @@ final class LifecyclePairTests: XCTestCase {
         let (bad, _) = try assertPair(bad: "server.keeps-listening", good: "server.closes-listener", audit: "lifecycle.close-listeners")
         let evidence = try XCTUnwrap(bad.audits["lifecycle.close-listeners"]?.evidence.first?.description)
         XCTAssertTrue(evidence.contains("127.0.0.1:"), evidence)
+    }
+
+    func testRebuildingOnTheMainThreadOnReturnResumesSlowly() throws {
+        let (bad, good) = try assertPair(bad: "resume.heavy", good: "resume.light", audit: "lifecycle.resume-fast")
+        // The 0.8 s rebuild runs in the queued notification's handler, on the way back.
+        XCTAssertGreaterThan(try XCTUnwrap(bad.metrics[MetricName.lifecycleResumeMs]?.value), 700)
+        XCTAssertLessThan(try XCTUnwrap(good.metrics[MetricName.lifecycleResumeMs]?.value), 100)
+        let evidence = try XCTUnwrap(bad.audits["lifecycle.resume-fast"]?.evidence.map(\.description))
+        XCTAssertTrue(evidence.contains { $0.contains("significant-time-change") }, "\(evidence)")
+    }
+
+    func testWorkingOnInTheBackgroundWithoutATaskFailsMinimalBackgroundWork() throws {
+        let (bad, good) = try assertPair(bad: "background.keeps-working", good: "background.rests", audit: "lifecycle.minimal-background-work")
+        // The worker computes through the 0.5 s before suspension: tens of CPU s per minute.
+        XCTAssertGreaterThan(try XCTUnwrap(bad.audits["lifecycle.minimal-background-work"]?.numericValue), 5)
+        XCTAssertEqual(good.outcome, .completed)
     }
 
     func testAFeedFetchedOffTheMainThreadDoesNotWaitOnIt() throws {

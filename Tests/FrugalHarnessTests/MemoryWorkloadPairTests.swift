@@ -11,7 +11,7 @@ final class MemoryWorkloadPairTests: XCTestCase {
         let definition = try XCTUnwrap(WorkloadCatalogue.named(workload))
         let scenario = try XCTUnwrap(ScenarioCatalogue.named(try XCTUnwrap(definition.defaultScenarios.first)))
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: workload), scenario: scenario, repetition: 1,
-                                                                  bundleResources: definition.bundleResources))
+                                                                  bundleResources: definition.bundleResources, documents: definition.documents))
         XCTAssertTrue([RunOutcome.completed, .killedMemory].contains(record.outcome), "\(workload): \(record.outcome) \(record.outcomeDetail ?? "")")
         return ReportBuilder.runReport(record)
     }
@@ -21,6 +21,7 @@ final class MemoryWorkloadPairTests: XCTestCase {
         let badAudit = try XCTUnwrap(badReport.audits[audit]), goodAudit = try XCTUnwrap(goodReport.audits[audit])
         XCTAssertLessThan(try XCTUnwrap(badAudit.score, badAudit.explanation ?? ""), 0.5, "\(bad): \(badAudit.displayValue)", file: file, line: line)
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(goodAudit.score, goodAudit.explanation ?? ""), 0.9, "\(good): \(goodAudit.displayValue)", file: file, line: line)
+        VerdictAssertions.assertClean(bad: badReport, good: goodReport, file: file, line: line)
         return (badReport, goodReport)
     }
 

@@ -27,6 +27,7 @@ final class NetworkWorkloadPairTests: XCTestCase {
                           "\(bad.workload): \(badAudit.displayValue)", file: file, line: line)
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(goodAudit.score, goodAudit.explanation ?? "", file: file, line: line), 0.9,
                                     "\(good.workload): \(goodAudit.displayValue)", file: file, line: line)
+        VerdictAssertions.assertClean(bad: bad, good: good, file: file, line: line)
     }
 
     func testTrickleCostsThreeTimesTheRadioEnergyOfOneBurstForTheSameBytes() throws {

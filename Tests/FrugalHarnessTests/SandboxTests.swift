@@ -26,6 +26,29 @@ final class SandboxTests: XCTestCase {
         XCTAssertEqual(permissions, 0o444, "bundle resources are read-only")
     }
 
+    /// `RunPlan.documents` are there before launch, writable, in Documents, and are not the
+    /// app's writes: the idle app's wchar stays far below their size.
+    func testDocumentsAreInstalledBeforeLaunchAndAreNotTheAppsWrites() throws {
+        let document = BundleResource(path: "notes/old.txt", bytes: 1_048_576, content: .pattern, seed: 3)
+        let runner = try ScenarioRunnerTests.runner { $0.keepSandboxes = true }
+        let record = try runner.run(RunPlan(target: .builtIn(name: "idle"), scenario: ScenarioRunnerTests.short, repetition: 1,
+                                            documents: [document]))
+        XCTAssertEqual(record.outcome, .completed)
+        let root = URL(fileURLWithPath: try XCTUnwrap(record.sandboxPath))
+        defer { Sandbox.removeKept(root) }
+        let file = root.appendingPathComponent("Documents/notes/old.txt")
+        XCTAssertEqual(Array(try Data(contentsOf: file)), document.contents(offset: 0, count: document.bytes))
+        XCTAssertTrue(FileManager.default.isWritableFile(atPath: file.path), "the user's documents stay writable")
+        XCTAssertEqual(record.sandboxFiles?.first { $0.path == "Documents/notes/old.txt" }?.bytes, document.bytes)
+        let report = ReportBuilder.runReport(record)
+        XCTAssertLessThan(try XCTUnwrap(report.metrics[MetricName.diskSyscallBytesWritten]?.value), 100_000)
+        XCTAssertEqual(report.metrics[MetricName.diskLogicalBytesWritten]?.value, 0)
+
+        XCTAssertThrowsError(try runner.run(RunPlan(target: .builtIn(name: "idle"), scenario: ScenarioRunnerTests.short, repetition: 1,
+                                                    documents: [BundleResource(path: "../escape.txt", bytes: 1)])),
+                             "a document path may not leave Documents")
+    }
+
     func testSandboxIsRemovedAfterTheRunByDefault() throws {
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: "idle"), scenario: ScenarioRunnerTests.short, repetition: 1))
         let path = try XCTUnwrap(record.sandboxPath)

@@ -56,7 +56,9 @@ final class ScenarioRunnerTests: XCTestCase {
         XCTAssertTrue(failing.blackBox)
         let ok = try Self.runner().run(RunPlan(target: .command(["true"]), scenario: Self.short, repetition: 1))
         XCTAssertEqual(ok.outcome, .completed)
-        let hanging = try Self.runner { $0.commandTimeout = 0.5 }.run(RunPlan(target: .command(["sleep", "30"]), scenario: Self.short, repetition: 1))
+        // The default black-box scenario (launch alone) lets the program run to its end, within the timeout.
+        let toItsEnd = Scenario(name: "command", summary: "run the command to its end", steps: [.launch])
+        let hanging = try Self.runner { $0.commandTimeout = 0.5 }.run(RunPlan(target: .command(["sleep", "30"]), scenario: toItsEnd, repetition: 1))
         XCTAssertEqual(hanging.outcome, .timedOut)
         XCTAssertEqual(hanging.exitStatus?.signal, SIGKILL)
     }

@@ -13,14 +13,17 @@ final class WorkloadPairTests: XCTestCase {
     }
 
     func testPollingFailsAndCoalescedPassesAvoidPolling() throws {
-        let polling = try report("news.polling").audits["power.avoid-polling"]
-        let coalesced = try report("news.coalesced").audits["power.avoid-polling"]
+        let pollingReport = try report("news.polling"), coalescedReport = try report("news.coalesced")
+        let polling = pollingReport.audits["power.avoid-polling"]
+        let coalesced = coalescedReport.audits["power.avoid-polling"]
         XCTAssertLessThan(try XCTUnwrap(polling?.score), 0.5, polling?.displayValue ?? "")
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(coalesced?.score), 0.9, coalesced?.displayValue ?? "")
+        VerdictAssertions.assertClean(bad: pollingReport, good: coalescedReport)
     }
 
     func testBlockingLaunchScoresBelowDeferredLaunch() throws {
         let blocking = try report("launch.blocking"), deferred = try report("launch.deferred")
+        VerdictAssertions.assertClean(bad: blocking, good: deferred)
         for audit in ["lifecycle.launch-time", "main.no-long-blocks"] {
             XCTAssertLessThan(try XCTUnwrap(blocking.audits[audit]?.score), try XCTUnwrap(deferred.audits[audit]?.score), audit)
         }

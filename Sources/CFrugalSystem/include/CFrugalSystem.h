@@ -54,4 +54,5 @@ static inline bool frugal_compare_and_swap_u64(uint64_t *word, uint64_t expected
 }
 /* A volatile read, so touching a mapped page is not optimised away. */
 static inline uint8_t frugal_volatile_read_u8(const uint8_t *byte) { return *(const volatile uint8_t *)byte; }
+#include "FrugalTaskStats.h"
 #endif

@@ -33,7 +33,7 @@ extension MetricExtraction {
                 metrics[name] = .unavailable(unit: unit, source: source, reason: reason)
             }
             metrics[MetricName.diskBytesWrittenPerDay] = io.wchar.flatMap { wchar in
-                days > 0 ? MetricValue(Double(wchar) / days, unit: "bytes/day", source: Source.procWchar) : nil
+                days > 0 ? MetricValue(perDay(Double(wchar), days: days), unit: "bytes/day", source: Source.procWchar) : nil
             } ?? .unavailable(unit: "bytes/day", source: Source.procWchar, reason: "no wchar or no run time")
             return
         }
@@ -53,11 +53,13 @@ extension MetricExtraction {
         let gap = unjournaledBytes(wchar: io.wchar, eventStream: record.eventStreamBytes, journal: logical)
         metrics[MetricName.diskUnjournaledBytesWritten] = gap.map { MetricValue(Double($0), unit: "bytes", source: Source.journalGap) }
             ?? .unavailable(unit: "bytes", source: Source.journalGap, reason: "wchar or the event stream's size is missing")
-        // The budget counts every file byte the process wrote: the journal's, and what bypassed it.
-        let total = logical + max(0, gap ?? 0)
-        metrics[MetricName.diskBytesWrittenPerDay] = days > 0
-            ? MetricValue(Double(total) / days, unit: "bytes/day", source: gap == nil ? Source.kitJournal : Source.kitJournal + "+" + Source.journalGap)
-            : .unavailable(unit: "bytes/day", source: Source.kitJournal, reason: "the run had no duration")
+        // The budget counts every file byte the process wrote after launch: the journal's, and
+        // what bypassed it (whole: its time is unknown). Launch work is counted once, not as a rate.
+        let window = writeBudgetWindow(analysis)
+        let total = window.bytesAfterLaunch + max(0, gap ?? 0)
+        metrics[MetricName.diskBytesWrittenPerDay] = window.days > 0
+            ? MetricValue(perDay(Double(total), days: window.days), unit: "bytes/day", source: gap == nil ? Source.kitJournal : Source.kitJournal + "+" + Source.journalGap)
+            : .unavailable(unit: "bytes/day", source: Source.kitJournal, reason: "the run had no duration after launch")
         if let amplification = disk.amplification {
             metrics[MetricName.diskWriteAmplification] = MetricValue(Double(amplification.written) / Double(max(1, amplification.changed)),
                                                                      unit: "×", source: Source.kitJournalBlockDiff)
@@ -76,6 +78,22 @@ extension MetricExtraction {
             metrics[MetricName.diskTmpBytesAtEnd] = .unavailable(unit: "bytes", source: Source.sandboxScan, reason: reason)
             metrics[MetricName.diskRecreatableBackupBytes] = .unavailable(unit: "bytes", source: Source.sandboxScan, reason: reason)
         }
+    }
+
+    /// Bytes per day for `bytes` written in `days`: scaled to a day only when the run lasted a
+    /// day or more. A shorter run is scored on what it wrote, a lower bound on its day: seconds
+    /// of a scenario (one export, four downloads) say nothing about how often they recur.
+    public static func perDay(_ bytes: Double, days: Double) -> Double {
+        bytes / max(days, 1)
+    }
+
+    /// The write budget's window: from the first event handled (launch) to the run's end, and
+    /// the journal's bytes written in it.
+    static func writeBudgetWindow(_ analysis: RunAnalysis) -> (bytesAfterLaunch: Int, days: Double) {
+        let launchEnd = analysis.record.startTime + (analysis.launchNanoseconds ?? 0)
+        let bytes = DiskActivity(analysis).contentWrites.filter { $0.start >= launchEnd }.reduce(0) { $0 + $1.length }
+        let seconds = Double(analysis.record.endTime &- launchEnd) / 1e9
+        return (bytes, max(0, seconds) / 86_400)
     }
 
     /// The final `/proc/<pid>/io` totals: read at exit when the harness could, else the last sample.

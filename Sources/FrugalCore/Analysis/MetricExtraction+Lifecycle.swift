@@ -18,7 +18,7 @@ extension MetricExtraction.Source {
 extension MetricExtraction {
     static func lifecycleMetrics(_ analysis: RunAnalysis, _ metrics: inout [String: MetricValue]) {
         let record = analysis.record
-        if record.blackBox { return }
+        // Black-box runs too: their suspensions and background time are the harness's to measure.
         let backgroundHandlers = analysis.handlers.filter { $0.name == "didEnterBackground" }
         if let longest = backgroundHandlers.map(\.duration).max() {
             metrics[MetricName.lifecycleBackgroundTransitionMs] = MetricValue(Double(longest) / 1e6, unit: "ms", source: Source.kitBackgroundHandler)

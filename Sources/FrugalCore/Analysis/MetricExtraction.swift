@@ -44,10 +44,14 @@ public enum MetricExtraction {
 
         // The main thread's voluntary switches from the last /proc sample (tid == pid) of each process.
         let pids = record.processes?.map(\.pid) ?? record.pid.map { [$0] } ?? []
+        let atExit = record.processes?.compactMap(\.mainThreadWakeupsAtExit) ?? []
         let mainThreads = pids.compactMap { pid in
             record.samples.last(where: { $0.threads.contains { $0.tid == pid } })?.threads.first(where: { $0.tid == pid })
         }
-        if !mainThreads.isEmpty {
+        if !atExit.isEmpty && atExit.count == pids.count {
+            // Read at exit, before the reap: the final count, which the last periodic sample is not.
+            metrics[MetricName.mainThreadWakeups] = MetricValue(Double(atExit.reduce(0, +)), unit: "count", source: Source.exitMainVoluntary)
+        } else if !mainThreads.isEmpty {
             metrics[MetricName.mainThreadWakeups] = MetricValue(Double(mainThreads.reduce(0) { $0 + $1.voluntaryContextSwitches }),
                                                                 unit: "count", source: Source.procMainVoluntary)
         } else {
@@ -56,6 +60,7 @@ public enum MetricExtraction {
         }
         for area in areaMetrics { area(analysis, &metrics) }
         if record.blackBox {
+            programMetrics(analysis, &metrics)
             return metrics
         }
         if analysis.handlers.isEmpty {
@@ -71,8 +76,10 @@ public enum MetricExtraction {
                                                               unit: "count", source: Source.kitHandlers)
             let blocked = Double(analysis.blockingNanoseconds) / 1e9
             metrics[MetricName.mainThreadBlockedSeconds] = MetricValue(blocked, unit: "s", source: Source.kitHandlers)
+            // A run shorter than a minute counts as one minute (as disk.avoid-frequent-writes
+            // does): tens of ms of blocking in a 3 s run are not "600 ms per minute".
             metrics[MetricName.mainThreadBlockingMsPerMinute] = wall > 0
-                ? MetricValue(blocked * 1000 / (wall / 60), unit: "ms/min", source: Source.kitHandlers)
+                ? MetricValue(blocked * 1000 / (max(wall, 60) / 60), unit: "ms/min", source: Source.kitHandlers)
                 : .unavailable(unit: "ms/min", source: Source.kitHandlers, reason: "the run had no duration")
         }
         if let launch = analysis.launchNanoseconds {
@@ -101,13 +108,17 @@ public enum MetricExtraction {
         return MetricValue(Double(peak), unit: "bytes", source: Source.procPeakResident)
     }
 
-    /// Wakeups per second over all idle phases together.
+    /// Wakeups per second over the idle slices of every wait together (`RunAnalysis+Idle`).
     static func idleWakeupsPerSecond(_ analysis: RunAnalysis) -> MetricValue {
-        let seconds = analysis.idlePhases.reduce(0) { $0 + $1.seconds }
-        guard seconds > 0 else {
+        guard !analysis.idlePhases.isEmpty else {
             return .unavailable(unit: "1/s", source: Source.procVoluntary, reason: "the scenario has no idle phase (no completed wait step)")
         }
-        let wakeups = analysis.idlePhases.reduce(0) { $0 + $1.wakeups }
+        let accounts = analysis.idleAccounts
+        let seconds = accounts.reduce(0) { $0 + $1.idleSeconds }
+        guard seconds > 0 else {
+            return .unavailable(unit: "1/s", source: Source.procVoluntary, reason: "the app had work of its own under way through every wait (requests, writes or frames)")
+        }
+        let wakeups = accounts.reduce(0) { $0 + $1.idleWakeups }
         return MetricValue(Double(wakeups) / seconds, unit: "1/s", source: Source.procVoluntary)
     }
 }

@@ -7,6 +7,9 @@ public struct ProcessSegment: Codable, Sendable, Equatable {
     public var exitStatus: ExitStatus?
     /// `wait4`'s totals for this process.
     public var resourceUsage: ResourceUsage?
+    /// The main thread's voluntary context switches read once it had exited and before it was
+    /// reaped (`waitid(WNOWAIT)`, then `/proc/<pid>/status`): its final count, which no periodic sample has.
+    public var mainThreadWakeupsAtExit: Int?
 
     public init(pid: Int32, startTime: UInt64, endTime: UInt64, exitStatus: ExitStatus?, resourceUsage: ResourceUsage?) {
         self.pid = pid

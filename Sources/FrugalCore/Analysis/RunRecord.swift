@@ -44,6 +44,11 @@ public struct RunRecord: Codable, Sendable {
     public var network: NetworkRecord?
     /// The memory facts the harness saw from outside (cgroup, warnings delivered, kernel pressure).
     public var memory: MemoryRunFacts?
+    /// The run's cgroup (or why there was none), the kernel's exit records of its process tree,
+    /// and the processes that outlived the main one; nil in records made before runs had cgroups.
+    public var containment: RunContainmentFacts?
+    /// A black-box program's main-thread hangs seen from outside (`/proc` samples of its wait state).
+    public var outsideWatch: OutsideWatchFacts?
 
     public init(workload: String, scenario: String, repetition: Int, startTime: UInt64, endTime: UInt64,
                 pid: Int32?, steps: [StepRecord], events: [WorkloadEvent], samples: [ProcessSample],

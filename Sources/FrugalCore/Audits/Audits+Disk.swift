@@ -31,14 +31,18 @@ extension Audits {
             switch Audit.require(metrics, MetricName.diskBytesWrittenPerDay) {
             case .failure(let failure): return .unavailable(failure.reason)
             case .success(let perDay):
-                var evidence = [Evidence(description: "\(bytes(Int(metrics[MetricName.diskLogicalBytesWritten]?.value ?? 0))) through FrugalKit in \(DisplayFormat.number(analysis.wallSeconds)) s")]
+                let window = MetricExtraction.writeBudgetWindow(analysis)
+                let logical = Int(metrics[MetricName.diskLogicalBytesWritten]?.value ?? 0)
+                var evidence = [Evidence(description: "\(bytes(window.bytesAfterLaunch)) through FrugalKit in the \(DisplayFormat.number(window.days * 86_400)) s after launch; \(bytes(logical - window.bytesAfterLaunch)) during launch, counted once, not as a rate")]
                 if let gap = metrics[MetricName.diskUnjournaledBytesWritten]?.value {
                     evidence.append(Evidence(description: "\(bytes(Int(gap))) written around FrugalKit (wchar − event stream − journal)"))
                 }
                 if let physical = metrics[MetricName.diskPhysicalBytesWritten]?.value {
                     evidence.append(Evidence(description: "\(bytes(Int(physical))) reached storage (write_bytes)"))
                 }
-                return .value(perDay, display: "\(bytes(Int(perDay))) per day at this run's rate", evidence: evidence)
+                let display = window.days >= 1 ? "\(bytes(Int(perDay))) per day at this run's rate"
+                    : "\(bytes(Int(perDay))) written after launch (a run shorter than a day is not extrapolated)"
+                return .value(perDay, display: display, evidence: evidence)
             }
         },
         Audit("disk.no-cache-files") { analysis, metrics in

@@ -48,7 +48,10 @@ extension Audits {
         },
         Audit("memory.free-on-background") { analysis, _ in
             guard let ratio = backgroundRatio(analysis) else { return .notApplicable("the app never entered the background with /proc samples on both sides") }
-            return .value(ratio.value, display: "\(DisplayFormat.number(ratio.value * 100))% of foreground memory kept in the background", evidence: ratio.evidence)
+            guard let value = ratio.value else {
+                return .notApplicable("little to free: the app held less than \(ByteCount.display(Double(minimumFreeableBytes))) above its launch footprint when it entered the background (" + ratio.evidence.map(\.description).joined(separator: "; ") + ")")
+            }
+            return .value(value, display: "\(DisplayFormat.number(value * 100))% of what it gained since launch kept in the background", evidence: ratio.evidence)
         },
         Audit("memory.lazy-resources") { analysis, _ in
             let memory = MemoryAnalysis(analysis.record)
@@ -105,9 +108,17 @@ extension Audits {
         },
     ]
 
-    /// Held memory in the background ÷ just before entering it, the median over background
-    /// intervals; each interval's last sample against the last sample before it began.
-    static func backgroundRatio(_ analysis: RunAnalysis) -> (value: Double, evidence: [Evidence])? {
+    /// What an app must have gained since launch for freeing it on background to be judged:
+    /// below it, allocator noise and the runtime's own growth (thread arenas, stacks) are as
+    /// large as anything the app could free. Frugal's calibration.
+    public static let minimumFreeableBytes = 4 * 1_048_576
+
+    /// The fraction of what the app gained since launch that it still held late in the
+    /// background, the median over background intervals with at least `minimumFreeableBytes`
+    /// gained (nil value: none had); each interval's last sample against the last sample before
+    /// it began, over the launch footprint (the least held between launch and that interval).
+    /// Nil when no interval had samples on both sides.
+    static func backgroundRatio(_ analysis: RunAnalysis) -> (value: Double?, evidence: [Evidence])? {
         let record = analysis.record
         var intervals: [(start: UInt64, end: UInt64)] = []
         var backgroundSince: UInt64?
@@ -118,18 +129,27 @@ extension Audits {
         }
         if let start = backgroundSince { intervals.append((start, record.endTime)) }
         let samples = record.samples.filter { $0.memory != nil }
+        let launchEnd = record.startTime + (analysis.launchNanoseconds ?? 0)
         var ratios: [Double] = []
         var evidence: [Evidence] = []
+        var measured = false
         for interval in intervals {
             guard let before = samples.last(where: { $0.time < interval.start })?.memory,
                   let during = samples.last(where: { $0.time > interval.start && $0.time <= interval.end })?.memory,
                   before.heldBytes > 0 else { continue }
-            let ratio = Double(during.heldBytes) / Double(before.heldBytes)
-            ratios.append(ratio)
-            evidence.append(Evidence(time: analysis.runTime(interval.start),
-                                     description: "\(ByteCount.display(Double(before.heldBytes))) held in the foreground, \(ByteCount.display(Double(during.heldBytes))) in the background"))
+            measured = true
+            let footprint = samples.filter { $0.time >= launchEnd && $0.time < interval.start }.compactMap { $0.memory?.heldBytes }.min()
+                ?? before.heldBytes
+            let gained = before.heldBytes - footprint
+            var text = "\(ByteCount.display(Double(before.heldBytes))) held in the foreground (\(ByteCount.display(Double(max(0, gained)))) above the launch footprint of \(ByteCount.display(Double(footprint)))), \(ByteCount.display(Double(during.heldBytes))) late in the background"
+            if gained >= minimumFreeableBytes {
+                ratios.append(min(1, max(0, Double(during.heldBytes - footprint) / Double(gained))))
+            } else {
+                text += ": little to free"
+            }
+            evidence.append(Evidence(time: analysis.runTime(interval.start), description: text))
         }
-        guard let median = ReportBuilder.median(ratios) else { return nil }
-        return (median, evidence)
+        guard measured else { return nil }
+        return (ReportBuilder.median(ratios), evidence)
     }
 }

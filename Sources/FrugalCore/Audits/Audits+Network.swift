@@ -1,4 +1,9 @@
 extension Audits {
+    /// TCP's initial congestion window of 10 segments of 1,460 B (RFC 6928): the data a new
+    /// connection can send in its first round trip. Below it, fewer requests or fewer bytes
+    /// cannot save a round trip of transfer, so the network's byte-rate audits do not apply.
+    public static let initialWindowBytes = 14_600
+
     /// Network audits, over the shaping proxy's trace, the origin's counters and the app's requests.
     static let network: [Audit] = [
         Audit("network.transmit-in-bursts") { analysis, _ in
@@ -40,6 +45,9 @@ extension Audits {
             guard let input = origin.deflateInputBytes, let deflated = origin.deflatedBytes, input > 0, deflated > 0 else {
                 return .unavailable("the origin server did not measure compressibility (no whole body was deflated)")
             }
+            guard input >= Self.initialWindowBytes else {
+                return .notApplicable("the bodies total \(input) B, within one TCP initial window (\(Self.initialWindowBytes) B, RFC 6928): compressing them could not save a round trip, and the radio's cost of so few bytes is its promotion and tail")
+            }
             let ratio = Double(input) / Double(deflated)
             let evidence = origin.paths.sorted { ($0.value.deflateInputBytes ?? 0) > ($1.value.deflateInputBytes ?? 0) }.prefix(10)
                 .compactMap { path, stats -> Evidence? in
@@ -53,6 +61,9 @@ extension Audits {
             let requests = network.origin.requests
             let bytes = network.trace.totalBytes(.uplink) + network.trace.totalBytes(.downlink)
             guard requests > 0, bytes > 0 else { return .notApplicable("the workload made no request through the proxy") }
+            guard bytes >= Self.initialWindowBytes else {
+                return .notApplicable("\(requests) request\(requests == 1 ? "" : "s") moved \(bytes) B in all, within one TCP initial window (\(Self.initialWindowBytes) B, RFC 6928): so little traffic costs the radio its promotion and tail (network.transmit-in-bursts), not its round trips, and a rate per 100 KB of it is noise")
+            }
             let perHundredKB = Double(requests) / (Double(bytes) / 100_000)
             let evidence = network.origin.paths.sorted { $0.value.requests > $1.value.requests }.prefix(10).map { path, stats in
                 Evidence(description: "\(path): \(stats.requests) request\(stats.requests == 1 ? "" : "s"), \(HumanUnits.bytes(Double(stats.requestBodyBytes + stats.responseBodyBytes))) of bodies")

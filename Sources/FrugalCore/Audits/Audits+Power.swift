@@ -1,17 +1,30 @@
 extension Audits {
+    /// Idle time needed to state a rate of wakeups: one wakeup in less would read as over 1/s.
+    static let minimumIdleSeconds = 1.0
+
     /// Power (CPU) audits.
     static let power: [Audit] = [
         Audit("power.avoid-polling") { analysis, metrics in
             guard !analysis.idlePhases.isEmpty else {
                 return .notApplicable("the scenario has no idle phase")
             }
+            let accounts = analysis.idleAccounts
+            let idleSeconds = accounts.reduce(0) { $0 + $1.idleSeconds }
+            var evidence = accounts.map { account in
+                let excluded = RunAnalysis.BusyReason.allCases.compactMap { reason in
+                    account.excludedSeconds[reason].map { "\(DisplayFormat.number($0)) s \(reason.rawValue)" }
+                }
+                return Evidence(time: analysis.runTime(account.phase.start), durationMs: account.phase.seconds * 1000,
+                                description: "\(account.idleWakeups) wakeups in \(DisplayFormat.number(account.idleSeconds)) s idle"
+                                    + (excluded.isEmpty ? "" : " (not idle: " + excluded.joined(separator: ", ") + ")"))
+            }
+            guard idleSeconds >= Self.minimumIdleSeconds else {
+                return .notApplicable("the app was idle for \(DisplayFormat.number(idleSeconds)) s in all, under the \(DisplayFormat.number(Self.minimumIdleSeconds)) s needed for a rate: through its waits it had requests in flight, files being written or frames being drawn (judged by their own audits)")
+            }
             switch Audit.require(metrics, MetricName.cpuIdleWakeupsPerSecond) {
             case .failure(let failure): return .unavailable(failure.reason)
             case .success(let rate):
-                let evidence = analysis.idlePhases.map { phase in
-                    Evidence(time: analysis.runTime(phase.start), durationMs: phase.seconds * 1000,
-                             description: "\(phase.wakeups) wakeups in \(DisplayFormat.number(phase.seconds)) s idle")
-                }
+                evidence.append(Evidence(description: "idle: a wait's slices between /proc samples with no request in flight, no file being written and no frame drawn"))
                 return .value(rate, display: "\(DisplayFormat.number(rate)) wakeups/s while idle", evidence: evidence)
             }
         },

@@ -40,9 +40,11 @@ public enum ReportComparator {
             .sorted { $0.severity > $1.severity }
         let shortage = entries.first { $0.verdict == .insufficientData }
             .map { "\($0.workload) · \($0.scenario): \($0.reason)" }
-        return ReportComparison(baseline: baseline, baselineGeneratedAt: base.generatedAt, alpha: policy.alpha,
-                                minimumRepetitions: policy.minimumRepetitions, results: results,
-                                regressions: regressions, unmatched: unmatched, insufficientRepetitions: shortage)
+        var comparison = ReportComparison(baseline: baseline, baselineGeneratedAt: base.generatedAt, alpha: policy.alpha,
+                                          minimumRepetitions: policy.minimumRepetitions, results: results,
+                                          regressions: regressions, unmatched: unmatched, insufficientRepetitions: shortage)
+        comparison.machineWarning = head.crossMachineWarning(against: base)
+        return comparison
     }
 
     private static func entry(_ kind: ComparisonEntry.Kind, _ run: RunReport, _ name: String, base: [Double?], head: [Double?],

@@ -15,6 +15,8 @@ public struct ReportComparison: Codable, Sendable, Equatable {
     public var unmatched: [String]
     /// Set when some values had too few repetitions to test: says so instead of "unchanged".
     public var insufficientRepetitions: String?
+    /// Set when the baseline was measured on another machine: what differs.
+    public var machineWarning: String?
 
     public init(baseline: String, baselineGeneratedAt: String, alpha: Double, minimumRepetitions: Int,
                 results: [WorkloadComparison], regressions: [ComparisonEntry], unmatched: [String],

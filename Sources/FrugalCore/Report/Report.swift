@@ -16,6 +16,11 @@ public struct Report: Codable, Sendable {
     public var comparison: ReportComparison?
     /// Lighthouse-CI-style assertions, when a config was given.
     public var assertions: AssertionOutcome?
+    /// The slice of the suite this report holds, when it was run with `--shard I/N`.
+    public var shard: ShardInfo?
+    /// The other machines whose runs are in this report (a merge of shards run on several);
+    /// each run names its machine in `RunReport.machine` then. Absent for one machine.
+    public var otherEnvironments: [EnvironmentInfo]?
 
     public init(tool: ToolInfo, generatedAt: String, environment: EnvironmentInfo, runs: [RunReport], results: [WorkloadResult]) {
         self.schemaVersion = Report.currentSchemaVersion
@@ -24,6 +29,16 @@ public struct Report: Codable, Sendable {
         self.environment = environment
         self.runs = runs
         self.results = results
+    }
+}
+
+/// Which slice of a suite split `count` ways a report holds (1-based `index`).
+public struct ShardInfo: Codable, Sendable, Equatable {
+    public var index: Int
+    public var count: Int
+    public init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
     }
 }
 
@@ -84,6 +99,10 @@ public struct RunReport: Codable, Sendable {
     public var files: [FileSummary]?
     /// The run's modelled energy (absent in reports made before 0.2).
     public var energy: RunEnergy?
+    /// The hostname of the machine it ran on, when the report holds runs of several machines.
+    public var machine: String?
+    /// The run's containment, wrapper chain, stragglers and lanes; nil in reports made before runs had cgroups.
+    public var processes: RunProcessesSummary?
 
     public init(workload: String, scenario: String, repetition: Int, outcome: RunOutcome, outcomeDetail: String?,
                 exitStatus: ExitStatus?, durationSeconds: Double, metrics: [String: MetricValue], timeline: Timeline,

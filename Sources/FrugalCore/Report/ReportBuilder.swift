@@ -15,24 +15,28 @@ public enum ReportBuilder {
         var report = RunReport(workload: record.workload, scenario: record.scenario, repetition: record.repetition,
                                outcome: record.outcome, outcomeDetail: record.outcomeDetail, exitStatus: record.exitStatus,
                                durationSeconds: analysis.wallSeconds, metrics: metrics, timeline: Timeline(analysis),
-                               audits: audits, categories: categories, score: overallScore(categories),
+                               audits: audits, categories: categories,
+                               score: overallScore(categories, auditScores: audits.mapValues { $0.score }),
                                energy: EnergyEstimator.estimate(metrics: metrics, seconds: analysis.wallSeconds))
         let files = DiskActivity(analysis).files
         report.files = files.isEmpty ? nil : files
+        report.processes = RunProcessesSummary(record, timeline: report.timeline)
         return report
     }
 
-    /// A black-box command has no handlers or states: only audits that need the process alone apply.
-    static func blackBoxAudits(_ analysis: RunAnalysis, metrics: [String: MetricValue]) -> [String: AuditResult] {
-        var results = Audits.evaluate(analysis, metrics: metrics)
-        for (id, result) in results where id != "power.avoid-polling" {
+    /// `results` with every audit not in `kept` made not applicable for `reason`: no score, no
+    /// value, no evidence, so it counts in no category and not overall. For a whole kind of run
+    /// whose audits cannot apply (a command, a scenario without app states).
+    public static func markNotApplicable(_ results: [String: AuditResult], except kept: Set<String>, reason: String) -> [String: AuditResult] {
+        var results = results
+        for (id, result) in results where !kept.contains(id) {
             var result = result
             result.score = nil
             result.scoreDisplayMode = .notApplicable
             result.numericValue = nil
             result.displayValue = "not applicable"
             result.evidence = []
-            result.explanation = "a black-box command reports no handlers or app states"
+            result.explanation = reason
             results[id] = result
         }
         return results
@@ -58,8 +62,16 @@ public enum ReportBuilder {
         return categories
     }
 
-    /// The weighted mean of the categories that have a score.
-    public static func overallScore(_ categories: [String: CategoryScore]) -> Double? {
+    /// The share of the overall score that is the weakest applicable audit (docs/SCORING.md).
+    public static let weakestAuditShare = 0.5
+
+    /// The overall score: half the weakest scored audit, half the weighted mean of the categories
+    /// that have a score. The weakest half keeps a promise a reader takes from the number: 0.9
+    /// or more means no audit is below 0.9, and an app that fails any audit (< 0.5) scores at
+    /// most 0.75, at least 0.15 below any app that passes them all, however many audits apply.
+    /// The mean half keeps every other audit counting, so fixing any of them raises the score.
+    /// Without audit scores (older callers), the weighted mean alone.
+    public static func overallScore(_ categories: [String: CategoryScore], auditScores: [String: Double?] = [:]) -> Double? {
         var total = 0.0, weights = 0.0
         for category in RuleCategory.allCases {
             if let score = categories[category.rawValue]?.score {
@@ -67,7 +79,10 @@ public enum ReportBuilder {
                 weights += category.weight
             }
         }
-        return weights > 0 ? total / weights : nil
+        guard weights > 0 else { return nil }
+        let mean = total / weights
+        guard let weakest = auditScores.values.compactMap({ $0 }).min() else { return mean }
+        return weakestAuditShare * weakest + (1 - weakestAuditShare) * mean
     }
 
     /// Groups runs by workload and scenario (in first-seen order) and takes medians.
@@ -117,7 +132,7 @@ public enum ReportBuilder {
             let energies = group.compactMap { run in run.energy.map { (energy: $0, seconds: run.durationSeconds) } }
             return WorkloadResult(workload: first.workload, scenario: first.scenario, repetitions: group.count,
                                   outcomes: outcomes, audits: audits, categories: categories,
-                                  score: overallScore(categories), metrics: metrics,
+                                  score: overallScore(categories, auditScores: audits.mapValues { $0.score }), metrics: metrics,
                                   energy: EnergyEstimator.aggregate(energies))
         }
     }

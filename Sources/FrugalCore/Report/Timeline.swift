@@ -59,6 +59,15 @@ public struct HandlerSpan: Codable, Sendable, Equatable {
     public var contextSwitches: Int?
     /// Off-CPU waiting in the handler, ms (wall − on-CPU − run-queue delay, when it slept), when counted.
     public var waitingMs: Double?
+
+    public init(name: String, start: Double, durationMs: Double, cpuMs: Double? = nil, contextSwitches: Int? = nil, waitingMs: Double? = nil) {
+        self.name = name
+        self.start = start
+        self.durationMs = durationMs
+        self.cpuMs = cpuMs
+        self.contextSwitches = contextSwitches
+        self.waitingMs = waitingMs
+    }
 }
 
 public struct StepMark: Codable, Sendable, Equatable {
@@ -76,6 +85,14 @@ public struct ActivitySample: Codable, Sendable, Equatable {
     public var wakeups: Int
     public var cpuSeconds: Double
     public var residentBytes: Int?
+
+    public init(time: Double, interval: Double, wakeups: Int, cpuSeconds: Double, residentBytes: Int? = nil) {
+        self.time = time
+        self.interval = interval
+        self.wakeups = wakeups
+        self.cpuSeconds = cpuSeconds
+        self.residentBytes = residentBytes
+    }
 }
 
 extension Timeline {
@@ -101,12 +118,15 @@ extension Timeline {
                                            cpuSeconds: Double(sample.onCPUNanoseconds(since: previous)) / 1e9,
                                            residentBytes: sample.residentBytes))
         }
+        let ends = Self.wholeRunEnds(analysis, between: activity, totals: Self.activityTotals(record))
+        activity = (ends.head.map { [$0] } ?? []) + activity + (ends.tail.map { [$0] } ?? [])
         let hangs = analysis.hangs.sorted { $0.handler.start < $1.handler.start }.map { hang in
             HangMark(handler: hang.handler.name, start: analysis.runTime(hang.handler.start), durationMs: Double(hang.handler.duration) / 1e6,
                      stack: hang.stack.map { $0.frames.map { "\($0.symbol ?? "?") (\($0.module))" } })
         }
+        let allHangs = hangs + Self.outsideHangMarks(analysis)
         self.init(states: states, handlers: handlers, steps: steps, activity: activity, duration: duration,
-                  hangs: hangs.isEmpty ? nil : hangs, radio: RadioLane(analysis))
+                  hangs: allHangs.isEmpty ? nil : allHangs, radio: RadioLane(analysis))
         let journal = DiskActivity(analysis).journal
         if !journal.isEmpty {
             disk = journal.map {

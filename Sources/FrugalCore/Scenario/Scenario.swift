@@ -73,7 +73,7 @@ public enum ScenarioCatalogue {
     )
 
     /// Every built-in scenario.
-    public static let all: [Scenario] = [standard, idle, diskSession] + lifecycle + network + memory
+    public static let all: [Scenario] = [standard, idle, diskSession] + lifecycle + network + memory + program
 
     /// The scenario called `name`, if there is one.
     public static func named(_ name: String) -> Scenario? { all.first { $0.name == name } }

@@ -14,11 +14,14 @@ final class MemoryCgroup: @unchecked Sendable {
     /// controller, but the kernel keeps its pressure-stall (PSI) accounting, so a PSI trigger
     /// on its `memory.pressure` watches the workload alone.
     let pressureStallPath: String?
+    /// Whether this group made the PSI twin (else it is the run's own cgroup, which the run removes).
+    let ownsPressureStallPath: Bool
 
-    private init(controller: Controller, path: String, pressureStallPath: String? = nil) {
+    private init(controller: Controller, path: String, pressureStallPath: String? = nil, ownsPressureStallPath: Bool = true) {
         self.controller = controller
         self.path = path
         self.pressureStallPath = pressureStallPath
+        self.ownsPressureStallPath = ownsPressureStallPath
     }
 
     /// `cgroup.procs`: writing a pid there moves that process in.
@@ -26,6 +29,10 @@ final class MemoryCgroup: @unchecked Sendable {
 
     /// Every group the workload joins: the memory group, and the PSI twin when there is one.
     var procsPaths: [String] { [procsPath] + (pressureStallPath.map { [$0 + "/cgroup.procs"] } ?? []) }
+
+    /// The groups a balloon joins: the memory group (and a twin of its own), never the run's
+    /// cgroup, whose CPU and processes are the workload's alone.
+    var balloonProcsPaths: [String] { ownsPressureStallPath ? procsPaths : [procsPath] }
 
     /// The group whose `memory.pressure` takes a PSI trigger, if any.
     var psiPath: String? { controller == .v2 ? path : pressureStallPath }
@@ -68,7 +75,9 @@ final class MemoryCgroup: @unchecked Sendable {
     }
 
     /// Makes a child group of the harness's own, or says why it cannot.
-    static func create(label: String) -> Result<MemoryCgroup, HarnessError> {
+    /// `pressureStallGroup`: the run's own cgroup in the unified tree, used as the PSI twin
+    /// (a process is in one v2 group only).
+    static func create(label: String, pressureStallGroup: String? = nil) -> Result<MemoryCgroup, HarnessError> {
         let own: (Controller, String)
         switch ownGroup() {
         case .failure(let error): return .failure(error)
@@ -92,6 +101,9 @@ final class MemoryCgroup: @unchecked Sendable {
                 return .failure(HarnessError("cgroup v2: the memory controller is not enabled for children of \(own.1)"))
             }
         }
+        if own.0 == .v1, let pressureStallGroup {
+            return .success(MemoryCgroup(controller: own.0, path: path, pressureStallPath: pressureStallGroup, ownsPressureStallPath: false))
+        }
         var stall: String?
         if own.0 == .v1, let unified = (try? FileReader.readText("/proc/self/cgroup")).flatMap(unifiedGroup) {
             let twin = unified + "/" + (path as NSString).lastPathComponent
@@ -102,13 +114,28 @@ final class MemoryCgroup: @unchecked Sendable {
 
     /// Removes empty groups left by a harness that died before cleaning up (their name
     /// carries the harness's pid; that process is gone).
-    static func removeStaleGroups(in parent: String) {
-        for name in (try? FileReader.directoryEntries(parent)) ?? [] where name.hasPrefix("frugal-") {
+    /// With `killing`, what is still inside a stale group (a dead harness's workload or balloon) is
+    /// killed first, so the group can go. Returns the groups removed.
+    @discardableResult
+    static func removeStaleGroups(in parent: String, killing: Bool = false) -> [String] {
+        var removed: [String] = []
+        // Run groups (`frugal-run-<owner>-...`) have their own sweep, which reads their owner right.
+        for name in (try? FileReader.directoryEntries(parent)) ?? [] where name.hasPrefix("frugal-") && !name.hasPrefix(RunCgroup.namePrefix) {
             let parts = name.split(separator: "-")
             guard parts.count >= 3, let pid = Int32(parts[parts.count - 2]), pid != getpid(),
                   kill(pid, 0) != 0 && errno == ESRCH else { continue }
-            rmdir(parent + "/" + name)  // fails, harmlessly, while anything is still inside
+            let path = parent + "/" + name
+            if killing {
+                for _ in 0..<100 {
+                    let inside = ((try? FileReader.readText(path + "/cgroup.procs")) ?? "").split(separator: "\n").compactMap { Int32($0) }
+                    if inside.isEmpty { break }
+                    for member in inside { kill(member, SIGKILL) }
+                    Thread.sleep(forTimeInterval: 0.01)
+                }
+            }
+            if rmdir(path) == 0 { removed.append(path) }  // fails, harmlessly, while anything is still inside
         }
+        return removed
     }
 
     static func write(_ text: String, to path: String) throws {
@@ -175,7 +202,7 @@ final class MemoryCgroup: @unchecked Sendable {
     /// tearing the processes down.
     func remove() {
         for pid in pids { kill(pid, SIGKILL) }
-        for directory in [path] + (pressureStallPath.map { [$0] } ?? []) {
+        for directory in [path] + (ownsPressureStallPath ? pressureStallPath.map { [$0] } ?? [] : []) {
             var removed = false
             for _ in 0..<200 {
                 if rmdir(directory) == 0 || errno == ENOENT {

@@ -35,7 +35,7 @@ final class MemoryPressure: @unchecked Sendable {
     /// Seconds without a kernel event after which the pressure has passed (`normal` is sent).
     static let quietInterval = 2.0
 
-    init(plan: RunPlan, workload: String, forwardKernelEvents: Bool = true) {
+    init(plan: RunPlan, workload: String, forwardKernelEvents: Bool = true, pressureStallGroup: String? = nil) {
         self.forwardKernelEvents = forwardKernelEvents
         let pressured = plan.scenario.steps.contains { step in
             switch step { case .pressure, .balloon: return true; default: return false }
@@ -50,7 +50,7 @@ final class MemoryPressure: @unchecked Sendable {
             facts = MemoryRunFacts(cgroupUnavailable: "\(Self.disableVariable)=off: real pressure is switched off, so it runs simulated")
             return
         }
-        switch MemoryCgroup.create(label: workload) {
+        switch MemoryCgroup.create(label: workload, pressureStallGroup: pressureStallGroup) {
         case .success(let group):
             cgroup = group
             facts = MemoryRunFacts(cgroupController: group.controller.rawValue, cgroupPath: group.path,

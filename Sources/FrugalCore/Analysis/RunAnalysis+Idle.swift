@@ -1,0 +1,89 @@
+/// What "idle" means for `power.avoid-polling`: the app is idle when nothing it started is
+/// still under way. A `wait` step is cut into the harness's periodic `/proc` samples (0.2 s
+/// apart by default); a slice of it counts as idle unless, during that slice, the app
+///  - waited on its own network request (FrugalKit's client, or a `network.*` call measured by
+///    `BlockingCalls`: from its start to its end),
+///  - read or wrote a file (FrugalKit's journal, `file.*` blocking calls), or
+///  - drew frames while active (`frame:` handlers, from `MainRunLoop.scheduleFrameTimer`), or
+///  - was computing: on a CPU for at least `computingShare` of the slice, or with a thread
+///    running or runnable (state R) at either end of it, which a loaded machine's run queue
+///    does not hide (deferred launch work, a rebuild on a background queue; its hand-off to the
+///    main thread is part of that work).
+/// Those slices are work the app was doing, judged by their own audits (network, disk,
+/// `power.frame-rate`); wakeups there are not polling. What is left is time with no work
+/// pending, where every wakeup is one the app chose to take: a polling timer's, for one.
+/// The background is idle too: it is judged the same way (suspension itself has no wakeups).
+extension RunAnalysis {
+    /// Why a slice of a wait was not idle.
+    public enum BusyReason: String, Sendable, CaseIterable {
+        case request = "a network request in flight"
+        case fileIO = "reading or writing a file"
+        case frames = "drawing frames"
+        case computing = "computing"
+    }
+
+    /// The share of one CPU over a slice from which the app counts as computing, not idle.
+    /// Frugal's calibration: polling costs microseconds per wakeup (a 1 Hz check is under 0.1%
+    /// of a CPU), work in progress costs a large share; a fifth sits far from both.
+    public static let computingShare = 0.2
+
+    /// One wait step's idle accounting: its quiet slices and what the rest was busy with.
+    public struct IdleAccount: Sendable {
+        public var phase: Phase
+        /// The slices with no work pending, each sampled at both ends.
+        public var idleSlices: [Phase]
+        /// Seconds of the wait left out, by reason (a slice with several reasons counts under the first).
+        public var excludedSeconds: [BusyReason: Double]
+        public var idleSeconds: Double { idleSlices.reduce(0) { $0 + $1.seconds } }
+        public var idleWakeups: Int { idleSlices.reduce(0) { $0 + $1.wakeups } }
+    }
+
+    /// The idle accounting of every wait phase.
+    public var idleAccounts: [IdleAccount] {
+        let busy = busyIntervals
+        return idlePhases.map { phase in
+            var points = [phase.startSample]
+            points += record.samples.filter { $0.time > phase.start && $0.time < phase.end }.sorted { $0.time < $1.time }
+            points.append(phase.endSample)
+            var account = IdleAccount(phase: phase, idleSlices: [], excludedSeconds: [:])
+            for (earlier, later) in zip(points, points.dropFirst()) where later.time > earlier.time {
+                let slice = Phase(start: earlier.time, end: later.time, startSample: earlier, endSample: later)
+                if let reason = busy.first(where: { $0.start < slice.end && $0.end > slice.start })?.reason {
+                    account.excludedSeconds[reason, default: 0] += slice.seconds
+                } else if Double(later.onCPUNanoseconds(since: earlier)) >= Self.computingShare * Double(slice.end - slice.start)
+                            || [earlier, later].contains(where: { $0.threads.contains { $0.state == "R" } }) {
+                    account.excludedSeconds[.computing, default: 0] += slice.seconds
+                } else {
+                    account.idleSlices.append(slice)
+                }
+            }
+            return account
+        }
+    }
+
+    /// The spans when the app had work of its own under way (see the type's comment).
+    var busyIntervals: [(start: UInt64, end: UInt64, reason: BusyReason)] {
+        var intervals: [(start: UInt64, end: UInt64, reason: BusyReason)] = []
+        // The app's state as the events go by: frames count as use only while active (an app
+        // is not used in the background, and an inactive one is judged by its own audit).
+        var state = AppState.notRunning
+        for event in record.events.sorted(by: { $0.time < $1.time }) {
+            switch event.body {
+            case .stateChanged(let change): state = change.to
+            case .networkRequest(let request): intervals.append((request.start, max(request.end, request.start), .request))
+            case .fileWrite(let write): intervals.append((write.start, max(write.end, write.start), .fileIO))
+            case .blockingCall(let call) where call.kind.hasPrefix("network."):
+                intervals.append((call.start, max(call.end, call.start), .request))
+            case .blockingCall(let call) where call.kind.hasPrefix("file."):
+                intervals.append((call.start, max(call.end, call.start), .fileIO))
+            case .handler(let handler) where handler.name.hasPrefix(Self.frameHandlerPrefix) && state == .active:
+                intervals.append((handler.start, max(handler.end, handler.start + 1), .frames))
+            default: break
+            }
+        }
+        return intervals
+    }
+
+    /// Handlers of frame timers are named `frame:NAME` by FrugalKit's run loop.
+    public static let frameHandlerPrefix = "frame:"
+}

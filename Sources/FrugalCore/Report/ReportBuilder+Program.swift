@@ -1,0 +1,70 @@
+/// Which audits judge a black-box program: those whose number the harness measures from outside
+/// (idle wakeups, listening sockets while frozen, background CPU, the OOM killer, block writes,
+/// traffic through the proxy). Every other audit is "not applicable" with the reason.
+extension ReportBuilder {
+    /// The audits a black-box run can be judged on, when its scenario gives them something to judge.
+    public static let programAudits: Set<String> = [
+        "power.avoid-polling", "lifecycle.close-listeners", "lifecycle.minimal-background-work", "memory.survive-pressure",
+        "disk.write-budget", "disk.clean-tmp", "network.transmit-in-bursts", "network.no-server-polling",
+        "network.compact-transfers", "network.avoid-chatty-protocols", "main.no-long-blocks",
+    ]
+
+    /// Why an audit outside `programAudits` does not apply to a black-box program.
+    static func programNotApplicableReason(_ id: String) -> String {
+        if id.hasPrefix("memory.") { return "needs the app's memory warnings, caches or resources (FrugalKit); a black-box program reports none" }
+        if id.hasPrefix("disk.") { return "needs FrugalKit's write journal; a black-box program's writes are seen only as block totals" }
+        if id.hasPrefix("network.") { return "needs the app's own request records (FrugalKit's network client)" }
+        if id.hasPrefix("lifecycle.") { return "needs the app's lifecycle callbacks (FrugalKit); a black-box program is only frozen and signalled" }
+        if id.hasPrefix("main.") { return "needs the app's event-handler boundaries" }
+        return "needs FrugalKit's events; a black-box program reports none"
+    }
+
+    /// A black-box run's audits: the applicable ones evaluated as for an app, the rest not applicable.
+    static func blackBoxAudits(_ analysis: RunAnalysis, metrics: [String: MetricValue]) -> [String: AuditResult] {
+        var results = Audits.evaluate(analysis, metrics: metrics)
+        for (id, result) in results where !programAudits.contains(id) {
+            var result = result
+            result.score = nil
+            result.scoreDisplayMode = .notApplicable
+            result.numericValue = nil
+            result.displayValue = "not applicable"
+            result.evidence = []
+            result.explanation = "a black-box program: " + programNotApplicableReason(id)
+            results[id] = result
+        }
+        if var blocks = results["main.no-long-blocks"], blocks.scoreDisplayMode != .notApplicable {
+            // The app's measure (blocked ms per minute) needs handlers; a program's is its hangs seen from outside.
+            blocks = programLongBlocks(analysis, metrics: metrics, template: blocks)
+            results["main.no-long-blocks"] = blocks
+        }
+        return results
+    }
+
+    /// `main.no-long-blocks` for a program: pass when no hang was seen from outside, fail with the
+    /// hangs (and where the kernel saw the thread wait) as evidence.
+    static func programLongBlocks(_ analysis: RunAnalysis, metrics: [String: MetricValue], template: AuditResult) -> AuditResult {
+        var result = template
+        guard let watch = analysis.record.outsideWatch, let hangs = metrics[MetricName.mainThreadHangs]?.value else {
+            result.score = nil
+            result.scoreDisplayMode = .unavailable
+            result.numericValue = nil
+            result.displayValue = "unavailable"
+            result.explanation = metrics[MetricName.mainThreadHangs]?.unavailable ?? "the main thread was not watched"
+            return result
+        }
+        result.scoreDisplayMode = .binary
+        result.score = hangs == 0 ? 1 : 0
+        result.numericValue = hangs
+        result.numericUnit = "count"
+        result.displayValue = "\(Int(hangs)) hang\(hangs == 1 ? "" : "s") of the main thread seen from outside (≥ \(DisplayFormat.number(Thresholds.hangMilliseconds)) ms)"
+        result.evidence = watch.hangs.prefix(20).map { hang in
+            let place = [hang.wchan.map { "in \($0)" }, hang.syscall.map { "syscall \($0)" }].compactMap { $0 }.joined(separator: ", ")
+            return Evidence(time: analysis.runTime(hang.start), durationMs: hang.milliseconds,
+                            description: "\(hang.kind): \(DisplayFormat.number(hang.milliseconds)) ms without a voluntary switch"
+                                + (place.isEmpty ? "" : " (the kernel: \(place))"))
+        }
+        result.explanation = watch.unreadable.isEmpty ? nil
+            : "this machine hid \(watch.unreadable.joined(separator: " and ")) of the thread, so where it waited is partly unknown"
+        return result
+    }
+}

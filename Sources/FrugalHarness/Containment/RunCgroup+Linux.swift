@@ -1,0 +1,242 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+
+/// The cgroup that holds every process of one run, whatever it starts: its descendants are
+/// counted (CPU from `cpu.stat`), suspended together (the freezer) and all ended when the run
+/// ends (`cgroup.kill`, or on v1 a frozen sweep of `cgroup.procs`), so nothing outlives the run.
+///
+/// v2 is preferred: the unified tree on a hybrid machine (it needs no controller: `cgroup.kill`,
+/// `cgroup.freeze` and `cpu.stat` are core files), the process's own v2 group on a pure v2 one;
+/// else the v1 freezer. Groups are named `frugal-run-<owner pid>-<random>-<label>`, so a group
+/// whose owner died can be found and swept (`RunContainment.sweepLeftovers`).
+final class RunCgroup: @unchecked Sendable {
+    enum Kind: String { case v2 = "cgroup-v2", v1Freezer = "cgroup-v1-freezer" }
+
+    let kind: Kind
+    let path: String
+
+    /// Whether this object made the directory (else it adopted another's, which removes it).
+    private let ownsDirectory: Bool
+
+    private init(kind: Kind, path: String, ownsDirectory: Bool = true) {
+        self.kind = kind
+        self.path = path
+        self.ownsDirectory = ownsDirectory
+    }
+
+    /// The run's v2 memory cgroup as its run group too (a process is in one v2 group only, so on a
+    /// pure v2 machine a pressure run's memory group holds everything). Its owner removes it.
+    static func adopting(v2MemoryGroup path: String) -> RunCgroup { RunCgroup(kind: .v2, path: path, ownsDirectory: false) }
+
+    /// Prefix of every run group's directory name.
+    static let namePrefix = "frugal-run-"
+    /// Set to `off` to run without a run cgroup (the process-group fallback), e.g. to test it.
+    static let disableVariable = "FRUGAL_RUN_CGROUP"
+
+    var procsPath: String { path + "/cgroup.procs" }
+
+    /// The directories under which this process may make run groups, best first.
+    static func parentCandidates(cgroupFile: String) -> [(Kind, String)] {
+        var candidates: [(Kind, String)] = []
+        var freezer: String?
+        for line in cgroupFile.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3 else { continue }
+            let relative = parts[2] == "/" ? "" : String(parts[2])
+            if parts[0] == "0" && parts[1].isEmpty {
+                for mount in ["/sys/fs/cgroup/unified", "/sys/fs/cgroup"] where FileReader.exists(mount + relative + "/cgroup.procs")
+                    && FileReader.exists(mount + "/cgroup.controllers") {
+                    candidates.append((.v2, mount + relative))
+                    break
+                }
+            } else if parts[1].split(separator: ",").contains("freezer") {
+                freezer = "/sys/fs/cgroup/freezer" + relative
+            }
+        }
+        if let freezer, FileReader.exists(freezer + "/cgroup.procs") { candidates.append((.v1Freezer, freezer)) }
+        return candidates
+    }
+
+    /// The groups this process has made and not yet removed, by path.
+    static let live = LiveGroups()
+
+    /// Makes the run's group, or says why none could be made.
+    /// `only`: make the group of that kind or none (tests of the v1 path on a machine that has v2).
+    static func create(label: String, only: Kind? = nil) -> Result<RunCgroup, HarnessError> {
+        if ProcessInfo.processInfo.environment[disableVariable] == "off" {
+            return .failure(HarnessError("\(disableVariable)=off: run cgroups are switched off"))
+        }
+        guard let file = try? FileReader.readText("/proc/self/cgroup") else {
+            return .failure(HarnessError("/proc/self/cgroup cannot be read"))
+        }
+        let candidates = parentCandidates(cgroupFile: file).filter { only == nil || $0.0 == only }
+        if candidates.isEmpty { return .failure(HarnessError("no cgroup v2 tree and no v1 freezer hierarchy is mounted")) }
+        let safe = String(label.prefix(40).map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" })
+        var problems: [String] = []
+        for (kind, parent) in candidates {
+            let path = "\(parent)/\(namePrefix)\(getpid())-\(UUID().uuidString.prefix(8))-\(safe)"
+            if mkdir(path, 0o755) == 0 {
+                if kind == .v2 && !FileReader.exists(path + "/cgroup.kill") {
+                    rmdir(path)
+                    problems.append("\(parent): the kernel has no cgroup.kill (before 5.14)")
+                    continue
+                }
+                let group = RunCgroup(kind: kind, path: path)
+                live.withLock { $0[path] = group }
+                return .success(group)
+            }
+            problems.append("mkdir \(path): \(String(cString: strerror(errno)))")
+        }
+        return .failure(HarnessError(problems.joined(separator: "; ")))
+    }
+
+    private func read(_ file: String) -> String? { try? FileReader.readText(path + "/" + file) }
+
+    /// The processes in the group now.
+    var pids: [Int32] { (read("cgroup.procs") ?? "").split(separator: "\n").compactMap { Int32($0) } }
+
+    /// CPU seconds of every process that ever ran in the group (v2 `cpu.stat` `usage_usec`).
+    var cpuSeconds: Double? {
+        guard kind == .v2, let text = read("cpu.stat") else { return nil }
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2 && parts[0] == "usage_usec", let value = Double(parts[1]) { return value / 1e6 }
+        }
+        return nil
+    }
+
+    /// Freezes every process in the group and waits until the kernel says it is frozen (2 s at most).
+    func freeze() -> Bool {
+        let (file, value) = kind == .v2 ? ("cgroup.freeze", "1") : ("freezer.state", "FROZEN")
+        guard (try? MemoryCgroup.write(value, to: path + "/" + file)) != nil else { return false }
+        return waitUntil(seconds: 2) { isFrozen }
+    }
+
+    /// Whether the kernel has finished freezing the group.
+    var isFrozen: Bool {
+        switch kind {
+        case .v2: return (read("cgroup.events") ?? "").split(separator: "\n").contains("frozen 1")
+        case .v1Freezer: return read("freezer.state")?.trimmingCharacters(in: .whitespacesAndNewlines) == "FROZEN"
+        }
+    }
+
+    func thaw() {
+        let (file, value) = kind == .v2 ? ("cgroup.freeze", "0") : ("freezer.state", "THAWED")
+        try? MemoryCgroup.write(value, to: path + "/" + file)
+    }
+
+    /// Ends every process in the group and waits (5 s at most) until it is empty. Returns whether it is.
+    @discardableResult
+    func killAll() -> Bool {
+        switch kind {
+        case .v2:
+            try? MemoryCgroup.write("1", to: path + "/cgroup.kill")
+        case .v1Freezer:
+            // Frozen, nothing can fork a new member between the listing and the kill.
+            _ = freeze()
+            for pid in pids { kill(pid, SIGKILL) }
+            thaw()
+        }
+        return waitUntil(seconds: 5) {
+            if kind == .v1Freezer { for pid in pids { kill(pid, SIGKILL) } }
+            return pids.isEmpty
+        }
+    }
+
+    /// Kills what is left and removes the group; says so on standard error if it cannot.
+    func remove() {
+        killAll()
+        thaw()
+        guard ownsDirectory else { return }
+        if !waitUntil(seconds: 2, { rmdir(path) == 0 || errno == ENOENT }) {
+            FileHandle.standardError.write(Data("frugal: could not remove cgroup \(path): \(String(cString: strerror(errno)))\n".utf8))
+        }
+        Self.live.withLock { $0[path] = nil }
+    }
+
+    private func waitUntil(seconds: Double, _ done: () -> Bool) -> Bool {
+        let deadline = MonotonicClock.now() + UInt64(seconds * 1e9)
+        while !done() {
+            if MonotonicClock.now() >= deadline { return false }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        return true
+    }
+
+    /// The owner's pid in a run group's directory name, if it is one.
+    static func ownerPID(ofGroupNamed name: String) -> Int32? {
+        guard name.hasPrefix(namePrefix) else { return nil }
+        return name.dropFirst(namePrefix.count).split(separator: "-").first.flatMap { Int32($0) }
+    }
+}
+
+/// Leftovers of runs whose harness died (a crash, SIGKILL): found by the owner pid in the
+/// group's name and ended. And the live runs of this process, for a harness being interrupted.
+public enum RunContainment {
+    /// Whether runs here get a cgroup: makes one and removes it. What `frugal doctor` shows.
+    public static func probe() -> EnvironmentSurvey.Check {
+        switch RunCgroup.create(label: "doctor") {
+        case .success(let group):
+            let detail = "\(group.kind.rawValue) under \((group.path as NSString).deletingLastPathComponent): each run's processes "
+                + "are counted together, frozen for the background (\(group.kind == .v2 ? "cgroup.freeze" : "freezer.state")) "
+                + "and all ended with the run (\(group.kind == .v2 ? "cgroup.kill" : "a frozen sweep of cgroup.procs"))"
+            group.remove()
+            return EnvironmentSurvey.Check(available: true, detail: detail)
+        case .failure(let error):
+            return EnvironmentSurvey.Check(available: false, detail: "no run cgroup (\(error.description)): runs fall back to the "
+                + "process group, which a program can leave (setsid), and suspension to SIGSTOP")
+        }
+    }
+
+    /// Kills every process of every run this process has under way and removes their groups: for
+    /// a harness that is interrupted (SIGINT, SIGTERM) and exits before its runs' own teardown.
+    /// Safe from any thread; the runs' own teardown afterwards finds nothing left to do.
+    public static func endLiveRuns() {
+        for group in RunCgroup.live.withLock({ Array($0.values) }) { group.remove() }
+    }
+
+    /// Kills the processes of every run group whose owner process is gone and removes the group,
+    /// in every tree this process can make run groups in, and the memory groups of dead harnesses'
+    /// pressure runs. Returns one line per group swept.
+    /// Safe to call at any time: groups of live harnesses (this one included) are left alone.
+    @discardableResult
+    public static func sweepLeftovers() -> [String] {
+        guard let file = try? FileReader.readText("/proc/self/cgroup") else { return [] }
+        var swept: [String] = []
+        for (kind, parent) in RunCgroup.parentCandidates(cgroupFile: file) {
+            for name in (try? FileReader.directoryEntries(parent)) ?? [] {
+                guard let owner = RunCgroup.ownerPID(ofGroupNamed: name), owner != getpid(),
+                      kill(owner, 0) != 0 && errno == ESRCH else { continue }
+                let group = RunCgroup(kindForSweep: kind, path: parent + "/" + name)
+                let left = group.pids.count
+                group.remove()
+                swept.append("\(group.path): owner pid \(owner) is gone; \(left) process(es) ended, group removed")
+            }
+        }
+        // Pressure runs' memory groups (and their PSI twins) of dead harnesses too.
+        if case .success(let own) = MemoryCgroup.ownGroup() {
+            swept += MemoryCgroup.removeStaleGroups(in: own.1, killing: true).map { "\($0): owner is gone; removed" }
+            if let unified = MemoryCgroup.unifiedGroup(file) {
+                swept += MemoryCgroup.removeStaleGroups(in: unified, killing: true).map { "\($0): owner is gone; removed" }
+            }
+        }
+        return swept
+    }
+}
+
+extension RunCgroup {
+    fileprivate convenience init(kindForSweep kind: Kind, path: String) { self.init(kind: kind, path: path) }
+}
+
+/// The run groups of this process, guarded by a lock.
+final class LiveGroups: @unchecked Sendable {
+    private let lock = NSLock()
+    private var groups: [String: RunCgroup] = [:]
+
+    func withLock<T>(_ body: (inout [String: RunCgroup]) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&groups)
+    }
+}

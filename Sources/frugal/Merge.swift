@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import FrugalCore
+import FrugalReport
+
+/// `frugal merge`: joins shard reports into one report set.
+struct Merge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Join the reports of a suite's shards (run --shard I/N) into one report set.",
+        discussion: """
+        Writes report.json, report.html, summary.md and junit.xml into --out, aggregated over
+        all the shards' runs as if the suite had been run at once. Shards run on different
+        machines keep each machine's environment, and each run names the machine it ran on;
+        comparing such a report with a baseline warns. A missing shard is a warning; the same
+        shard twice, or shards of different splits, is bad input (exit 1).
+
+          frugal merge shard-*/report.json --out Reports/merged --baseline Reports/baseline.json
+        """)
+
+    @Argument(help: ArgumentHelp("The shards' report.json files.", valueName: "report.json"))
+    var inputs: [String] = []
+
+    @Option(help: ArgumentHelp("Directory for the joined report set.", valueName: "dir"))
+    var out: String
+
+    @Option(help: ArgumentHelp("A baseline report (full or compact) to compare the joined report against; exit 2 on a significant regression.", valueName: "file"))
+    var baseline: String?
+
+    @Flag(help: "Print GitHub Actions annotations (::error ...) for regressions.")
+    var githubAnnotations = false
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("name the shards' report.json files to merge") }
+    }
+
+    func run() throws {
+        let reports = try inputs.map(ReportInput.load)
+        let baselineReport = try baseline.map(ReportInput.load)
+        var (report, warnings) = try { () throws -> (Report, [String]) in
+            do { return try ReportMerger.merge(reports, names: inputs) } catch let failure as ReportMerger.Failure {
+                throw CLIFailure.badInput(failure.description)
+            }
+        }()
+        for warning in warnings { ProcessIO.error("warning: \(warning)") }
+        if let baselineReport, let baseline {
+            report.comparison = ReportComparator.compare(base: baselineReport, head: report, baseline: baseline)
+            if let warning = report.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }
+        }
+        let directory = URL(fileURLWithPath: out)
+        do {
+            var files = try ReportFiles.write(report, to: directory)
+            let junit = directory.appendingPathComponent("junit.xml")
+            try ReportFiles.writeAtomically(Data(JUnitRenderer.render(report).utf8), to: junit)
+            files.append(junit)
+            ProcessIO.progress("frugal: merged \(reports.count) report\(reports.count == 1 ? "" : "s") (\(report.runs.count) runs) into " + files.map(\.path).joined(separator: ", "))
+        } catch {
+            throw CLIFailure.harness("cannot write the merged report to \(directory.path): \(error)")
+        }
+        if let comparison = report.comparison { print(ComparisonTextRenderer.render(comparison), terminator: "") }
+        try CIOutput.finish(report, jsonStdout: false, annotations: githubAnnotations)
+    }
+}

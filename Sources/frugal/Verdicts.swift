@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import FrugalCore
+import FrugalReport
+import FrugalWorkloads
+
+/// `frugal verdicts`: the confusion matrix of a report of the built-in suite.
+struct Verdicts: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check a report of the built-in suite: false alarms on good workloads, misses on bad ones, pairs not separated.",
+        discussion: """
+        Reads a report of the built-in workloads (`frugal run`'s report.json, or `-` for standard
+        input, e.g. `frugal run --repeat 5 --json-stdout | frugal verdicts -`) and prints every
+        good and bad workload's scored audits (medians over the repetitions), then three counts:
+          false alarms   a good workload below 0.9 on any audit that applies to it;
+          misses         a bad workload not below 0.5 on the audit it is built to fail;
+          not separated  a pair whose good twin is below 0.9 overall, or whose bad one is not
+                         at least 0.1 below it overall.
+        Exits 0 when all three are 0 and every paired workload is in the report, 2 otherwise.
+        The pairs are listed by `frugal list`; docs/SCORING.md explains the overall score.
+        """)
+
+    @Argument(help: ArgumentHelp("The report (report.json), or - for standard input.", valueName: "report.json"))
+    var report: String
+
+    @Flag(help: "Also list the audits that did not apply or could not be measured, with the reason.")
+    var notApplicable = false
+
+    @Flag(help: "Print the matrix as JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        let loaded: Report
+        if report == "-" {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            do {
+                loaded = try ReportJSON.decode(data)
+            } catch let error as DecodingError {
+                throw CLIFailure.badInput("standard input is not a Frugal report: \(DecodingErrorText.describe(error))")
+            }
+        } else {
+            loaded = try ReportInput.load(report)
+        }
+        let matrix = VerdictMatrix(results: loaded.results, pairs: WorkloadCatalogue.pairs, alsoGood: WorkloadCatalogue.goodWithoutTwin)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(matrix), as: UTF8.self))
+        } else {
+            print(VerdictMatrixRenderer.render(matrix, showNotApplicable: notApplicable), terminator: "")
+        }
+        if !matrix.isClean { throw ExitCode(2) }
+    }
+}

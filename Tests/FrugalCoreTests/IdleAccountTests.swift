@@ -1,0 +1,78 @@
+import XCTest
+@testable import FrugalCore
+
+/// What counts as idle for power.avoid-polling, on a hand-made 10 s wait sampled every second.
+final class IdleAccountTests: XCTestCase {
+    static let s: UInt64 = 1_000_000_000
+    static let ms: UInt64 = 1_000_000
+
+    /// A 10 s wait from 2 s; the thread's voluntary switches at each whole second after it.
+    static func record(wakeupsBySecond: [Int], events: [WorkloadEvent]) -> RunRecord {
+        var record = RunAnalysisTests.record()
+        let start = record.startTime
+        var total = 0
+        let samples = (0...10).map { index -> ProcessSample in
+            if index > 0 { total += wakeupsBySecond[index - 1] }
+            return RunAnalysisTests.sample(start + UInt64(2 + index) * s, [(100, total)])
+        }
+        record.steps[1] = StepRecord(index: 1, step: .wait(seconds: 10), start: start + 2 * s, end: start + 12 * s, phaseStart: start + 2 * s,
+                                     sampleAtStart: samples[0], sampleAtEnd: samples[10])
+        record.samples = samples
+        record.events += events
+        return record
+    }
+
+    func testRequestsInFlightWritesAndFramesWhileActiveAreNotIdle() throws {
+        let start = RunAnalysisTests.record().startTime
+        func at(_ seconds: Double) -> UInt64 { start + UInt64(seconds * 1e9) }
+        let request = NetworkRequestRecord(task: 1, method: "GET", target: "/feed", operation: "GET /feed", start: at(2.5), end: at(4.5),
+                                           outcome: .completed, status: 200, error: nil, bytesSent: 100, bytesReceived: 100,
+                                           reusedConnection: false, callSite: "App.swift:1")
+        let write = FileWrite(path: "Documents/a", dataClass: .critical, excludedFromBackup: false, operation: .replace, offset: 0, length: 10,
+                              synced: true, existed: false, diff: nil, sizeAfter: 10, thread: 1, onMainThread: false,
+                              start: at(6.2), end: at(6.3), callSite: "App.swift:2")
+        let events = [
+            WorkloadEvent(time: at(1.3), body: .stateChanged(StateChange(from: .inactive, to: .active))),
+            WorkloadEvent(time: at(4.5), body: .networkRequest(request)),
+            WorkloadEvent(time: at(6.3), body: .fileWrite(write)),
+            WorkloadEvent(time: at(8.25), body: .handler(HandlerRecord(name: "frame:display", start: at(8.2), end: at(8.25)))),
+        ]
+        // Slices of the wait (run seconds): 2–3, 3–4, ..., 11–12. Busy: the request (2.5–4.5 s) in
+        // 2–3, 3–4, 4–5; the write in 6–7; the frame in 8–9. Idle: the other five, with one wakeup.
+        let record = Self.record(wakeupsBySecond: [10, 10, 10, 0, 10, 0, 10, 0, 0, 1], events: events)
+        let analysis = RunAnalysis(record)
+        let account = try XCTUnwrap(analysis.idleAccounts.first)
+        XCTAssertEqual(account.idleSeconds, 5, accuracy: 1e-9)
+        XCTAssertEqual(account.idleWakeups, 1)
+        XCTAssertEqual(account.excludedSeconds[.request] ?? 0, 3, accuracy: 1e-9)
+        XCTAssertEqual(account.excludedSeconds[.fileIO] ?? 0, 1, accuracy: 1e-9)
+        XCTAssertEqual(account.excludedSeconds[.frames] ?? 0, 1, accuracy: 1e-9)
+        let metrics = MetricExtraction.metrics(of: analysis)
+        XCTAssertEqual(try XCTUnwrap(metrics[MetricName.cpuIdleWakeupsPerSecond]?.value), 0.2, accuracy: 1e-12)
+    }
+
+    func testFramesInTheBackgroundAreNotUseAndAWaitAllBusyIsNotApplicable() throws {
+        let start = RunAnalysisTests.record().startTime
+        func at(_ seconds: Double) -> UInt64 { start + UInt64(seconds * 1e9) }
+        // Frames every 0.5 s through the wait, in the background: still idle time, their wakeups count.
+        var events = [WorkloadEvent(time: at(1.3), body: .stateChanged(StateChange(from: .active, to: .background)))]
+        for index in 0..<20 {
+            let time = at(2.1 + Double(index) * 0.5)
+            events.append(WorkloadEvent(time: time, body: .handler(HandlerRecord(name: "frame:display", start: time, end: time + Self.ms))))
+        }
+        let background = RunAnalysis(Self.record(wakeupsBySecond: Array(repeating: 2, count: 10), events: events))
+        XCTAssertEqual(try XCTUnwrap(background.idleAccounts.first).idleSeconds, 10, accuracy: 1e-9)
+        let audit = Audits.evaluate(background, metrics: MetricExtraction.metrics(of: background))["power.avoid-polling"]
+        XCTAssertEqual(try XCTUnwrap(audit?.numericValue), 2, accuracy: 1e-12)
+
+        // A request in flight through the whole wait: no idle time, so not applicable, with the reason.
+        let request = NetworkRequestRecord(task: 1, method: "GET", target: "/slow", operation: "GET /slow", start: at(1.9), end: at(12.5),
+                                           outcome: .completed, status: 200, error: nil, bytesSent: 1, bytesReceived: 1,
+                                           reusedConnection: false, callSite: "App.swift:1")
+        let busy = RunAnalysis(Self.record(wakeupsBySecond: Array(repeating: 3, count: 10),
+                                           events: [WorkloadEvent(time: at(12.5), body: .networkRequest(request))]))
+        let notApplicable = Audits.evaluate(busy, metrics: MetricExtraction.metrics(of: busy))["power.avoid-polling"]
+        XCTAssertEqual(notApplicable?.scoreDisplayMode, .notApplicable)
+        XCTAssertTrue(notApplicable?.explanation?.contains("requests in flight") ?? false, notApplicable?.explanation ?? "")
+    }
+}

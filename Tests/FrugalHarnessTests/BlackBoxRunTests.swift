@@ -1,0 +1,256 @@
+import Foundation
+import XCTest
+@testable import FrugalHarness
+import FrugalCore
+import FrugalProbe
+
+/// Black-box programs through the real harness: their whole process tree counted, contained and
+/// ended, suspended for real, and every number either measured or unavailable with the reason.
+final class BlackBoxRunTests: XCTestCase {
+    static let toItsEnd = Scenario(name: "command", summary: "run the command to its end", steps: [.launch])
+
+    static func host() throws -> String {
+        guard let host = WorkloadHostLocator.locate() else { throw XCTSkip("frugal-workload-host is not built beside the tests") }
+        return host
+    }
+
+    /// Skips (saying why) where the machine gives neither a run cgroup nor exit records.
+    static func requireContainment() throws {
+        if case .failure(let error) = RunCgroup.create(label: "probe").map({ $0.remove() }) {
+            throw XCTSkip("no run cgroup can be made here: \(error)")
+        }
+        if let reason = TaskExitMonitor.shared.unavailableReason { throw XCTSkip("no exit records here: \(reason)") }
+    }
+
+    func testProcessesThatOutliveTheMainProcessAreReportedAndEnded() throws {
+        try Self.requireContainment()
+        // An argument no other process on the machine has, to look for it afterwards.
+        let marker = "101.\(getpid() % 1000)"
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", "sleep \(marker) & exit 0"]),
+                                                                  scenario: Self.toItsEnd, repetition: 1))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let facts = try XCTUnwrap(record.containment)
+        XCTAssertEqual(facts.stragglers.count, 1, "\(facts.stragglers)")
+        XCTAssertEqual(facts.stragglers.first?.command, "sleep \(marker)")
+        XCTAssertLessThan(facts.stragglers.first?.livedSeconds ?? 99, 30, "ended at once, not after its 101 s")
+        XCTAssertFalse(Self.processExists(commandLine: "sleep \(marker)"), "the straggler was ended")
+        if let path = facts.cgroupPath { XCTAssertFalse(FileManager.default.fileExists(atPath: path), "the run's cgroup was removed") }
+        let report = ReportBuilder.runReport(record)
+        XCTAssertEqual(report.processes?.stragglers?.first?.command, "sleep \(marker)")
+        // No traffic went through the proxy: not seen, so not zero.
+        XCTAssertNil(report.metrics[MetricName.networkBytesReceived]?.value)
+        XCTAssertNotNil(report.metrics[MetricName.networkBytesReceived]?.unavailable)
+        for name in [MetricName.lifecycleLaunchMs, MetricName.mainThreadBlockedSeconds] {
+            XCTAssertNotNil(report.metrics[name]?.unavailable, "\(name) is present as unavailable with the reason")
+        }
+    }
+
+    /// `mainThread.wakeups` is the program's own main thread, past a shell wrapper, and counts to
+    /// the exit; `cpu.wakeups` counts every process. 100 wakeups in 0.5 s, so the test is short.
+    func testMainThreadWakeupsAreTheProgramsOwnToTheEndUnderAWrapper() throws {
+        try Self.requireContainment()
+        let host = try Self.host()
+        for arguments in [[host, "--wake", "200", "0.5"], ["sh", "-c", "\(host) --wake 200 0.5; true"]] {
+            let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(arguments), scenario: Self.toItsEnd, repetition: 1))
+            XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+            let report = ReportBuilder.runReport(record)
+            let main = try XCTUnwrap(report.metrics[MetricName.mainThreadWakeups]?.value, "\(report.metrics[MetricName.mainThreadWakeups]!)")
+            // 100 sleeps, plus the exec and the Swift runtime's start: 1–3 more. Generous: a loaded
+            // machine adds nothing to voluntary switches, but the bound need not be tight to show
+            // that the count is the program's (a wrapper's main thread has 1–4) and complete (the
+            // last periodic sample missed up to a tenth of them).
+            XCTAssertGreaterThanOrEqual(main, 100, "\(arguments)")
+            XCTAssertLessThanOrEqual(main, 106, "\(arguments)")
+            let all = try XCTUnwrap(report.metrics[MetricName.cpuWakeups]?.value)
+            XCTAssertGreaterThanOrEqual(all, main)
+            if arguments[0] == "sh" {
+                XCTAssertEqual(report.processes?.wrapperChain?.first, "sh", "the wrapper is named: \(String(describing: report.processes))")
+            }
+        }
+    }
+
+    /// A scenario with home, foreground and terminate: the program is frozen for real (no CPU and no
+    /// wakeups while suspended, read from outside), and ends on SIGTERM.
+    func testHomeSuspendsAProgramForRealAndTerminateEndsIt() throws {
+        try Self.requireContainment()
+        let host = try Self.host()
+        let scenario = Scenario(name: "program-short", summary: "test",
+                                steps: [.launch, .wait(seconds: 0.5), .home, .wait(seconds: 1), .foreground, .wait(seconds: 0.5), .terminate])
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command([host, "--wake", "50", "30"]), scenario: scenario, repetition: 1))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        XCTAssertEqual(record.exitStatus?.signal, SIGTERM)
+        let suspension = try XCTUnwrap(record.suspensions?.first)
+        XCTAssertNotNil(suspension.end)
+        let report = ReportBuilder.runReport(record)
+        // The program wakes 50 times a second when it runs: 0 over a second of suspension is the freezer.
+        XCTAssertEqual(report.metrics[MetricName.lifecycleSuspendedWakeups]?.value, 0)
+        XCTAssertEqual(report.metrics[MetricName.lifecycleSuspendedCpuSeconds]?.value, 0)
+        XCTAssertEqual(report.audits["lifecycle.close-listeners"]?.score, 1, "no listening socket while suspended")
+        XCTAssertNotEqual(report.audits["lifecycle.background-transition"]?.scoreDisplayMode, .numeric)
+        XCTAssertNotNil(report.audits["power.avoid-polling"]?.score, "idle phases judge polling")
+        XCTAssertEqual(report.timeline.states.map(\.state), [.active, .background, .suspended, .active])
+    }
+
+    /// The system's kill and a relaunch: the same command again, in the same sandbox and cgroup;
+    /// both processes' main threads count.
+    func testKillAndRelaunchRunTheSameCommandAgain() throws {
+        try Self.requireContainment()
+        let host = try Self.host()
+        let scenario = Scenario(name: "program-relaunch", summary: "test",
+                                steps: [.launch, .wait(seconds: 0.4), .kill, .relaunch, .wait(seconds: 0.4), .terminate])
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command([host, "--wake", "50", "30"]), scenario: scenario, repetition: 1))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let processes = try XCTUnwrap(record.processes)
+        XCTAssertEqual(processes.count, 2)
+        XCTAssertEqual(processes.first?.exitStatus?.signal, SIGKILL)
+        XCTAssertEqual(processes.last?.exitStatus?.signal, SIGTERM)
+        let main = try XCTUnwrap(ReportBuilder.runReport(record).metrics[MetricName.mainThreadWakeups]?.value)
+        // About 20 wakeups in each 0.4 s (50 a second): both processes count, so well over one's share.
+        XCTAssertGreaterThan(main, 25)
+        XCTAssertEqual(record.containment?.stragglers, [])
+    }
+
+    /// Writes made by a wrapper's child count: `wchar` of the whole tree, from the exit records.
+    func testWritesOfDescendantsCount() throws {
+        try Self.requireContainment()
+        // A child the shell waits for (a million bytes), and an orphan (half a million: the subshell
+        // that started it exits at once, so no one in the run reaps it). The orphan lives longer
+        // than a sample interval, so the sampler sees it in the run's cgroup: an orphan that lives
+        // less than one and ends before the main process is not found (see docs/BLACK-BOX.md).
+        let script = #"(sh -c 'sleep 0.4; head -c 500000 /dev/zero > "$TMPDIR/g"' &); head -c 1000000 /dev/zero > "$TMPDIR/f"; sleep 1; exit 0"#
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", script]), scenario: Self.toItsEnd, repetition: 1))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let written = try XCTUnwrap(ReportBuilder.runReport(record).metrics[MetricName.diskSyscallBytesWritten]?.value)
+        // The reaped child's bytes exactly (the main process's /proc/<pid>/io); the orphan's from
+        // its exit record, which the kernel rounds down to whole KiB.
+        XCTAssertGreaterThanOrEqual(written, 1_500_000 - 1024)
+        XCTAssertLessThan(written, 1_501_000)
+    }
+
+    func testLeftoversOfADeadHarnessAreSwept() throws {
+        guard case .success(let group) = RunCgroup.create(label: "probe") else { throw XCTSkip("no run cgroup can be made here") }
+        let parent = (group.path as NSString).deletingLastPathComponent
+        group.remove()
+        // A pid that is gone: a process that has been reaped.
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let path = "\(parent)/\(RunCgroup.namePrefix)\(gone.processIdentifier)-deadbeef-leftover"
+        XCTAssertEqual(mkdir(path, 0o755), 0, String(cString: strerror(errno)))
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sh")
+        sleeper.arguments = ["-c", "echo $$ > \(path)/cgroup.procs && exec sleep 60"]
+        try sleeper.run()
+        Thread.sleep(forTimeInterval: 0.2)
+        let swept = RunContainment.sweepLeftovers()
+        XCTAssertTrue(swept.contains { $0.hasPrefix(path) }, "\(swept)")
+        sleeper.waitUntilExit()
+        XCTAssertEqual(sleeper.terminationReason, .uncaughtSignal, "the process inside was killed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+    }
+
+    func testWithoutACgroupTheRunSaysSoAndUsesTheProcessGroup() throws {
+        setenv(RunCgroup.disableVariable, "off", 1)
+        defer { unsetenv(RunCgroup.disableVariable) }
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", "sleep 30 & exit 0"]),
+                                                                  scenario: Self.toItsEnd, repetition: 1))
+        XCTAssertEqual(record.containment?.kind, "process-group")
+        XCTAssertNotNil(record.containment?.cgroupUnavailable)
+        XCTAssertEqual(record.containment?.stragglers.first?.command, "sleep 30", "the process group still finds what it can")
+        XCTAssertNotNil(ReportBuilder.runReport(record).processes?.cgroupUnavailable)
+    }
+
+    /// Against `perf stat -e context-switches` on the same execution: perf runs as the black-box
+    /// command (a wrapper, waiting for its one child) and counts the program; Frugal reports the
+    /// program's main thread past perf. perf counts every switch (voluntary and involuntary) from
+    /// the exec on; the kernel's exit record splits them, so their sum is compared. The bound, 1%
+    /// or 3 switches, is the issue's 1% plus what perf cannot see and Frugal does: the switches of
+    /// perf's forked child before its exec (it waits on a pipe for perf's go). Skips without perf.
+    func testProgramWakeupsAgreeWithPerfStat() throws {
+        try Self.requireContainment()
+        let host = try Self.host()
+        guard let perf = ScenarioRunner.which("perf") else { throw XCTSkip("perf is not installed (Debian: linux-perf)") }
+        let paranoid = (try? FileReader.readText("/proc/sys/kernel/perf_event_paranoid")).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 2
+        if geteuid() != 0 && paranoid > 1 { throw XCTSkip("perf_event_paranoid \(paranoid) without root: perf counts no kernel context switches") }
+        for (rate, seconds) in [("200", "0.5"), ("1000", "1")] {
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-perf-\(getpid())-\(rate).csv").path
+            defer { unlink(output) }
+            let arguments = [perf, "stat", "-x", ",", "-o", output, "-e", "context-switches", "--", host, "--wake", rate, seconds]
+            let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(arguments), scenario: Self.toItsEnd, repetition: 1))
+            XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+            let text = try String(contentsOfFile: output, encoding: .utf8)
+            let line = try XCTUnwrap(text.split(separator: "\n").first { $0.contains("context-switches") }, text)
+            let counted = try XCTUnwrap(Double(line.split(separator: ",")[0]), String(line))
+            let exits = try XCTUnwrap(record.containment?.taskExits)
+            let tree = ProcessTree(root: try XCTUnwrap(record.processes?.first?.pid), exits: exits)
+            let program = try XCTUnwrap(tree.programChain.last)
+            XCTAssertGreaterThan(tree.programChain.count, 1, "perf is seen as a wrapper")
+            let threads = tree.threadsByProcess[program] ?? []
+            let total = Double(threads.reduce(0) { $0 + $1.voluntarySwitches + $1.involuntarySwitches })
+            XCTAssertLessThanOrEqual(abs(total - counted), max(3, 0.01 * counted), "rate \(rate)/s for \(seconds) s: Frugal \(total), perf \(counted)")
+            let report = ReportBuilder.runReport(record)
+            let main = try XCTUnwrap(report.metrics[MetricName.mainThreadWakeups]?.value)
+            let expected = (Double(rate)! * Double(seconds)!).rounded()
+            XCTAssertGreaterThanOrEqual(main, expected, "every sleep counted")
+            XCTAssertLessThanOrEqual(main, expected + max(5, 0.01 * expected), "and only the program's")
+        }
+    }
+
+    static func processExists(commandLine: String) -> Bool {
+        for name in (try? FileReader.directoryEntries("/proc")) ?? [] where Int32(name) != nil {
+            if ProcFS.commandLine(pid: Int32(name)!) == commandLine { return true }
+        }
+        return false
+    }
+}
+
+/// The run cgroup's own operations, on each kind the machine has.
+final class RunCgroupTests: XCTestCase {
+    func testEachKindFreezesAndEndsEverythingInside() throws {
+        var tried = 0
+        for kind in [RunCgroup.Kind.v2, .v1Freezer] {
+            guard case .success(let group) = RunCgroup.create(label: "test", only: kind) else { continue }
+            tried += 1
+            defer { group.remove() }
+            // A shell that joins the group and leaves a child behind, as a daemon would.
+            let joiner = Process()
+            joiner.executableURL = URL(fileURLWithPath: "/bin/sh")
+            joiner.arguments = ["-c", "echo $$ > \(group.procsPath) || exit 1; sleep 60 & exec sleep 60"]
+            try joiner.run()
+            Thread.sleep(forTimeInterval: 0.3)
+            XCTAssertEqual(group.pids.count, 2, "\(kind): the shell joined and its child is inside too")
+            XCTAssertTrue(group.freeze(), "\(kind): frozen")
+            XCTAssertTrue(group.isFrozen)
+            group.thaw()
+            XCTAssertTrue(group.killAll(), "\(kind): emptied")
+            XCTAssertEqual(group.pids, [])
+            joiner.waitUntilExit()
+        }
+        if tried == 0 { throw XCTSkip("neither a cgroup v2 tree nor a v1 freezer hierarchy is writable here") }
+    }
+}
+
+/// A black-box program's memory warning is the signal it is configured with, or not applicable.
+final class ProgramMemoryWarningTests: XCTestCase {
+    func testTheConfiguredSignalIsSentAndWithoutOneTheStepIsNotApplicable() throws {
+        let scenario = Scenario(name: "warn", summary: "test", steps: [.launch, .wait(seconds: 0.3), .memoryWarning(level: .critical),
+                                                                        .wait(seconds: 0.3), .terminate])
+        // The shell notes the signal in a file of its sandbox's tmp, then keeps running.
+        let script = #"trap 'echo warned > "$TMPDIR/warned"' USR1; while :; do sleep 0.05; done"#
+        let configured = try ScenarioRunnerTests.runner { $0.programMemoryWarningSignal = SIGUSR1; $0.keepSandboxes = true }
+            .run(RunPlan(target: .command(["sh", "-c", script]), scenario: scenario, repetition: 1))
+        defer { configured.sandboxPath.map { try? FileManager.default.removeItem(atPath: $0) } }
+        XCTAssertEqual(configured.outcome, .completed, configured.outcomeDetail ?? "")
+        let warning = try XCTUnwrap(configured.steps.first { if case .memoryWarning = $0.step { return true }; return false })
+        XCTAssertNil(warning.problem)
+        XCTAssertEqual(configured.memory?.deliveries.count, 1)
+        XCTAssertTrue(configured.sandboxFiles?.contains { $0.path.hasSuffix("warned") } ?? false,
+                      "the program got SIGUSR1: \(configured.sandboxFiles?.map(\.path) ?? [])")
+
+        let plain = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", script]), scenario: scenario, repetition: 1))
+        let step = try XCTUnwrap(plain.steps.first { if case .memoryWarning = $0.step { return true }; return false })
+        XCTAssertTrue(step.problem?.contains("not applicable") ?? false, step.problem ?? "no problem recorded")
+        XCTAssertEqual(plain.outcome, .completed, "the program was not killed by a signal it does not expect")
+    }
+}
