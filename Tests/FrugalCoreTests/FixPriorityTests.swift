@@ -22,7 +22,7 @@ final class FixPriorityTests: XCTestCase {
         let polling = try XCTUnwrap(FixPriority.items(for: result, runs: runs).first)
         var scores = result.audits.mapValues { $0.score }
         scores["power.avoid-polling"] = 1
-        let fixed = try XCTUnwrap(ReportBuilder.overallScore(ReportBuilder.categoryScores(scores)))
+        let fixed = try XCTUnwrap(ReportBuilder.overallScore(ReportBuilder.categoryScores(scores), auditScores: scores))
         XCTAssertEqual(polling.scoreGain, (fixed - (result.score ?? 0)) * 100, accuracy: 1e-9)
         XCTAssertEqual(polling.passLine, 0.1)
     }

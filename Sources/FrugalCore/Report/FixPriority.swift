@@ -13,7 +13,7 @@ public struct FixPriority: Sendable, Equatable {
     /// The workload's overall score now.
     public var workloadScore: Double?
     /// Points (0–100) the workload's overall score would rise if this audit scored 1, the other
-    /// audits unchanged: the weighted means of `ReportBuilder`, recomputed.
+    /// audits unchanged: `ReportBuilder.overallScore`, recomputed.
     public var scoreGain: Double
     /// The audit's median value, its unit, and the value it must reach to pass (the 0.9 control
     /// point of a log-normal curve, the largest passing value of a binary one).
@@ -58,8 +58,9 @@ public struct FixPriority: Sendable, Equatable {
             guard let score = audit.score, ScoreBand(score: score) != .pass else { return nil }
             var fixed = scores
             fixed[audit.id] = 1
-            let after = ReportBuilder.overallScore(ReportBuilder.categoryScores(fixed))
-            let gain = max(0, ((after ?? 0) - (ReportBuilder.overallScore(ReportBuilder.categoryScores(scores)) ?? 0)) * 100)
+            let after = ReportBuilder.overallScore(ReportBuilder.categoryScores(fixed), auditScores: fixed)
+            let now = ReportBuilder.overallScore(ReportBuilder.categoryScores(scores), auditScores: scores)
+            let gain = max(0, ((after ?? 0) - (now ?? 0)) * 100)
             let rule = RuleCatalogue.rule(audit.id)
             let evidence = runs.lazy.compactMap { run -> [Evidence]? in
                 guard let items = run.audits[audit.id]?.evidence, !items.isEmpty else { return nil }
