@@ -1,16 +1,39 @@
 import FrugalCore
 
 /// The plain-text listing `frugal compare` prints: regressions worst first, then a count of
-/// what did not change, and a warning when repetitions were insufficient.
+/// what did not change, and a warning when repetitions were insufficient. Counts only what was
+/// judged: values with too few repetitions are counted apart, never as compared.
 public enum ComparisonTextRenderer {
+    /// Why the comparison judged nothing, as one line; nil when it judged something.
+    public static func nothingCompared(_ comparison: ReportComparison) -> String? {
+        // A regression was judged, so something was compared.
+        guard comparison.regressions.isEmpty else { return nil }
+        let entries = comparison.results.flatMap { $0.audits + $0.metrics }
+        if comparison.results.isEmpty {
+            return "nothing compared: the reports share no workload · scenario (\(comparison.unmatched.count) unmatched, e.g. \(comparison.unmatched.prefix(2).joined(separator: "; ")))"
+        }
+        if entries.isEmpty {
+            return "nothing compared: the \(comparison.results.count) shared workload · scenario pairs have no measured value in common"
+        }
+        if !entries.contains(where: { $0.verdict != .insufficientData }) {
+            let base = comparison.results.map(\.baseRepetitions).min() ?? 0, head = comparison.results.map(\.headRepetitions).min() ?? 0
+            return "nothing compared: every value has too few repetitions (baseline \(base), head \(head); each side needs \(comparison.minimumRepetitions))"
+        }
+        return nil
+    }
+
     public static func render(_ comparison: ReportComparison) -> String {
         var lines: [String] = []
         let entries = comparison.results.flatMap { $0.audits + $0.metrics }
+        let judged = entries.filter { $0.verdict != .insufficientData }.count
+        if let nothing = nothingCompared(comparison) { return nothing + "\n" }
         if let shortage = comparison.insufficientRepetitions {
             lines.append("insufficient repetitions: values with too few runs are not judged (\(shortage))")
         }
         if comparison.regressions.isEmpty {
-            lines.append("no significant regression (\(entries.count) values compared over \(comparison.results.count) workload·scenario pairs)")
+            let skipped = entries.count - judged
+            lines.append("no significant regression (\(judged) value\(judged == 1 ? "" : "s") compared over \(comparison.results.count) workload·scenario pairs"
+                         + (skipped > 0 ? "; \(skipped) not compared: too few repetitions)" : ")"))
         } else {
             lines.append("\(comparison.regressions.count) significant regression\(comparison.regressions.count == 1 ? "" : "s"), worst first:")
             for entry in comparison.regressions {

@@ -15,16 +15,16 @@ extension HTMLReportRenderer {
         ]
         let present = sources.filter { run.metrics[$0.0] != nil }
         if run.files != nil || run.timeline.disk != nil, !present.isEmpty {
-            html += "<table class=\"metrics disk\"><thead><tr><th>bytes written</th><th>value</th><th>source</th></tr></thead><tbody>"
+            html += "<div class=\"scroll\"><table class=\"metrics disk\"><thead><tr><th>bytes written</th><th>value</th><th>source</th></tr></thead><tbody>"
             for (name, meaning) in present {
                 let metric = run.metrics[name]!
-                let value = metric.value.map { DisplayFormat.number($0) } ?? "<span class=\"unavailable\">unavailable: \(e(metric.unavailable ?? ""))</span>"
+                let value = metric.value.map { number($0, unit: metric.unit) } ?? "<span class=\"unavailable\">unavailable: \(e(metric.unavailable ?? ""))</span>"
                 html += "<tr><td>\(e(meaning))</td><td>\(value)</td><td><code>\(e(metric.source))</code></td></tr>"
             }
-            html += "</tbody></table>"
+            html += "</tbody></table></div>"
         }
         guard let files = run.files, !files.isEmpty else { return html }
-        html += "<table class=\"metrics files\"><thead><tr><th>file</th><th>location</th><th>data</th><th>writes</th><th>bytes written</th><th>changed</th><th>fsyncs</th><th>at the end</th><th>backed up</th></tr></thead><tbody>"
+        html += "<div class=\"scroll\"><table class=\"metrics files\"><thead><tr><th>file</th><th>location</th><th>data</th><th>writes</th><th>bytes written</th><th>changed</th><th>fsyncs</th><th>at the end</th><th>backed up</th></tr></thead><tbody>"
         let order = Dictionary(uniqueKeysWithValues: SandboxLocation.allCases.enumerated().map { ($1, $0) })
         for file in files.sorted(by: { (order[$0.location] ?? 0, $0.path) < (order[$1.location] ?? 0, $1.path) }) {
             let backedUp: String
@@ -35,9 +35,9 @@ extension HTMLReportRenderer {
             case (.some(false), nil): backedUp = file.bytesAtEnd == nil ? "gone" : "no (\(e(file.location.title)))"
             }
             html += "<tr><td><code>\(e(file.path))</code></td><td>\(e(file.location.title))</td><td>\(e(file.dataClass?.rawValue ?? "not declared"))</td>"
-            html += "<td>\(file.writes)</td><td>\(DisplayFormat.number(Double(file.bytesWritten)))</td><td>\(DisplayFormat.number(Double(file.changedBytes)))</td>"
-            html += "<td>\(file.fsyncs)</td><td>\(file.bytesAtEnd.map { DisplayFormat.number(Double($0)) } ?? "–")</td><td>\(backedUp)</td></tr>"
+            html += "<td>\(file.writes)</td><td>\(number(Double(file.bytesWritten), unit: "bytes"))</td><td>\(number(Double(file.changedBytes), unit: "bytes"))</td>"
+            html += "<td>\(file.fsyncs)</td><td>\(file.bytesAtEnd.map { number(Double($0), unit: "bytes") } ?? "–")</td><td>\(backedUp)</td></tr>"
         }
-        return html + "</tbody></table>"
+        return html + "</tbody></table></div>"
     }
 }

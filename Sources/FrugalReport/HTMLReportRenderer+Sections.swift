@@ -1,57 +1,100 @@
 import FrugalCore
 
 extension HTMLReportRenderer {
-    /// Three significant digits: a quiet run's energy is a few millijoules.
-    static func joules(_ value: Double) -> String { String(format: "%.3g", value) }
+    /// Joules with an SI prefix (a quiet run's energy is a few millijoules), exact on hover.
+    static func joules(_ value: Double) -> String { number(value, unit: "J") }
 
     static func energyCell(_ energy: AggregatedEnergy?) -> String {
         guard let energy, let total = energy.totalJoules else { return "–" }
-        return "\(joules(total)) J" + (energy.impact.map { " · \(e($0.level.rawValue))" } ?? "")
+        return joules(total) + (energy.impact.map { " <small>· \(e($0.level.rawValue))</small>" } ?? "")
     }
 
+    /// The workload's modelled energy in two lines: the total and its parts with their shares
+    /// (a part that could not be modelled says why), the impact, and the models by name.
     static func energySection(_ energy: AggregatedEnergy, runs: [RunReport]) -> String {
-        var html = "<h3>Energy <small>(modelled; median over runs)</small></h3><table class=\"energy\"><thead><tr><th>part</th><th>joules</th><th>share</th><th>model</th></tr></thead><tbody>"
         let models = runs.first?.energy?.models ?? [:]
         let reasons = runs.first?.energy?.unavailable ?? [:]
+        var parts: [String] = []
         for (part, joules) in [("cpu", energy.cpuJoules), ("disk", energy.diskJoules), ("radio", energy.radioJoules)] {
-            let value = joules.map { Self.joules($0) } ?? "<span class=\"unavailable\">unavailable: \(e(reasons[part] ?? "not modelled"))</span>"
-            let share = energy.impact?.shares[part].map { "\(DisplayFormat.score($0)) %" } ?? "–"
-            html += "<tr><td>\(part)</td><td>\(value)</td><td>\(share)</td><td><code>\(e(models[part] ?? ""))</code></td></tr>"
+            if let joules {
+                let share = energy.impact?.shares[part].map { " (\(DisplayFormat.score($0))&nbsp;%)" } ?? ""
+                parts.append("<span title=\"\(e(models[part] ?? ""))\">\(part) \(Self.joules(joules))\(share)</span>")
+            } else {
+                parts.append("\(part) <span class=\"unavailable\">unavailable</span> <small>(\(e(reasons[part] ?? "not modelled")))</small>")
+            }
         }
-        html += "<tr><th>total</th><th>\(energy.totalJoules.map { joules($0) } ?? "–")</th><th></th><th></th></tr></tbody></table>"
+        var html = "<h3>Energy <small>(modelled; median over runs)</small></h3><p class=\"energy\"><b>\(energy.totalJoules.map { joules($0) } ?? "–")</b> = \(parts.joined(separator: " + "))</p>"
         if let impact = energy.impact {
-            html += "<p>Energy impact: <b>\(e(impact.level.rawValue))</b> (\(e(DisplayFormat.number(impact.averageWatts * 1000))) mW average; low &lt; \(Int(EnergyImpactLevel.highWatts * 1000)) mW ≤ high &lt; \(Int(EnergyImpactLevel.veryHighWatts * 1000)) mW ≤ very high)</p>"
+            html += "<p>Energy impact: <b>\(e(impact.level.rawValue))</b> (\(number(impact.averageWatts, unit: "W")) average; low &lt; \(number(EnergyImpactLevel.highWatts, unit: "W")) ≤ high &lt; \(number(EnergyImpactLevel.veryHighWatts, unit: "W")) ≤ very high)</p>"
         }
-        for note in runs.first?.energy?.notes ?? [] { html += "<p class=\"legend\">\(e(note))</p>" }
+        let notes = runs.first?.energy?.notes ?? []
+        html += "<p class=\"legend\">Models: \(["cpu", "disk", "radio"].compactMap { models[$0].map { "<code>\(e($0))</code>" } }.joined(separator: ", "))\(notes.isEmpty ? "" : ". " + notes.map(e).joined(separator: "; "))</p>"
         return html
     }
 
+    /// The comparison at the top of the page: regressions first, then improvements, then what
+    /// could not be judged; never a claim of values compared that were not.
     static func comparisonSection(_ comparison: ReportComparison) -> String {
-        var html = "<section><h2>Against the baseline</h2><p class=\"meta\">Baseline \(e(comparison.baseline)) (\(e(comparison.baselineGeneratedAt))). Mann–Whitney U at α = \(e(DisplayFormat.number(comparison.alpha))), bootstrap interval of the median change, minimum effect per value; at least \(comparison.minimumRepetitions) repetitions per side.</p>"
+        let entries = comparison.results.flatMap { $0.audits + $0.metrics }
+        let judged = entries.filter { $0.verdict != .insufficientData }
+        var html = "<section id=\"comparison\"><h2>Against the baseline</h2><p class=\"meta\">Baseline \(e(comparison.baseline)) (\(e(comparison.baselineGeneratedAt))). Mann–Whitney U at α = \(e(DisplayFormat.number(comparison.alpha))), bootstrap interval of the median change, minimum effect per value; at least \(comparison.minimumRepetitions) repetitions per side.</p>"
+        if comparison.results.isEmpty {
+            html += "<p class=\"regressed\">Nothing compared: the reports share no workload · scenario.</p>"
+        } else if judged.isEmpty {
+            html += "<p class=\"regressed\">Nothing judged: \(entries.count) values in \(comparison.results.count) shared workloads, none with enough repetitions on both sides.</p>"
+        } else {
+            html += "<p>\(judged.count) values judged in \(comparison.results.count) shared workloads\(entries.count > judged.count ? "; \(entries.count - judged.count) not judged (too few repetitions)" : "").</p>"
+        }
+        if let warning = comparison.machineWarning { html += "<p class=\"regressed\">\(e(warning))</p>" }
         if let shortage = comparison.insufficientRepetitions {
             html += "<p class=\"regressed\">Insufficient repetitions: \(e(shortage))</p>"
         }
-        if comparison.regressions.isEmpty {
+        if !comparison.regressions.isEmpty {
+            html += "<h3 class=\"regressed\">\(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s"), worst first</h3>" + entryTable(comparison.regressions)
+        } else if !judged.isEmpty {
             html += "<p>No significant regression.</p>"
-        } else {
-            html += "<p class=\"regressed\">\(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s"), worst first:</p>" + entryTable(comparison.regressions)
+        }
+        let improved = entries.filter { $0.verdict == .improved }
+        if !improved.isEmpty {
+            html += "<details><summary>\(improved.count) improvement\(improved.count == 1 ? "" : "s")</summary>" + entryTable(improved) + "</details>"
         }
         for missing in comparison.unmatched { html += "<p class=\"legend\">Unmatched: \(e(missing))</p>" }
         return html + "</section>"
     }
 
-    static func metricComparisonTable(_ comparison: WorkloadComparison) -> String {
-        "<details class=\"run\"><summary>Metrics against the baseline (\(comparison.baseRepetitions) vs \(comparison.headRepetitions) runs)</summary>" + entryTable(comparison.metrics) + "</details>"
+    /// A workload's audits and gating metrics before → after, regressions first.
+    static func workloadComparison(_ comparison: WorkloadComparison) -> String {
+        func rank(_ entry: ComparisonEntry) -> Int {
+            switch entry.verdict {
+            case .regressed: return 0
+            case .improved: return 1
+            case .insufficientData: return 2
+            case .unchanged: return 3
+            }
+        }
+        let entries = (comparison.audits + comparison.metrics.filter { $0.minimumEffect.gating })
+            .enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+        let regressed = entries.filter { $0.verdict == .regressed }.count
+        let score = "\(comparison.baseScore.map { DisplayFormat.score($0) } ?? "–") → \(comparison.headScore.map { DisplayFormat.score($0) } ?? "–")"
+        return "<details class=\"run\"\(regressed > 0 ? " open" : "")><summary>Against the baseline: score \(score), \(regressed) regressed of \(entries.count) audits and gating metrics (\(comparison.baseRepetitions) vs \(comparison.headRepetitions) runs)</summary>" + entryTable(entries, showWorkload: false) + "</details>"
     }
 
-    static func entryTable(_ entries: [ComparisonEntry]) -> String {
-        var html = "<table class=\"metrics\"><thead><tr><th>workload</th><th>audit or metric</th><th>baseline</th><th>head</th><th>change</th><th>p</th><th>verdict</th></tr></thead><tbody>"
+    /// ` (score 92 → 41)` for an audit whose score moved.
+    static func scoreChange(_ entry: ComparisonEntry) -> String {
+        guard entry.kind == .audit, let base = entry.baseScore, let head = entry.headScore else { return "" }
+        let before = Int(saturating: base * 100) ?? 0, after = Int(saturating: head * 100) ?? 0
+        return before == after ? "" : " <small>(score \(before) → \(after))</small>"
+    }
+
+    static func entryTable(_ entries: [ComparisonEntry], showWorkload: Bool = true) -> String {
+        var html = "<div class=\"scroll\"><table class=\"metrics\"><thead><tr>\(showWorkload ? "<th>workload</th>" : "")<th>audit or metric</th><th>before → after</th><th>change</th><th>p</th><th>verdict</th></tr></thead><tbody>"
         for entry in entries {
-            let change = entry.absoluteChange.map { (($0 >= 0 ? "+" : "") + DisplayFormat.number($0)) + (entry.relativeChange.map { String(format: " (%+.1f%%)", $0 * 100) } ?? "") } ?? "–"
+            let change = entry.absoluteChange.map { (($0 >= 0 ? "+" : "") + number($0, unit: entry.unit)) + (entry.relativeChange.map { e(String(format: " (%+.1f %%)", $0 * 100)) } ?? "") } ?? "–"
             let verdictClass = entry.verdict == .regressed ? "regressed" : (entry.verdict == .improved ? "improved" : "")
-            html += "<tr><td>\(e(entry.workload))</td><td><code>\(e(entry.name))</code></td><td>\(entry.base.map { DisplayFormat.number($0.median) } ?? "–") \(e(entry.unit))</td><td>\(entry.head.map { DisplayFormat.number($0.median) } ?? "–")</td><td>\(e(change))</td><td>\(entry.pValue.map { String(format: "%.3g", $0) } ?? "–")</td><td class=\"\(verdictClass)\" title=\"\(e(entry.reason))\">\(e(entry.verdict.rawValue))</td></tr>"
+            let name = entry.kind == .audit ? (RuleCatalogue.rule(entry.name)?.title).map { "\(e($0)) <code>\(e(entry.name))</code>" } ?? "<code>\(e(entry.name))</code>" : "<code>\(e(entry.name))</code>"
+            html += "<tr>\(showWorkload ? "<td>\(e(entry.workload)) <small>· \(e(entry.scenario))</small></td>" : "")<td>\(name)</td><td>\(number(entry.base?.median, unit: entry.unit)) → \(number(entry.head?.median, unit: entry.unit))\(scoreChange(entry))</td><td>\(change)</td><td>\(entry.pValue.map { String(format: "%.3g", $0) } ?? "–")</td><td class=\"\(verdictClass)\" title=\"\(e(entry.reason))\">\(e(entry.verdict.rawValue))</td></tr>"
         }
-        return html + "</tbody></table>"
+        return html + "</tbody></table></div>"
     }
 
     static func assertionSection(_ outcome: AssertionOutcome) -> String {

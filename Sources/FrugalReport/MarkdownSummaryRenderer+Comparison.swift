@@ -13,7 +13,9 @@ extension MarkdownSummaryRenderer {
             lines.append("⚠️ **Insufficient repetitions** for some values — they are not judged: \(cell(shortage))")
             lines.append("")
         }
-        if comparison.regressions.isEmpty {
+        if let nothing = ComparisonTextRenderer.nothingCompared(comparison) {
+            lines.append("⚠️ **\(cell(nothing))**")
+        } else if comparison.regressions.isEmpty {
             lines.append("✅ No significant regression.")
         } else {
             lines.append("❌ **\(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s")**, worst first:")

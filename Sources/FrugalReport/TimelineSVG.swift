@@ -4,33 +4,54 @@ import FrugalCore
 /// Bounds on what a timeline draws.
 enum BoundedTimeline {
     /// The longest duration drawn: a day (no scenario comes near it); NaN draws as the shortest.
+    /// A hand-written report may hold any JSON number: the axis then has a dozen ticks at most
+    /// and every x coordinate stays finite.
     static func drawableDuration(_ seconds: Double) -> Double {
         guard seconds.isFinite else { return seconds.isNaN ? 0.001 : 86_400 }
         return min(max(seconds, 0.001), 86_400)
     }
 }
 
-/// Draws a run's timeline as inline SVG: lanes for the app state (a band per state, all five
-/// colours), the scenario's steps, the main thread's handlers (hangs in red, marked with a
-/// triangle whose tooltip holds the stack), the wakeups per `/proc` sample and, when the app
-/// wrote through FrugalKit, its writes and fsyncs (the disk lane), and, when the run went through
-/// the shaping proxy, the radio's states with the app's requests (`TimelineSVG+Radio.swift`).
+/// Draws a run's timeline as inline SVG, with the lanes the run has and none it does not: the
+/// app's state (a band per state), the scenario's steps (labelled; a kill, a relaunch and the
+/// like also draw a line across every lane), the main thread's handlers (hangs in red with
+/// their duration written beside them, the stack in the tooltip), the wakeups per `/proc`
+/// sample (with the lane's peak rate), the disk lane when the app wrote through FrugalKit, the
+/// radio lane when the run went through the shaping proxy (`TimelineSVG+Radio.swift`), and the
+/// memory lane with its scale (`TimelineSVG+Memory.swift`). Every mark has a `<title>`.
+///
+/// Colours are CSS classes (`HTMLReportRenderer.style`), so the page defines each once and
+/// dark mode can change them; the one legend is HTML beside the drawing (`legend(_:)`).
 public enum TimelineSVG {
     static let width = 960.0
-    static let labelWidth = 110.0
+    static let labelWidth = 96.0
     static let laneHeight = 26.0
-    /// More bars than this in a lane are merged per pixel column.
-    static let maxBarsPerLane = 2000
+    static let stepsLaneHeight = 40.0
+    /// At most this many duration labels on the main-thread lane (they also need room).
+    static let maxLabels = 200
 
-    static func stateColor(_ state: AppState) -> String {
-        switch state {
-        case .active: return "#4caf50"
-        case .inactive: return "#ffc107"
-        case .background: return "#2196f3"
-        case .suspended: return "#9e9e9e"
-        case .notRunning: return "#eeeeee"
-        }
+    /// The lanes of a timeline, in drawing order.
+    enum Lane: String {
+        case state, steps, main = "main thread", wakeups, disk, radio, memory
     }
+
+    /// The lanes `timeline` has data for.
+    static func lanes(_ timeline: Timeline) -> [Lane] {
+        var lanes: [Lane] = []
+        if !timeline.states.isEmpty { lanes.append(.state) }
+        if !timeline.steps.isEmpty { lanes.append(.steps) }
+        if !timeline.handlers.isEmpty || !(timeline.hangs ?? []).isEmpty { lanes.append(.main) }
+        if !timeline.activity.isEmpty { lanes.append(.wakeups) }
+        if !(timeline.disk ?? []).isEmpty { lanes.append(.disk) }
+        if timeline.radio != nil { lanes.append(.radio) }
+        if timeline.memory != nil || timeline.memoryMarks != nil { lanes.append(.memory) }
+        return lanes
+    }
+
+    static func height(_ lane: Lane) -> Double { lane == .steps ? stepsLaneHeight : laneHeight }
+
+    static func f(_ value: Double) -> String { String(format: "%.1f", value) }
+    static func e(_ text: String) -> String { HTMLEscaping.escape(text) }
 
     /// The SVG of `timeline`.
     public static func render(_ timeline: Timeline) -> String {
@@ -40,167 +61,250 @@ public enum TimelineSVG {
         let duration = BoundedTimeline.drawableDuration(max(timeline.duration, timeline.radio?.intervals.last?.end ?? 0, 0.001))
         let plotWidth = width - labelWidth - 10
         func x(_ t: Double) -> Double { labelWidth + max(0, min(t, duration)) / duration * plotWidth }
-        func f(_ value: Double) -> String { String(format: "%.1f", value) }
-        let disk = timeline.disk ?? []
-        let hasMemory = timeline.memory != nil || timeline.memoryMarks != nil
-        let lanes = ["state", "steps", "main thread", "wakeups"] + (disk.isEmpty ? [] : ["disk"]) + (timeline.radio == nil ? [] : ["radio"])
-            + (hasMemory ? ["memory"] : [])
-        let height = Double(lanes.count) * laneHeight + 40
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" viewBox=\"0 0 \(f(width)) \(f(height))\" width=\"100%\" role=\"img\" aria-label=\"run timeline\">"
-        for (index, lane) in lanes.enumerated() {
-            let y = Double(index) * laneHeight
-            svg += "<text x=\"4\" y=\"\(f(y + 17))\" class=\"lane\">\(lane)</text>"
-            svg += "<line x1=\"\(f(labelWidth))\" y1=\"\(f(y + laneHeight))\" x2=\"\(f(width - 10))\" y2=\"\(f(y + laneHeight))\" stroke=\"#ddd\"/>"
+        let lanes = lanes(timeline)
+        var top: [Lane: Double] = [:]
+        var y = 0.0
+        for lane in lanes {
+            top[lane] = y
+            y += height(lane)
         }
-        for interval in timeline.states {
-            let start = x(interval.start), end = x(interval.end)
-            svg += "<rect x=\"\(f(start))\" y=\"4\" width=\"\(f(max(1, end - start)))\" height=\"18\" fill=\"\(stateColor(interval.state))\"><title>\(HTMLEscaping.escape(interval.state.rawValue)) \(f(interval.start))–\(f(interval.end)) s</title></rect>"
+        let plotBottom = y
+        let svgHeight = plotBottom + 20
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" viewBox=\"0 0 \(f(width)) \(f(svgHeight))\" role=\"img\" aria-label=\"run timeline: \(lanes.map(\.rawValue).joined(separator: ", "))\">"
+        var rules = ""
+        for lane in lanes {
+            let laneTop = top[lane]!
+            svg += "<text x=\"4\" y=\"\(f(laneTop + 13))\" class=\"lane\">\(lane.rawValue)</text>"
+            rules += "M\(Int(labelWidth)) \(f(laneTop + height(lane)))H\(Int(width - 10))"
         }
-        for step in timeline.steps {
-            let start = x(step.start), end = x(step.end)
-            let color = step.problem == nil ? "#90a4ae" : "#e53935"
-            let title = HTMLEscaping.escape(step.step + (step.problem.map { ": " + $0 } ?? ""))
-            svg += "<rect x=\"\(f(start))\" y=\"\(f(laneHeight + 6))\" width=\"\(f(max(1.5, end - start)))\" height=\"14\" fill=\"\(color)\" fill-opacity=\"0.5\" stroke=\"\(color)\"><title>\(title) at \(f(step.start)) s</title></rect>"
+        svg += "<path d=\"\(rules)\" class=\"rule\"/>"
+        if let laneTop = top[.state] {
+            for interval in timeline.states {
+                let start = x(interval.start), end = x(interval.end)
+                svg += "<rect x=\"\(f(start))\" y=\"\(f(laneTop + 4))\" width=\"\(f(max(1, end - start)))\" height=\"18\" class=\"s-\(stateClass(interval.state))\"><title>\(e(interval.state.rawValue)) \(f(interval.start))–\(f(interval.end)) s</title></rect>"
+            }
         }
-        // Beyond a few bars per pixel more rectangles show nothing more and make the page huge
-        // (a run of a million handlers), so dense lanes are merged per pixel column, keeping the
-        // worst handler's colour and the counts in the tooltip.
-        if timeline.handlers.count <= maxBarsPerLane {
-            for handler in timeline.handlers {
-                let start = x(handler.start), end = x(handler.start + handler.durationMs / 1000)
+        if let laneTop = top[.steps] { svg += stepsLane(timeline.steps, top: laneTop, bottom: plotBottom, x: x) }
+        if let laneTop = top[.main] { svg += mainThreadLane(timeline, top: laneTop, x: x) }
+        if let laneTop = top[.wakeups] { svg += wakeupsLane(timeline.activity, top: laneTop, x: x) }
+        if let laneTop = top[.disk] { svg += diskLane(timeline.disk ?? [], top: laneTop, x: x) }
+        if let laneTop = top[.radio], let radio = timeline.radio { svg += radioLane(radio, top: laneTop, x: x) }
+        if let laneTop = top[.memory] { svg += memoryLane(timeline, top: laneTop, x: x) }
+        svg += axis(duration: duration, y: plotBottom + 14, x: x)
+        return svg + "</svg>"
+    }
+
+    static func stateClass(_ state: AppState) -> String {
+        switch state {
+        case .active: return "active"
+        case .inactive: return "inactive"
+        case .background: return "background"
+        case .suspended: return "suspended"
+        case .notRunning: return "notrunning"
+        }
+    }
+
+    /// Ticks at round steps (1, 2, 5 × 10ⁿ s), at most about ten of them.
+    static func axis(duration: Double, y: Double, x: (Double) -> Double) -> String {
+        let raw = duration / 10
+        let magnitude = pow(10, floor(log10(max(raw, 0.001))))
+        let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? 10 * magnitude
+        var svg = ""
+        var tick = 0.0
+        while tick <= duration + step * 0.001 {
+            let label = step >= 1 ? "\(Int(tick.rounded())) s" : HumanUnits.seconds(tick)
+            svg += "<text x=\"\(f(x(tick)))\" y=\"\(f(y))\" class=\"ax\">\(label)</text>"
+            tick += step
+        }
+        return svg
+    }
+
+    /// Steps worth a line across every lane: what changes the app's life.
+    static let lifeSteps: Set<String> = ["launch", "kill", "relaunch", "terminate", "home", "foreground"]
+
+    /// A short label for a step, or nil for steps that only pass time.
+    static func stepLabel(_ step: String) -> String? {
+        if step.hasPrefix("wait(") { return nil }
+        for (prefix, short) in [("memoryWarning(", "warning "), ("network(", "network "), ("fault(", "fault "),
+                                ("pressure(", "pressure "), ("balloon(", "balloon "), ("notify(", ""), ("interrupt(", "interrupt ")]
+        where step.hasPrefix(prefix) && step.hasSuffix(")") {
+            return short + step.dropFirst(prefix.count).dropLast()
+        }
+        if step.hasPrefix("input(") { return "input" }
+        return step
+    }
+
+    /// The steps: a tick per step at the lane's foot, its label above (in one of three rows, so
+    /// labels close in time do not overlap; a label that fits nowhere keeps its tooltip), and
+    /// for life steps (kill, relaunch...) a dashed line down through every lane.
+    static func stepsLane(_ steps: [StepMark], top: Double, bottom: Double, x: (Double) -> Double) -> String {
+        var svg = ""
+        let rows = 3
+        // Life steps claim their rows first; then the others, in time order.
+        let ordered = steps.enumerated().sorted { a, b in
+            let lifeA = lifeSteps.contains(a.element.step), lifeB = lifeSteps.contains(b.element.step)
+            return lifeA != lifeB ? lifeA : a.offset < b.offset
+        }
+        var labelled: [Int: (row: Int, text: String)] = [:]
+        var placed: [(start: Double, end: Double, row: Int)] = []
+        for (index, step) in ordered {
+            guard let text = stepLabel(step.step) else { continue }
+            let textWidth = Double(text.count) * 6 + 6
+            // Where the label is drawn: after its step, or before it at the right edge.
+            let start = x(step.start) + Double(text.count) * 6 > width - 4 ? x(step.start) - textWidth : x(step.start)
+            for row in 0..<rows where !placed.contains(where: { $0.row == row && start < $0.end && start + textWidth > $0.start }) {
+                placed.append((start, start + textWidth, row))
+                labelled[index] = (row, text)
+                break
+            }
+        }
+        for (index, step) in steps.enumerated() {
+            // A wait only passes time: its span would cover the lane and hide the steps.
+            if step.step.hasPrefix("wait("), step.problem == nil { continue }
+            let start = x(step.start)
+            let problem = step.problem != nil
+            let title = e(step.step + (step.problem.map { ": " + $0 } ?? "")) + " at \(f(step.start)) s"
+            if lifeSteps.contains(step.step), step.step != "launch" {
+                svg += "<line x1=\"\(f(start))\" y1=\"\(f(top + 2))\" x2=\"\(f(start))\" y2=\"\(f(bottom))\" class=\"life\"/>"
+            }
+            // One title for the tick and its label, so hovering either names the step. A tick,
+            // not the step's span: a black box's launch lasts the whole run and would hide the
+            // lane; the span is in the tooltip.
+            svg += "<g><title>\(title) (\(HumanUnits.seconds(step.end - step.start)))</title><rect x=\"\(f(start))\" y=\"\(f(top + stepsLaneHeight - 10))\" width=\"3\" height=\"8\" class=\"\(problem ? "st-bad" : "st")\"/>"
+            if let label = labelled[index] {
+                // A label that would run past the plot's right edge ends at its step instead.
+                let overflows = start + Double(label.text.count) * 6 > width - 4
+                svg += "<text x=\"\(f(overflows ? start - 1 : start + 1))\" y=\"\(f(top + 10 + Double(label.row) * 10))\" class=\"step\(problem ? " bad" : "")\(overflows ? " end" : "")\">\(e(label.text))</text>"
+            }
+            svg += "</g>"
+        }
+        return svg
+    }
+
+    static func handlerClass(_ durationMs: Double) -> String {
+        durationMs >= Thresholds.hangMilliseconds ? "h-hang" : (durationMs > 50 ? "h-long" : "h")
+    }
+
+    /// The main thread: one bar per handler (merged per pixel column when there are too many
+    /// to see), and each hang marked with a triangle and its duration.
+    static func mainThreadLane(_ timeline: Timeline, top: Double, x: (Double) -> Double) -> String {
+        var svg = ""
+        // Handlers that start in the same pixel column are one bar: more rectangles there show
+        // nothing more and make the page huge (a run of a million handlers). The bar keeps the
+        // worst handler's colour; its tooltip the count, the names and the longest. A handler
+        // alone in its column keeps its own tooltip.
+        var columns: [Int: (handlers: [HandlerSpan], longest: Double, start: Double, end: Double)] = [:]
+        var counts: [Int: Int] = [:]
+        for handler in timeline.handlers {
+            let column = Int(saturating: x(handler.start)) ?? 0
+            let end = handler.start + handler.durationMs / 1000
+            if var existing = columns[column] {
+                if existing.handlers.count < 3 { existing.handlers.append(handler) }
+                columns[column] = (existing.handlers, max(existing.longest, handler.durationMs), min(existing.start, handler.start), max(existing.end, end))
+                counts[column, default: 1] += 1
+            } else {
+                columns[column] = ([handler], handler.durationMs, handler.start, end)
+            }
+        }
+        for (key, column) in columns.sorted(by: { $0.key < $1.key }) {
+            let start = x(column.start), end = x(column.end)
+            let title: String
+            if let count = counts[key], count > 1 {
+                let names = column.handlers.map(\.name).joined(separator: ", ") + (count > column.handlers.count ? ", …" : "")
+                title = e("\(HumanUnits.count(Double(count))) handlers \(f(column.start))–\(f(column.end)) s (\(names)), longest \(HumanUnits.seconds(column.longest / 1000))")
+            } else {
+                let handler = column.handlers[0]
                 let hang = handler.durationMs >= Thresholds.hangMilliseconds
-                let color = hang ? "#e53935" : (handler.durationMs > 50 ? "#fb8c00" : "#5c6bc0")
-                let waiting = handler.waitingMs.flatMap { $0 >= 1 ? ", \(DisplayFormat.number($0)) ms waiting off the CPU" : nil } ?? ""
-                let title = HTMLEscaping.escape("\(handler.name): \(DisplayFormat.number(handler.durationMs)) ms" + (hang ? " (hang)" : "") + waiting)
-                svg += "<rect x=\"\(f(start))\" y=\"\(f(2 * laneHeight + 4))\" width=\"\(f(max(1.5, end - start)))\" height=\"18\" fill=\"\(color)\"><title>\(title) at \(f(handler.start)) s</title></rect>"
+                let waiting = handler.waitingMs.flatMap { $0 >= 1 ? ", \(HumanUnits.seconds($0 / 1000)) waiting off the CPU" : nil } ?? ""
+                title = e("\(handler.name): \(HumanUnits.seconds(handler.durationMs / 1000))" + (hang ? " (hang)" : "") + waiting) + " at \(f(handler.start)) s"
             }
-        } else {
-            var columns: [Int: (count: Int, longest: Double, start: Double, end: Double)] = [:]
-            for handler in timeline.handlers {
-                let column = Int(saturating: x(handler.start)) ?? 0
-                let end = handler.start + handler.durationMs / 1000
-                if let existing = columns[column] {
-                    columns[column] = (existing.count + 1, max(existing.longest, handler.durationMs), min(existing.start, handler.start), max(existing.end, end))
-                } else {
-                    columns[column] = (1, handler.durationMs, handler.start, end)
-                }
-            }
-            for (_, column) in columns.sorted(by: { $0.key < $1.key }) {
-                let start = x(column.start), end = x(column.end)
-                let hang = column.longest >= Thresholds.hangMilliseconds
-                let color = hang ? "#e53935" : (column.longest > 50 ? "#fb8c00" : "#5c6bc0")
-                svg += "<rect x=\"\(f(start))\" y=\"\(f(2 * laneHeight + 4))\" width=\"\(f(max(1.5, end - start)))\" height=\"18\" fill=\"\(color)\"><title>\(column.count) handlers \(f(column.start))–\(f(column.end)) s, longest \(DisplayFormat.number(column.longest)) ms</title></rect>"
-            }
+            svg += "<rect x=\"\(f(start))\" y=\"\(f(top + 4))\" width=\"\(f(max(1.5, end - start)))\" height=\"18\" class=\"\(handlerClass(column.longest))\"><title>\(title)</title></rect>"
         }
-        var activity = timeline.activity
-        if activity.count > maxBarsPerLane {
-            var merged: [Int: ActivitySample] = [:]
-            for sample in activity {
-                let column = Int(saturating: x(sample.time)) ?? 0
-                if var existing = merged[column] {
-                    existing.wakeups += sample.wakeups
-                    existing.interval += sample.interval
-                    existing.cpuSeconds += sample.cpuSeconds
-                    existing.time = max(existing.time, sample.time)
-                    merged[column] = existing
-                } else {
-                    merged[column] = sample
-                }
-            }
-            activity = merged.sorted { $0.key < $1.key }.map(\.value)
-        }
-        let peak = max(1, activity.map { Double($0.wakeups) / max($0.interval, 0.001) }.max() ?? 1)
-        for sample in activity where sample.wakeups > 0 {
-            let rate = Double(sample.wakeups) / max(sample.interval, 0.001)
-            let barHeight = max(1, rate / peak * 20)
-            let start = x(sample.time - sample.interval), end = x(sample.time)
-            svg += "<rect x=\"\(f(start))\" y=\"\(f(4 * laneHeight - barHeight))\" width=\"\(f(max(1, end - start)))\" height=\"\(f(barHeight))\" fill=\"#8e24aa\"><title>\(sample.wakeups) wakeups in \(f(sample.interval)) s ending at \(f(sample.time)) s</title></rect>"
-        }
-        svg += diskLane(disk, top: 4 * laneHeight, x: x)
         for hang in timeline.hangs ?? [] {
             let start = x(hang.start), end = x(hang.start + hang.durationMs / 1000)
             let middle = (start + end) / 2
             let stack = hang.stack.map { "\n" + $0.prefix(12).joined(separator: "\n") } ?? "\n(no stack captured)"
-            let title = HTMLEscaping.escape("hang: \(hang.handler) \(DisplayFormat.number(hang.durationMs)) ms\(stack)")
-            svg += "<path class=\"hang\" d=\"M\(f(middle - 5)) \(f(2 * laneHeight + 1)) L\(f(middle + 5)) \(f(2 * laneHeight + 1)) L\(f(middle)) \(f(2 * laneHeight + 8)) Z\" fill=\"#b71c1c\"><title>\(title)</title></path>"
+            let title = e("hang: \(hang.handler) \(HumanUnits.seconds(hang.durationMs / 1000))\(stack)")
+            svg += "<path class=\"hang\" d=\"M\(f(middle - 5)) \(f(top + 1)) L\(f(middle + 5)) \(f(top + 1)) L\(f(middle)) \(f(top + 8)) Z\"><title>\(title)</title></path>"
         }
-        if let radio = timeline.radio {
-            // The radio lane comes after the disk lane when there is one.
-            svg += radioLane(radio, top: Double(disk.isEmpty ? 4 : 5) * laneHeight, x: x)
+        // Hangs and long blocks carry their duration: inside the bar in white where it fits,
+        // else just after it, unless that would run into the previous label.
+        let long = timeline.handlers.filter { $0.durationMs > 50 }.prefix(maxLabels).map { ($0.start, $0.durationMs) }
+        var lastLabelEnd = -Double.infinity
+        for (time, durationMs) in long.sorted(by: { $0.0 < $1.0 }) {
+            let start = x(time), end = x(time + durationMs / 1000)
+            let label = HumanUnits.seconds(durationMs / 1000)
+            let textWidth = Double(label.count) * 6 + 4
+            if end - start >= textWidth {
+                svg += "<text x=\"\(f((start + end) / 2))\" y=\"\(f(top + 17))\" class=\"bar-label\">\(label)</text>"
+                lastLabelEnd = end
+            } else if start > lastLabelEnd, end + 2 + textWidth < width {
+                svg += "<text x=\"\(f(end + 2))\" y=\"\(f(top + 17))\" class=\"hang-label\">\(label)</text>"
+                lastLabelEnd = end + 2 + textWidth
+            }
         }
-        if hasMemory { svg += memoryLane(timeline, top: Double(lanes.count - 1) * laneHeight, x: x, f: f) }
-        let axisY = Double(lanes.count) * laneHeight + 16
-        let tickStep = max(1, (duration / 10).rounded(.up))
-        var tick = 0.0
-        while tick <= duration + 0.0001 {
-            svg += "<text x=\"\(f(x(tick)))\" y=\"\(f(axisY))\" class=\"tick\" text-anchor=\"middle\">\(DisplayFormat.integer(tick))s</text>"
-            tick += tickStep
-        }
-        // A legend for the state bands, so suspended and not-running read as states, not gaps.
-        var legendX = labelWidth
-        for state in AppState.allCases {
-            svg += "<rect x=\"\(f(legendX))\" y=\"\(f(axisY + 6))\" width=\"10\" height=\"10\" fill=\"\(stateColor(state))\" stroke=\"#999\" stroke-width=\"0.5\"/>"
-            svg += "<text x=\"\(f(legendX + 14))\" y=\"\(f(axisY + 15))\" class=\"tick\">\(state.rawValue)</text>"
-            legendX += 100
-        }
-        svg += "</svg>"
         return svg
     }
 
-    static func diskColor(_ operation: FileWrite.Operation) -> String {
+    /// Wakeups per second between `/proc` samples, as bars scaled to the lane's peak, which the
+    /// lane's label states.
+    static func wakeupsLane(_ samples: [ActivitySample], top: Double, x: (Double) -> Double) -> String {
+        // One bar per pixel column at most: more show nothing more.
+        var columns: [Int: ActivitySample] = [:]
+        var order: [Int] = []
+        for sample in samples {
+            let column = Int(saturating: x(sample.time)) ?? 0
+            if var existing = columns[column] {
+                existing.wakeups += sample.wakeups
+                existing.interval += sample.interval
+                existing.cpuSeconds += sample.cpuSeconds
+                existing.time = max(existing.time, sample.time)
+                columns[column] = existing
+            } else {
+                columns[column] = sample
+                order.append(column)
+            }
+        }
+        let merged = order.compactMap { columns[$0] }
+        let peak = merged.map { Double($0.wakeups) / max($0.interval, 0.001) }.max() ?? 0
+        var svg = "<text x=\"4\" y=\"\(f(top + 24))\" class=\"tick\">peak \(e(HumanUnits.format(peak, unit: "1/s")))</text>"
+        guard peak > 0 else { return svg }
+        for sample in merged where sample.wakeups > 0 {
+            let rate = Double(sample.wakeups) / max(sample.interval, 0.001)
+            let barHeight = max(1, rate / peak * 20)
+            let start = x(sample.time - sample.interval), end = x(sample.time)
+            svg += "<rect x=\"\(f(start))\" y=\"\(f(top + laneHeight - barHeight))\" width=\"\(f(max(1, end - start)))\" height=\"\(f(barHeight))\" class=\"wk\"><title>\(HumanUnits.count(Double(sample.wakeups))) wakeups in \(HumanUnits.seconds(sample.interval)) ending at \(f(sample.time)) s</title></rect>"
+        }
+        return svg
+    }
+
+    static func diskClass(_ operation: FileWrite.Operation) -> String {
         switch operation {
-        case .replace: return "#ef6c00"
-        case .write: return "#00897b"
-        case .append: return "#3949ab"
-        case .fsync: return "#424242"
-        case .delete: return "#c62828"
+        case .replace: return "d-replace"
+        case .write: return "d-write"
+        case .append: return "d-append"
+        case .fsync: return "d-fsync"
+        case .delete: return "d-delete"
         }
     }
 
     /// One bar per write, its height growing with the log of its bytes; a dark cap marks an fsync.
     static func diskLane(_ marks: [DiskMark], top: Double, x: (Double) -> Double) -> String {
         guard !marks.isEmpty else { return "" }
-        func f(_ value: Double) -> String { String(format: "%.1f", value) }
         let largest = log2(Double(max(2, marks.map(\.bytes).max() ?? 2)))
-        var svg = ""
+        var svg = "<text x=\"4\" y=\"\(f(top + 24))\" class=\"tick\">max \(e(HumanUnits.bytes(Double(marks.map(\.bytes).max() ?? 0))))</text>"
         for mark in marks {
             let height = mark.bytes > 0 ? max(3, log2(Double(max(2, mark.bytes))) / largest * 18) : 6
             let start = x(mark.time), end = x(mark.time + mark.durationMs / 1000)
             var title = "\(mark.operation.rawValue) \(mark.path)"
             if mark.operation.writesContent {
-                title += ": \(mark.bytes) bytes" + (mark.changedBytes.map { ", \($0) in changed blocks" } ?? "")
+                title += ": \(HumanUnits.bytes(Double(mark.bytes)))" + (mark.changedBytes.map { ", \(HumanUnits.bytes(Double($0))) in changed blocks" } ?? "")
             }
             title += (mark.synced ? ", fsync" : "") + (mark.onMainThread ? ", main thread" : ", background thread")
-            svg += "<rect x=\"\(f(start))\" y=\"\(f(top + 22 - height))\" width=\"\(f(max(1.5, end - start)))\" height=\"\(f(height))\" fill=\"\(diskColor(mark.operation))\"><title>\(HTMLEscaping.escape(title)) at \(f(mark.time)) s</title></rect>"
+            svg += "<rect x=\"\(f(start))\" y=\"\(f(top + 22 - height))\" width=\"\(f(max(1.5, end - start)))\" height=\"\(f(height))\" class=\"\(diskClass(mark.operation))\"><title>\(e(title)) at \(f(mark.time)) s</title></rect>"
             if mark.synced {
-                svg += "<rect x=\"\(f(start))\" y=\"\(f(top + 2))\" width=\"\(f(max(1.5, end - start)))\" height=\"2\" fill=\"#212121\"/>"
+                svg += "<rect x=\"\(f(start))\" y=\"\(f(top + 2))\" width=\"\(f(max(1.5, end - start)))\" height=\"2\" class=\"d-fsync\"/>"
             }
-        }
-        return svg
-    }
-
-    /// The memory lane: stacked bars of anonymous (blue), file-backed (green) and lazily-freeable
-    /// (grey) resident bytes per sample, with warnings (orange) and kernel pressure events (red).
-    static func memoryLane(_ timeline: Timeline, top: Double, x: (Double) -> Double, f: (Double) -> String) -> String {
-        var svg = ""
-        let samples = timeline.memory ?? []
-        let peak = Double(max(1, samples.map { $0.anonymousBytes + $0.fileBytes + $0.lazyFreeBytes }.max() ?? 1))
-        let bottom = top + laneHeight - 2
-        for (index, sample) in samples.enumerated() {
-            let start = x(index == 0 ? max(0, sample.time - 0.2) : samples[index - 1].time), end = x(sample.time)
-            var y = bottom
-            for (bytes, color) in [(sample.anonymousBytes, "#1e88e5"), (sample.fileBytes, "#43a047"), (sample.lazyFreeBytes, "#bdbdbd")] where bytes > 0 {
-                let height = Double(bytes) / peak * (laneHeight - 6)
-                y -= height
-                svg += "<rect x=\"\(f(start))\" y=\"\(f(y))\" width=\"\(f(max(1, end - start)))\" height=\"\(f(height))\" fill=\"\(color)\"/>"
-            }
-            let title = "anonymous \(ByteCount.display(Double(sample.anonymousBytes))), file \(ByteCount.display(Double(sample.fileBytes))), lazy-free \(ByteCount.display(Double(sample.lazyFreeBytes))) at \(f(sample.time)) s"
-            svg += "<rect x=\"\(f(start))\" y=\"\(f(top + 2))\" width=\"\(f(max(1, end - start)))\" height=\"\(f(laneHeight - 4))\" fill=\"transparent\"><title>\(HTMLEscaping.escape(title))</title></rect>"
-        }
-        for mark in timeline.memoryMarks ?? [] {
-            let color = mark.kind == "kernel" ? "#e53935" : "#fb8c00"
-            let title = HTMLEscaping.escape("\(mark.kind == "kernel" ? "kernel pressure" : "memory warning") \(mark.level)\(mark.detail.map { " (" + $0 + ")" } ?? "") at \(f(mark.time)) s")
-            svg += "<line x1=\"\(f(x(mark.time)))\" y1=\"\(f(top + 1))\" x2=\"\(f(x(mark.time)))\" y2=\"\(f(bottom))\" stroke=\"\(color)\" stroke-width=\"2\"><title>\(title)</title></line>"
         }
         return svg
     }

@@ -13,6 +13,8 @@ struct Compare: ParsableCommand {
         median change, and a minimum effect per value (README, "Comparing against a baseline").
         Each side needs at least 5 repetitions; with fewer, values are reported as
         "insufficient repetitions", never as unchanged. Regressions are listed worst first.
+        Reports that share no workload · scenario, or in which no value has enough repetitions
+        on both sides, compare nothing: one line on standard error and exit 1.
         """)
 
     @Argument(help: ArgumentHelp("The baseline report.", valueName: "base.json"))
@@ -38,8 +40,13 @@ struct Compare: ParsableCommand {
         var headReport = try ReportInput.load(head)
         headReport.comparison = ReportComparator.compare(base: baseReport, head: headReport, baseline: base)
         if let markdown { try ReportInput.write(MarkdownSummaryRenderer.render(headReport), to: markdown) }
-        if let warning = headReport.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }
         if let out { try ReportInput.writeReport(headReport, to: out) }
+        // Reports that share no workload, or whose values all lack repetitions, compare nothing:
+        // that is bad input (exit 1, one line), not "no regression".
+        if let comparison = headReport.comparison, let nothing = ComparisonTextRenderer.nothingCompared(comparison) {
+            throw CLIFailure.badInput("\(head) against \(base): \(nothing)")
+        }
+        if let warning = headReport.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }
         if !jsonStdout, let comparison = headReport.comparison { print(ComparisonTextRenderer.render(comparison), terminator: "") }
         try CIOutput.finish(headReport, jsonStdout: jsonStdout, annotations: githubAnnotations)
     }

@@ -58,9 +58,24 @@ final class CICommandTests: XCTestCase {
         let cli = CLITests.self
         let one = try cli.frugal(["run", "--quiet", "--no-history", "--out", path("one"), "--", "true"])
         XCTAssertEqual(one.status, 0, one.stderr)
+        // One run a side: nothing can be judged, so nothing was compared (exit 1, one line),
+        // never "no significant regression (N values compared)".
         let compared = try cli.frugal(["compare", path("one/report.json"), path("one/report.json")])
-        XCTAssertEqual(compared.status, 0)
-        XCTAssertTrue(compared.stdout.contains("insufficient repetitions"), compared.stdout)
+        XCTAssertEqual(compared.status, 1, compared.stdout + compared.stderr)
+        XCTAssertTrue(compared.stderr.contains("too few repetitions"), compared.stderr)
+        XCTAssertEqual(compared.stderr.split(separator: "\n").count, 1, compared.stderr)
+        XCTAssertFalse(compared.stdout.contains("compared over"), compared.stdout)
+    }
+
+    func testReportsSharingNoWorkloadCompareNothingAndExitOne() throws {
+        let cli = CLITests.self
+        XCTAssertEqual(try cli.frugal(["run", "--quiet", "--no-history", "--out", path("a"), "--", "true"]).status, 0)
+        XCTAssertEqual(try cli.frugal(["run", "--quiet", "--no-history", "--out", path("b"), "--", "sh", "-c", "true"]).status, 0)
+        let compared = try cli.frugal(["compare", path("a/report.json"), path("b/report.json")])
+        XCTAssertEqual(compared.status, 1, compared.stdout + compared.stderr)
+        XCTAssertEqual(compared.stderr.split(separator: "\n").count, 1, "one line: \(compared.stderr)")
+        XCTAssertTrue(compared.stderr.contains("share no workload"), compared.stderr)
+        XCTAssertFalse(compared.stdout.contains("no significant regression"), compared.stdout)
     }
 
     func testReportWritesJUnitAndMarkdown() throws {

@@ -21,7 +21,7 @@ extension Audits {
             let value = Double(amplification.written) / Double(max(1, amplification.changed))
             let evidence = disk.updates.sorted { $0.length - $0.changedBytes > $1.length - $1.changedBytes }.prefix(20).map { write in
                 Evidence(time: analysis.runTime(write.start), durationMs: Double(write.end &- write.start) / 1e6,
-                         description: "\(write.operation.rawValue) \(write.path): wrote \(bytes(write.length)), \(bytes(write.changedBytes)) of blocks changed (\(write.diff?.differingBytes ?? write.length) bytes differ) at \(write.callSite)")
+                         description: "\(write.operation.rawValue) \(write.path): wrote \(bytes(write.length)), \(bytes(write.changedBytes)) of blocks changed (\(HumanUnits.bytes(Double(write.diff?.differingBytes ?? write.length))) differ) at \(write.callSite)")
             }
             return .value(value, display: "\(DisplayFormat.number(value))× (\(bytes(amplification.written)) written for \(bytes(amplification.changed)) changed)",
                           evidence: Array(evidence))

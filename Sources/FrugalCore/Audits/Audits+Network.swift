@@ -13,7 +13,7 @@ extension Audits {
             let bursts = BurstAnalysis(chunks: network.chunks, criteria: network.radioProfile.burstCriteria).bursts
             let evidence = bursts.prefix(20).map { burst in
                 Evidence(time: burst.start, durationMs: burst.duration * 1000,
-                         description: "burst: \(burst.uplinkBytes) B up, \(burst.downlinkBytes) B down over \(burst.connections.count) connection\(burst.connections.count == 1 ? "" : "s")")
+                         description: "burst: \(HumanUnits.bytes(Double(burst.uplinkBytes))) up, \(HumanUnits.bytes(Double(burst.downlinkBytes))) down over \(burst.connections.count) connection\(burst.connections.count == 1 ? "" : "s")")
             }
             let display = "\(DisplayFormat.number(comparison.energyRatio))× the radio energy of one burst "
                 + "(\(DisplayFormat.number(comparison.trace.attributedJoules)) J vs \(DisplayFormat.number(comparison.oneBurst.attributedJoules)) J, "
@@ -52,7 +52,7 @@ extension Audits {
             let evidence = origin.paths.sorted { ($0.value.deflateInputBytes ?? 0) > ($1.value.deflateInputBytes ?? 0) }.prefix(10)
                 .compactMap { path, stats -> Evidence? in
                     guard let bytes = stats.deflateInputBytes, let packed = stats.deflatedBytes, packed > 0 else { return nil }
-                    return Evidence(description: "\(path): \(stats.requests) request\(stats.requests == 1 ? "" : "s"), \(bytes) B of bodies deflate to \(packed) B (\(DisplayFormat.number(Double(bytes) / Double(packed)))×)")
+                    return Evidence(description: "\(path): \(stats.requests) request\(stats.requests == 1 ? "" : "s"), \(HumanUnits.bytes(Double(bytes))) of bodies deflate to \(HumanUnits.bytes(Double(packed))) (\(DisplayFormat.number(Double(bytes) / Double(packed)))×)")
                 }
             return .value(ratio, display: "bodies deflate \(DisplayFormat.number(ratio))× (\(input) B → \(deflated) B, zlib level 6)", evidence: evidence)
         },
@@ -66,7 +66,7 @@ extension Audits {
             }
             let perHundredKB = Double(requests) / (Double(bytes) / 100_000)
             let evidence = network.origin.paths.sorted { $0.value.requests > $1.value.requests }.prefix(10).map { path, stats in
-                Evidence(description: "\(path): \(stats.requests) request\(stats.requests == 1 ? "" : "s"), \(stats.requestBodyBytes + stats.responseBodyBytes) B of bodies")
+                Evidence(description: "\(path): \(stats.requests) request\(stats.requests == 1 ? "" : "s"), \(HumanUnits.bytes(Double(stats.requestBodyBytes + stats.responseBodyBytes))) of bodies")
             }
             return .value(perHundredKB, display: "\(DisplayFormat.number(perHundredKB)) round trips per 100 KB (\(requests) requests, \(bytes) B on the wire)",
                           evidence: Array(evidence))

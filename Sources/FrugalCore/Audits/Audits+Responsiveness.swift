@@ -10,7 +10,7 @@ extension Audits {
                     let ms = Double(hang.handler.duration) / 1e6
                     let stack = hang.stack.map { "; main thread's stack while it hung: \($0.summary())" } ?? "; no stack was captured"
                     return Evidence(time: analysis.runTime(hang.handler.start), durationMs: ms,
-                                    description: "hang: \(hang.handler.name) ran \(DisplayFormat.number(ms)) ms on the main thread\(stack)")
+                                    description: "hang: \(hang.handler.name) ran \(HumanUnits.format(ms, unit: "ms")) on the main thread\(stack)")
                 }
                 let blockedMs = Double(analysis.blockingNanoseconds) / 1e6
                 return .value(perMinute, display: "\(DisplayFormat.number(perMinute)) ms/min blocked (\(DisplayFormat.number(blockedMs)) ms in all, \(hangs.count) hang\(hangs.count == 1 ? "" : "s"))",

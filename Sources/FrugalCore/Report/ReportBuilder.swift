@@ -121,7 +121,7 @@ public enum ReportBuilder {
                 let display: String
                 if let medianValue {
                     display = group.count > 1
-                        ? "median \(DisplayFormat.number(medianValue)) \(template.numericUnit) over \(present.count) runs"
+                        ? "median \(HumanUnits.format(medianValue, unit: template.numericUnit)) over \(present.count) runs"
                         : template.displayValue
                 } else {
                     display = template.displayValue

@@ -1,0 +1,32 @@
+import FrugalCore
+
+/// A run's details: its one timeline with its legend, the disk tables, the metrics it could not
+/// measure grouped once by reason, and the full metric table behind a `<details>`.
+extension HTMLReportRenderer {
+    static func runDetails(_ run: RunReport) -> String {
+        // The first run's timeline is open: the page shows what happened without a click.
+        var html = "<details class=\"run\"\(run.repetition == 1 ? " open" : "")><summary>Run \(run.repetition): \(e(run.outcome.rawValue))\(run.outcomeDetail.map { " — " + e($0) } ?? "") · \(number(run.durationSeconds, unit: "s"))</summary>"
+        html += "<div class=\"tl\">" + TimelineSVG.render(run.timeline) + "</div>" + TimelineSVG.legend(run.timeline)
+        html += diskDetails(run)
+        let measured = run.metrics.filter { $0.value.value != nil }.sorted { $0.key < $1.key }
+        let unavailable = run.metrics.filter { $0.value.value == nil }
+        if !unavailable.isEmpty {
+            // One line per reason: the same reason (no traffic, no journal) covers many metrics.
+            var byReason: [String: [String]] = [:]
+            for (name, metric) in unavailable { byReason[metric.unavailable ?? "no reason given", default: []].append(name) }
+            html += "<details class=\"unavail\"><summary>\(unavailable.count) metric\(unavailable.count == 1 ? "" : "s") not measured in this run, for \(byReason.count) reason\(byReason.count == 1 ? "" : "s")</summary><ul>"
+            for (reason, names) in byReason.sorted(by: { ($0.value.count, $1.key) > ($1.value.count, $0.key) }) {
+                html += "<li>\(e(reason)) <small>(\(names.sorted().map { "<code>\(e($0))</code>" }.joined(separator: " ")))</small></li>"
+            }
+            html += "</ul></details>"
+        }
+        html += "<details class=\"metrics\"><summary>All \(measured.count) measured metrics, with their sources</summary><div class=\"scroll\"><table class=\"metrics mono\"><thead><tr><th>metric</th><th>value</th><th>source</th></tr></thead><tbody>"
+        for (name, metric) in measured {
+            // Closing tags of cells are optional in HTML; the table is forty rows a run.
+            let value = metric.value ?? 0
+            let human = HumanUnits.format(value, unit: metric.unit), exact = HumanUnits.exact(value, unit: metric.unit)
+            html += "<tr><td>\(e(name))<td\(human == exact ? "" : " title=\"\(e(exact))\"")>\(e(human))<td>\(e(metric.source))"
+        }
+        return html + "</tbody></table></div></details></details>"
+    }
+}
