@@ -9,16 +9,21 @@ extension TimelineSVG {
     /// pressure events as lines with their own tooltips.
     static func memoryLane(_ timeline: Timeline, top: Double, x: (Double) -> Double) -> String {
         let samples = timeline.memory ?? []
-        let peakBytes = samples.map { $0.anonymousBytes + $0.fileBytes + $0.lazyFreeBytes }.max() ?? 0
-        var svg = "<text x=\"4\" y=\"\(f(top + 24))\" class=\"tick\">0–\(e(HumanUnits.bytes(Double(peakBytes))))</text>"
-        let peak = Double(max(1, peakBytes))
+        // Sums in Double: a report is a file anyone can write, and Int addition traps on overflow.
+        func resident(_ sample: MemoryLaneSample) -> Double {
+            Double(sample.anonymousBytes) + Double(sample.fileBytes) + Double(sample.lazyFreeBytes)
+        }
+        func pixel(_ value: Double) -> Int { Int(saturating: value) ?? 0 }
+        let peakBytes = samples.map(resident).max() ?? 0
+        var svg = "<text x=\"4\" y=\"\(f(top + 24))\" class=\"tick\">0–\(e(HumanUnits.bytes(peakBytes)))</text>"
+        let peak = max(1, peakBytes)
         let bottom = top + laneHeight - 2
         let scale = (laneHeight - 6) / peak
         // One point per pixel column at most: the column's last sample.
         var points: [(start: Double, end: Double, sample: MemoryLaneSample)] = []
         for (index, sample) in samples.enumerated() {
             let start = x(index == 0 ? max(0, sample.time - 0.2) : samples[index - 1].time), end = x(sample.time)
-            if let last = points.last, Int(last.start) == Int(start) {
+            if let last = points.last, pixel(last.start) == pixel(start) {
                 points[points.count - 1] = (last.start, end, sample)
             } else {
                 points.append((start, end, sample))
@@ -26,30 +31,30 @@ extension TimelineSVG {
         }
         if let first = points.first {
             // Drawn back to front: the total (lazy-free on top), then anonymous + file, then anonymous.
-            let layers: [(String, (MemoryLaneSample) -> Int)] = [
-                ("m-lazy", { $0.anonymousBytes + $0.fileBytes + $0.lazyFreeBytes }),
-                ("m-file", { $0.anonymousBytes + $0.fileBytes }),
-                ("m-anon", { $0.anonymousBytes }),
+            let layers: [(String, (MemoryLaneSample) -> Double)] = [
+                ("m-lazy", resident),
+                ("m-file", { Double($0.anonymousBytes) + Double($0.fileBytes) }),
+                ("m-anon", { Double($0.anonymousBytes) }),
             ]
             for (cssClass, height) in layers where points.contains(where: { height($0.sample) > 0 }) {
                 // Whole pixels: the lane is 20 px tall, and a decimal per point would double the path.
-                var path = "M\(Int(first.start)) \(Int(bottom))"
-                var lastY = -1, lastX = Int(first.start)
+                var path = "M\(pixel(first.start)) \(pixel(bottom))"
+                var lastY = -1, lastX = pixel(first.start)
                 for point in points {
-                    let y = Int((bottom - Double(height(point.sample)) * scale).rounded())
-                    let x = max(Int(point.end.rounded()), lastX + 1)
+                    let y = pixel(bottom - height(point.sample) * scale)
+                    let x = max(pixel(point.end), lastX &+ 1)
                     path += (y == lastY ? "" : "V\(y)") + "H\(x)"
                     lastY = y
                     lastX = x
                 }
-                svg += "<path d=\"\(path)V\(Int(bottom))Z\" class=\"\(cssClass)\"/>"
+                svg += "<path d=\"\(path)V\(pixel(bottom))Z\" class=\"\(cssClass)\"/>"
             }
             // One tooltip for the lane: its peak and its end, split by kind. A tooltip per
             // sample would cost more than the drawing; report.json has every sample.
             func split(_ sample: MemoryLaneSample) -> String {
-                "\(HumanUnits.bytes(Double(sample.anonymousBytes + sample.fileBytes + sample.lazyFreeBytes))) at \(f(sample.time)) s (anon \(HumanUnits.bytes(Double(sample.anonymousBytes))), file \(HumanUnits.bytes(Double(sample.fileBytes))), lazy-free \(HumanUnits.bytes(Double(sample.lazyFreeBytes))))"
+                "\(HumanUnits.bytes(resident(sample))) at \(f(sample.time)) s (anon \(HumanUnits.bytes(Double(sample.anonymousBytes))), file \(HumanUnits.bytes(Double(sample.fileBytes))), lazy-free \(HumanUnits.bytes(Double(sample.lazyFreeBytes))))"
             }
-            let peakSample = samples.max { $0.anonymousBytes + $0.fileBytes + $0.lazyFreeBytes < $1.anonymousBytes + $1.fileBytes + $1.lazyFreeBytes }!
+            let peakSample = samples.max { resident($0) < resident($1) }!
             let title = "resident: peak \(split(peakSample)); last \(split(samples.last!))"
             svg += "<rect x=\"\(f(labelWidth))\" y=\"\(f(top + 1))\" width=\"\(f(width - 10 - labelWidth))\" height=\"\(f(laneHeight - 2))\" class=\"zone\"><title>\(e(title))</title></rect>"
         }

@@ -17,6 +17,11 @@ final class HostileReportTests: XCTestCase {
                 audit.numericValue = 1e308
                 report.runs[index].audits[id] = audit
             }
+            // Resident sizes whose sum overflows Int: the memory lane adds them up.
+            report.runs[index].timeline.memory = [
+                MemoryLaneSample(time: 0.5, anonymousBytes: .max, fileBytes: .max, lazyFreeBytes: .max),
+                MemoryLaneSample(time: 1e300, anonymousBytes: .max, fileBytes: 1, lazyFreeBytes: 0),
+            ]
             for (name, var metric) in report.runs[index].metrics {
                 metric.value = 1e308
                 report.runs[index].metrics[name] = metric
