@@ -26,6 +26,19 @@ public struct AuditResult: Codable, Sendable, Equatable {
         self.evidence = evidence
         self.explanation = explanation
     }
+
+    /// The same audit, judged not to apply: no score, no value, no evidence, so it counts in no
+    /// category and not overall; `reason` says why.
+    public func markedNotApplicable(reason: String) -> AuditResult {
+        var result = self
+        result.score = nil
+        result.scoreDisplayMode = .notApplicable
+        result.numericValue = nil
+        result.displayValue = "not applicable"
+        result.evidence = []
+        result.explanation = reason
+        return result
+    }
 }
 
 /// How a score is shown, after Lighthouse's `scoreDisplayMode`.

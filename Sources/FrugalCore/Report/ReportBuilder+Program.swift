@@ -23,14 +23,7 @@ extension ReportBuilder {
     static func blackBoxAudits(_ analysis: RunAnalysis, metrics: [String: MetricValue]) -> [String: AuditResult] {
         var results = Audits.evaluate(analysis, metrics: metrics)
         for (id, result) in results where !programAudits.contains(id) {
-            var result = result
-            result.score = nil
-            result.scoreDisplayMode = .notApplicable
-            result.numericValue = nil
-            result.displayValue = "not applicable"
-            result.evidence = []
-            result.explanation = "a black-box program: " + programNotApplicableReason(id)
-            results[id] = result
+            results[id] = result.markedNotApplicable(reason: "a black-box program: " + programNotApplicableReason(id))
         }
         if var blocks = results["main.no-long-blocks"], blocks.scoreDisplayMode != .notApplicable {
             // The app's measure (blocked ms per minute) needs handlers; a program's is its hangs seen from outside.

@@ -38,14 +38,7 @@ public enum ReportBuilder {
     public static func markNotApplicable(_ results: [String: AuditResult], except kept: Set<String>, reason: String) -> [String: AuditResult] {
         var results = results
         for (id, result) in results where !kept.contains(id) {
-            var result = result
-            result.score = nil
-            result.scoreDisplayMode = .notApplicable
-            result.numericValue = nil
-            result.displayValue = "not applicable"
-            result.evidence = []
-            result.explanation = reason
-            results[id] = result
+            results[id] = result.markedNotApplicable(reason: reason)
         }
         return results
     }
