@@ -3,7 +3,9 @@
 # pkg-config, zlib (CZlib, the origin's deflate measure) and SQLite (GRDB, the history store).
 # Swift itself must already be installed (swift.org toolchain).
 #   scripts/setup.sh                  # build and test prerequisites
-#   scripts/setup.sh --with-chromium  # and Chromium, which the HTML screenshot test renders in (CI)
+#   scripts/setup.sh --ci             # and what CI's tests use so they run rather than skip:
+#                                     # Chromium (the HTML screenshot test) and perf (linux-perf,
+#                                     # the black-box wakeups checked against perf stat)
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -16,8 +18,9 @@ missing=()
 [ -f /usr/include/papi.h ] && pkg-config --exists papi 2>/dev/null || missing+=(libpapi-dev pkg-config)
 [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
 [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
-if [ "${1:-}" = "--with-chromium" ]; then
+if [ "${1:-}" = "--ci" ] || [ "${1:-}" = "--with-chromium" ]; then
   command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
+  command -v perf >/dev/null 2>&1 || missing+=(linux-perf)
 fi
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
