@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "FrugalReport", targets: ["FrugalReport"]),
         // For the fuzz targets in Fuzz/ (a package of its own, so the fuzzer never touches this build).
         .library(name: "FrugalConfig", targets: ["FrugalConfig"]),
+        // The fuzz targets' bodies: Fuzz/ runs them under libFuzzer, the tests replay their seeds.
+        .library(name: "FrugalFuzzTargets", targets: ["FrugalFuzzTargets"]),
         // `swift package frugal run` in a user's package (Examples/ and docs/YOUR-APP.md).
         .plugin(name: "FrugalPlugin", targets: ["FrugalPlugin"]),
     ],
@@ -61,6 +63,9 @@ let package = Package(
         .target(name: "FrugalHistory", dependencies: ["FrugalCore", .product(name: "GRDB", package: "GRDB.swift")]),
         // Assertion config files (YAML through Yams, or JSON) parsed into FrugalCore's pure assertion types.
         .target(name: "FrugalConfig", dependencies: ["FrugalCore", .product(name: "Yams", package: "Yams")]),
+        // What the libFuzzer targets in Fuzz/ call, built with everything else so the tests replay the
+        // committed seeds and a bounded set of mutations through the same code (FuzzReplayTests).
+        .target(name: "FrugalFuzzTargets", dependencies: ["FrugalCore", "FrugalConfig", "FrugalReport"]),
         .target(name: "FrugalWorkloads", dependencies: ["FrugalKit", "FrugalCore"]),
         // The process every built-in workload runs in: it links only the app runtime and the
         // sample apps, so a workload's footprint is not inflated by the harness (SwiftNIO).
@@ -93,6 +98,7 @@ let package = Package(
         .testTarget(name: "FrugalReportTests", dependencies: ["FrugalReport", "FrugalCore", "FrugalHarness", "frugal-workload-host"]),
         .testTarget(name: "FrugalHistoryTests", dependencies: ["FrugalHistory", "FrugalCore"]),
         .testTarget(name: "FrugalConfigTests", dependencies: ["FrugalConfig", "FrugalCore"]),
+        .testTarget(name: "FrugalFuzzTargetsTests", dependencies: ["FrugalFuzzTargets"]),
         .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host", .product(name: "Yams", package: "Yams")]),
     ],
     swiftLanguageModes: [.v5]

@@ -9,11 +9,10 @@ let package = Package(
     name: "FrugalFuzz",
     dependencies: [.package(name: "Frugal", path: "..")],
     targets: [
-        .executableTarget(name: "FuzzEventStream", dependencies: [.product(name: "FrugalCore", package: "Frugal")]),
-        .executableTarget(name: "FuzzConfig", dependencies: [.product(name: "FrugalConfig", package: "Frugal")]),
-        .executableTarget(name: "FuzzReport", dependencies: [
-            .product(name: "FrugalReport", package: "Frugal"), .product(name: "FrugalCore", package: "Frugal"),
-        ]),
+        // Each target's body is in Frugal's FrugalFuzzTargets, which the tests replay too.
+        .executableTarget(name: "FuzzEventStream", dependencies: [.product(name: "FrugalFuzzTargets", package: "Frugal")]),
+        .executableTarget(name: "FuzzConfig", dependencies: [.product(name: "FrugalFuzzTargets", package: "Frugal")]),
+        .executableTarget(name: "FuzzReport", dependencies: [.product(name: "FrugalFuzzTargets", package: "Frugal")]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -135,6 +135,16 @@ final class ProjectConfigLoaderTests: XCTestCase {
         }
     }
 
+    /// Found by FuzzReplayTests: a wait past Int's range trapped while the scenario's summary was
+    /// written. It reads and describes itself (running it is the user's choice).
+    func testAHugeWaitReadsWithoutTrapping() throws {
+        let config = try parse("scenarios:\n  long:\n    steps: [launch, {wait: 1e300}, {interrupt: 9.3e18}, terminate]\n")
+        let summary = try XCTUnwrap(config.scenario(named: "long")?.summary)
+        XCTAssertTrue(summary.contains("wait(1e+300)"), summary)
+        XCTAssertTrue(summary.contains("interrupt(9.3e+18)"), summary)
+        XCTAssertEqual(ScenarioStep.wait(seconds: 2).description, "wait(2)")
+    }
+
     func testEachMalformedCaseNamesItsLine() {
         let app = "apps:\n  - name: a\n    executable: bin/wake\n"
         // An unknown step.

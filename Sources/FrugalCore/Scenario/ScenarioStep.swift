@@ -83,8 +83,10 @@ public enum ScenarioStep: Sendable, Equatable, Hashable {
     /// How long a bare `interrupt` lasts, seconds.
     public static let defaultInterruptSeconds = 1.0
 
+    /// Whole seconds without the `.0`; a number past `Int`'s range (`{wait: 1e300}` in a
+    /// frugal.yml, found by FuzzReplayTests) as `Double` prints it rather than trapping.
     static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        Int(exactly: seconds).map(String.init) ?? String(seconds)
     }
 }
 
