@@ -8,19 +8,17 @@ import FrugalWorkloads
 /// fails its audit and each good one passes, and the byte counts hold against the apps' own
 /// account of what they wrote and against `/proc/<pid>/io` read from outside.
 final class DiskWorkloadPairTests: XCTestCase {
-    /// Each workload runs once for all the tests that look at it (about 3 s each).
-    nonisolated(unsafe) static var records: [String: RunRecord] = [:]
-    static let lock = NSLock()
+    /// Each workload runs once for all the tests that look at it (about 3 s each), as `frugal
+    /// run` schedules them (``ScheduledRuns``: the prefs apps sleep beside the others).
+    static let runs = ScheduledRuns([
+        "notes.rewrite-whole", "notes.append-delta", "prefs.save-every-change", "prefs.save-coalesced",
+        "downloads.in-documents", "downloads.in-caches", "export.leaves-tmp", "export.cleans-tmp",
+    ])
 
     static func record(_ workload: String) throws -> RunRecord {
-        lock.lock()
-        defer { lock.unlock() }
-        if let record = records[workload] { return record }
-        let definition = try XCTUnwrap(WorkloadCatalogue.named(workload))
-        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: workload), scenario: ScenarioCatalogue.diskSession, repetition: 1,
-                                                                  bundleResources: definition.bundleResources, documents: definition.documents))
+        let record = try runs.record(workload)
+        XCTAssertEqual(record.scenario, ScenarioCatalogue.diskSession.name, workload)
         XCTAssertEqual(record.outcome, .completed, "\(workload): \(record.outcomeDetail ?? "")")
-        records[workload] = record
         return record
     }
 

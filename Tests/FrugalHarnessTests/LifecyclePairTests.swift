@@ -5,14 +5,18 @@ import FrugalCore
 import FrugalWorkloads
 
 /// The lifecycle and main-thread pairs, run for real under their default scenarios: the bad one
-/// must score below 0.5 on its audit and the good one 0.9 or more (issue 3's done-when).
+/// must score below 0.5 on its audit and the good one 0.9 or more (issue 3's done-when). They run
+/// as `frugal run` schedules them: the light ones beside the others.
 final class LifecyclePairTests: XCTestCase {
+    /// Every workload below, run once, light ones beside the rest (``ScheduledRuns``).
+    static let runs = ScheduledRuns([
+        "notes.loses-edits", "notes.saves-on-background", "timer.keeps-running-inactive", "timer.pauses-inactive",
+        "upload.leaks-task", "upload.ends-task", "server.keeps-listening", "server.closes-listener",
+        "resume.heavy", "resume.light", "background.keeps-working", "background.rests", "feed.sync-on-main", "feed.async",
+    ])
+
     func report(_ workload: String) throws -> RunReport {
-        let definition = try XCTUnwrap(WorkloadCatalogue.named(workload))
-        let scenario = try XCTUnwrap(definition.defaultScenarios.first.flatMap(ScenarioCatalogue.named))
-        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: workload), scenario: scenario, repetition: 1,
-                                                                  bundleResources: definition.bundleResources, documents: definition.documents))
-        return ReportBuilder.runReport(record)
+        ReportBuilder.runReport(try Self.runs.record(workload))
     }
 
     func assertPair(bad: String, good: String, audit: String, file: StaticString = #filePath, line: UInt = #line) throws -> (RunReport, RunReport) {

@@ -1,0 +1,41 @@
+import Foundation
+import XCTest
+@testable import FrugalHarness
+import FrugalCore
+import FrugalWorkloads
+
+/// A test class's workloads, each under its default scenario, run once for all its tests and
+/// scheduled as `frugal run` schedules them (``ResourceScheduler``, the demands `frugal run`
+/// gives built-in workloads): the light ones sleep side by side and beside the exclusive ones,
+/// which run alone. The first test to ask runs them all; the pairs are then judged exactly as
+/// when each ran alone, in about the time of the exclusive ones (the scheduler's promise, which
+/// `frugal run` relies on too: light neighbours move no verdict).
+final class ScheduledRuns: @unchecked Sendable {
+    let workloads: [String]
+    private let lock = NSLock()
+    private var records: [String: RunRecord]?
+
+    init(_ workloads: [String]) { self.workloads = workloads }
+
+    /// The plan `frugal run` makes for a built-in workload under its first default scenario.
+    static func plan(_ workload: String) throws -> RunPlan {
+        let definition = try XCTUnwrap(WorkloadCatalogue.named(workload), "no built-in workload \(workload)")
+        let scenario = try XCTUnwrap(definition.defaultScenarios.first.flatMap(ScenarioCatalogue.named))
+        var plan = RunPlan(target: .builtIn(name: workload), scenario: scenario, repetition: 1,
+                           bundleResources: definition.bundleResources, documents: definition.documents)
+        plan.demand = RunDemand.of(scenario)
+            ?? (WorkloadCatalogue.lightWorkloads.contains(workload) ? .light : .exclusive("CPU-bound or judged on timing"))
+        return plan
+    }
+
+    func record(_ workload: String) throws -> RunRecord {
+        lock.lock()
+        defer { lock.unlock() }
+        if records == nil {
+            let host = try XCTUnwrap(WorkloadHostLocator.locate(), "frugal-workload-host is not built beside the tests")
+            let ran = try ResourceScheduler(options: HarnessOptions(workloadHost: host)).run(try workloads.map(Self.plan))
+            records = Dictionary(ran.map { ($0.workload, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        return try XCTUnwrap(records?[workload], "\(workload) is not among this class's scheduled runs")
+    }
+}
