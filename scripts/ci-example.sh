@@ -4,8 +4,10 @@
 # `frugal compare` against the example's committed baseline: exit 2, naming the audit.
 #
 # Cost: the example's release build compiles FrugalKit, FrugalProbe and FrugalCore again (its own
-# .build); frugal itself is not rebuilt: the plugin uses this checkout's (FRUGAL_TOOL). Then about
-# 12 s of runs for both scenarios and 5 × 6 s of the day scenario with the regression on.
+# .build): .ci/run has it built beside the tests (scripts/ci-example-build.sh), so here the plugin
+# finds it done; run alone, this script builds it. frugal itself is not rebuilt: the plugin uses
+# this checkout's (FRUGAL_TOOL). Then about 12 s of runs for both scenarios and 5 × 6 s of the
+# day scenario with the regression on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
