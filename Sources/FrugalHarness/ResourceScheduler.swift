@@ -5,7 +5,9 @@ import FrugalCore
 /// most of the time: up to `lightSlots` run side by side. An exclusive run (CPU-bound, judged
 /// on timing, or under memory pressure) never shares the machine with another exclusive run or
 /// with a launch: while it runs no run starts, and it starts only once the last launch is
-/// `launchSpacing` behind. The light runs already going keep sleeping beside it.
+/// `launchSpacing` behind. The light runs already going keep sleeping beside it. An exclusive run
+/// that ends in a long idle (``RunDemand/exclusiveUntilIdle(_:)``) lets the machine go when that
+/// idle starts: from there it sleeps beside the others as a light run does.
 ///
 /// Records come back in plan order; one workload's failure is a finding, and a harness failure
 /// stops new runs (``SuiteFailure``), as with ``SuiteRunner``.
@@ -36,7 +38,9 @@ public final class ResourceScheduler {
         let condition = NSCondition()
         var results: [Result<RunRecord, Error>?]
         var runningLight = 0
-        var runningExclusive = false
+        /// The plan holding the machine, if one does.
+        var exclusiveHolder: Int?
+        var runningExclusive: Bool { exclusiveHolder != nil }
         var failed = false
         var lastStart = Date.distantPast
         init(count: Int) { results = Array(repeating: nil, count: count) }
@@ -63,13 +67,23 @@ public final class ResourceScheduler {
                 state.runningLight += 1
             } else if !exclusive.isEmpty {
                 index = exclusive.removeFirst()
-                state.runningExclusive = true
+                state.exclusiveHolder = index
             } else {
                 state.condition.wait()
                 continue
             }
             state.lastStart = Date()
-            let plan = plans[index]
+            var planned = plans[index]
+            if case .exclusiveUntilIdle = planned.demand, let idle = RunDemand.idleTail(of: planned.scenario) {
+                planned.beforeStep = { step in
+                    guard step == idle else { return }
+                    state.condition.lock()
+                    if state.exclusiveHolder == index { state.exclusiveHolder = nil }
+                    state.condition.broadcast()
+                    state.condition.unlock()
+                }
+            }
+            let plan = planned
             progress(.starting(index: index + 1, of: plans.count, plan: plan))
             group.enter()
             let worker = Thread { [runner] in
@@ -77,7 +91,7 @@ public final class ResourceScheduler {
                 let result = Result { try runner.run(plan) }
                 state.condition.lock()
                 state.results[index] = result
-                if plan.demand.isLight { state.runningLight -= 1 } else { state.runningExclusive = false }
+                if plan.demand.isLight { state.runningLight -= 1 } else if state.exclusiveHolder == index { state.exclusiveHolder = nil }
                 switch result {
                 case .success(let record): progress(.finished(index: index + 1, of: plans.count, record: record))
                 case .failure: state.failed = true

@@ -9,6 +9,11 @@ public enum RunDemand: Sendable, Equatable {
     /// Needs the machine to itself, with the reason: CPU-bound, judged on timing (launch,
     /// main-thread waiting, background time), or under memory pressure.
     case exclusive(String)
+    /// Needs the machine to itself for its launch and inputs, then only sleeps: its scenario ends
+    /// with a wait of at least ``idleTailSeconds`` and terminate (``idleTail(of:)``), and from the
+    /// start of that wait it sleeps beside others as a light run does. A built-in workload judged
+    /// on timing whose work is done by then (`launch.*` under `standard`: 8 s of idle).
+    case exclusiveUntilIdle(String)
 
     /// A scenario that squeezes memory (a cgroup limit, a balloon, warnings) needs the machine:
     /// reclaim and the balloon reach past the run's own cgroup.
@@ -23,4 +28,28 @@ public enum RunDemand: Sendable, Equatable {
     }
 
     public var isLight: Bool { self == .light }
+
+    /// The shortest closing wait after which an exclusive run is let go: long enough that the
+    /// launch of what starts next is over well before this run's terminate (a launch takes well
+    /// under a second), and past the coalescing timers (about 1 s) some apps save on.
+    public static let idleTailSeconds = 2.0
+
+    /// The index of the closing wait, when `scenario` ends with a wait of at least
+    /// ``idleTailSeconds`` and terminate; nil otherwise.
+    public static func idleTail(of scenario: Scenario) -> Int? {
+        let steps = scenario.steps
+        guard steps.count >= 3, steps.last == .terminate, case .wait(let seconds) = steps[steps.count - 2],
+              seconds >= idleTailSeconds else { return nil }
+        return steps.count - 2
+    }
+
+    /// What `frugal run` asks for a built-in workload under `scenario`: memory pressure needs the
+    /// machine throughout; a workload known to sleep (`isLight`) shares it; any other has it to
+    /// itself, until its closing idle when it has one.
+    public static func builtIn(scenario: Scenario, isLight: Bool) -> RunDemand {
+        if let pressure = of(scenario) { return pressure }
+        if isLight { return .light }
+        return idleTail(of: scenario) == nil ? .exclusive("CPU-bound or judged on timing")
+            : .exclusiveUntilIdle("judged on timing; sleeps through its closing wait")
+    }
 }

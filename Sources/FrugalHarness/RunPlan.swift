@@ -30,6 +30,9 @@ public struct RunPlan: Sendable {
     /// For a black-box program: the signal it gets as its memory warning (e.g. `SIGUSR1`, from a
     /// `kind: program` entry of frugal.yml); nil falls back to `HarnessOptions.programMemoryWarningSignal`.
     public var programMemoryWarningSignal: Int32?
+    /// Called on the run's thread before each step with the step's index (``ResourceScheduler``
+    /// lets an ``RunDemand/exclusiveUntilIdle(_:)`` run go at its closing wait).
+    public var beforeStep: (@Sendable (Int) -> Void)?
 
     public init(target: Target, scenario: Scenario, repetition: Int = 1, bundleResources: [BundleResource] = [],
                 documents: [BundleResource] = []) {

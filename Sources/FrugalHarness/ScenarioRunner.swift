@@ -38,6 +38,7 @@ public final class ScenarioRunner {
         defer { session.teardown() }
         for (index, step) in plan.scenario.steps.enumerated() {
             if session.checkInterruption() || !session.canPerform(step) { break }
+            plan.beforeStep?(index)
             session.perform(step, index: index)
         }
         let record = try session.finish()

@@ -354,8 +354,7 @@ struct Run: ParsableCommand {
                 for repetition in 1...repetitions {
                     var plan = RunPlan(target: .builtIn(name: workload.name), scenario: scenario, repetition: repetition,
                                        bundleResources: workload.bundleResources, documents: workload.documents)
-                    plan.demand = RunDemand.of(scenario)
-                        ?? (WorkloadCatalogue.lightWorkloads.contains(workload.name) ? .light : .exclusive("CPU-bound or judged on timing"))
+                    plan.demand = RunDemand.builtIn(scenario: scenario, isLight: WorkloadCatalogue.lightWorkloads.contains(workload.name))
                     plans.append(plan)
                 }
             }

@@ -47,4 +47,36 @@ final class ResourceSchedulerTests: XCTestCase {
             XCTAssertFalse((exclusive.startTime...exclusive.endTime).contains(light.startTime), "a light run launched beside the exclusive one")
         }
     }
+
+    func testTimingJudgedBuiltInsAreLetGoAtALongClosingIdle() throws {
+        let standard = ScenarioCatalogue.standard
+        let idle = try XCTUnwrap(RunDemand.idleTail(of: standard))
+        XCTAssertEqual(standard.steps[idle], .wait(seconds: 8))
+        XCTAssertEqual(RunDemand.builtIn(scenario: standard, isLight: false), .exclusiveUntilIdle("judged on timing; sleeps through its closing wait"))
+        XCTAssertEqual(RunDemand.builtIn(scenario: standard, isLight: true), .light)
+        // A closing wait under 2 s (disk-session's 1.5 s: coalesced saves land in it) keeps the machine.
+        XCTAssertNil(RunDemand.idleTail(of: ScenarioCatalogue.diskSession))
+        XCTAssertEqual(RunDemand.builtIn(scenario: ScenarioCatalogue.diskSession, isLight: false), .exclusive("CPU-bound or judged on timing"))
+        // Memory pressure keeps the machine to the end, whatever the scenario ends with.
+        let squeezed = Scenario(name: "p", summary: "", steps: [.launch, .pressure(limitBytes: 1 << 20), .wait(seconds: 5), .terminate])
+        XCTAssertEqual(RunDemand.builtIn(scenario: squeezed, isLight: false), .exclusive("memory pressure (p)"))
+        XCTAssertNil(RunDemand.idleTail(of: Scenario(name: "w", summary: "", steps: [.launch, .wait(seconds: 5)])))
+    }
+
+    /// Real runs: the second exclusive run starts once the first reaches its closing idle, not
+    /// before (its launch and first wait have the machine) and not only after it ended.
+    func testAnExclusiveRunLetsTheMachineGoAtItsClosingIdle() throws {
+        let host = try XCTUnwrap(WorkloadHostLocator.locate())
+        let scenario = Scenario(name: "tail", summary: "", steps: [.launch, .wait(seconds: 0.5), .wait(seconds: 3), .terminate])
+        var plans = [Self.plan("idle", scenario, light: false), Self.plan("idle", scenario, light: false)]
+        for index in plans.indices { plans[index].demand = .exclusiveUntilIdle("test") }
+        let records = try ResourceScheduler(options: HarnessOptions(workloadHost: host), launchSpacing: 0.2).run(plans)
+        XCTAssertEqual(records.count, 2)
+        XCTAssertTrue(records.allSatisfy { $0.outcome == .completed }, "\(records.map(\.outcome))")
+        let (first, second) = records[0].startTime <= records[1].startTime ? (records[0], records[1]) : (records[1], records[0])
+        // The first wait's end is recorded before the closing idle is announced.
+        let firstWaitEnded = try XCTUnwrap(first.steps.first { $0.index == 1 }).end
+        XCTAssertGreaterThanOrEqual(second.startTime, firstWaitEnded, "started before the first run's closing idle")
+        XCTAssertLessThan(second.startTime, first.endTime, "waited for the first run to end")
+    }
 }

@@ -23,8 +23,7 @@ final class ScheduledRuns: @unchecked Sendable {
         let scenario = try XCTUnwrap(definition.defaultScenarios.first.flatMap(ScenarioCatalogue.named))
         var plan = RunPlan(target: .builtIn(name: workload), scenario: scenario, repetition: 1,
                            bundleResources: definition.bundleResources, documents: definition.documents)
-        plan.demand = RunDemand.of(scenario)
-            ?? (WorkloadCatalogue.lightWorkloads.contains(workload) ? .light : .exclusive("CPU-bound or judged on timing"))
+        plan.demand = RunDemand.builtIn(scenario: scenario, isLight: WorkloadCatalogue.lightWorkloads.contains(workload))
         return plan
     }
 
