@@ -72,9 +72,17 @@ public enum ReportJSONWriter {
             lanes.append((["timeline", name], { (sink: inout Sink, indent: Int) in try writeElements(elements, encoder: encoder, into: &sink, indent: indent) }))
         }
         lane(\.states, "states")
-        lane(\.handlers, "handlers")
+        if !run.timeline.handlers.isEmpty {
+            shell.timeline.handlers = []
+            lanes.append((["timeline", "handlers"], { (sink: inout Sink, indent: Int) in
+                try writeElements(run.timeline.handlers, encoder: encoder, into: &sink, indent: indent, fast: appendHandlers) }))
+        }
         lane(\.steps, "steps")
-        lane(\.activity, "activity")
+        if !run.timeline.activity.isEmpty {
+            shell.timeline.activity = []
+            lanes.append((["timeline", "activity"], { (sink: inout Sink, indent: Int) in
+                try writeElements(run.timeline.activity, encoder: encoder, into: &sink, indent: indent, fast: appendActivity) }))
+        }
         optionalLane(\.disk, "disk")
         optionalLane(\.hangs, "hangs")
         optionalLane(\.memory, "memory")
@@ -103,8 +111,11 @@ public enum ReportJSONWriter {
     }
 
     /// Writes `elements` as the pretty-printed array `JSONEncoder` would, a chunk at a time.
-    private static func writeElements<Element: Encodable>(_ elements: [Element], encoder: JSONEncoder, into sink: inout Sink, indent: Int) throws {
+    /// `fast`, when given, writes a chunk by hand (``appendHandlers(_:indent:into:)``) or declines.
+    private static func writeElements<Element: Encodable>(_ elements: [Element], encoder: JSONEncoder, into sink: inout Sink, indent: Int,
+                                                          fast: ((ArraySlice<Element>, Int, inout Sink) -> Bool)? = nil) throws {
         try writeArray(elements.indices, into: &sink, indent: indent) { sink, range, indent in
+            if let fast, fast(elements[range], indent, &sink) { return }
             // Encoded as an array, the entries sit at 2 spaces between "[\n" and "\n]".
             let encoded = try encoder.encode(Array(elements[range]))
             sink.spaces(indent - 2)

@@ -64,6 +64,45 @@ final class ReportAtScaleTests: XCTestCase {
         XCTAssertEqual(try ReportJSON.read(contentsOf: url).runs[0].timeline.handlers.count, ReportJSONWriter.chunkSize * 2 + 17)
     }
 
+    /// The handler and activity lanes are written by hand (ReportJSONWriter+Lanes): numbers of
+    /// every shape, absent members, and the chunks that go back to JSONEncoder (a NaN, a name to
+    /// escape) all give JSONEncoder's bytes.
+    func testHandWrittenLanesWriteExactlyWhatJSONEncoderWrites() throws {
+        var random = SplitMix64(seed: 14)
+        let shapes: [Double] = [0, -0.0, 1, 2.5, 1e-7, 123456789.125, 1e16, 1e17, 1.7976931348623157e308, 5e-324, 0.1 + 0.2, -3, 1e21, 4.35]
+        func number() -> Double {
+            switch random.next() % 3 {
+            case 0: return shapes[Int(random.next() % UInt64(shapes.count))]
+            case 1: return Double(Int64(bitPattern: random.next()) % 100_000) / 1000
+            default: return Double(bitPattern: random.next() & 0x7fef_ffff_ffff_ffff) // any finite positive
+            }
+        }
+        var run = Self.largeRun(handlers: 0)
+        let count = ReportJSONWriter.chunkSize * 2 + 5
+        run.timeline.handlers = (0..<count).map { index in
+            HandlerSpan(name: index % 3 == 0 ? "didBecomeActive" : "timer:<\(index % 7)> a/b", start: number(), durationMs: number(),
+                        cpuMs: index % 4 == 0 ? nil : number(), contextSwitches: index % 5 == 0 ? nil : Int(Int32(truncatingIfNeeded: random.next())),
+                        waitingMs: index % 2 == 0 ? nil : number())
+        }
+        run.timeline.activity = (0..<count).map { index in
+            ActivitySample(time: number(), interval: number(), wakeups: Int(truncatingIfNeeded: random.next()), cpuSeconds: number(),
+                           residentBytes: index % 3 == 0 ? nil : Int(truncatingIfNeeded: random.next() >> 1))
+        }
+        var odd = run
+        // The second chunk of each lane goes back to JSONEncoder: a name JSON escapes, a NaN.
+        odd.timeline.handlers[ReportJSONWriter.chunkSize + 3].name = "quote \" back\\ tab\t é"
+        odd.timeline.activity[ReportJSONWriter.chunkSize + 1].cpuSeconds = .nan
+        for report in [Self.report([run]), Self.report([odd])] {
+            let expected = try ReportJSON.encode(report)
+            let streamed = try ReportJSONWriter.encode(report)
+            XCTAssertEqual(streamed.count, expected.count)
+            if streamed != expected {
+                let at = zip(streamed, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? 0
+                XCTFail("differs at byte \(at): \(String(decoding: streamed[max(0, at - 80)..<min(streamed.count, at + 80)], as: UTF8.self))")
+            }
+        }
+    }
+
     func testTheCompactBaselineComparesAsTheFullReportDoesAndIsSmall() throws {
         var runs: [RunReport] = []
         for repetition in 1...5 {
