@@ -1,7 +1,8 @@
 // swift-tools-version:6.1
-// Frugal: a performance and energy profiling harness. The layout follows ../shared/DESIGN.md:
-// a pure model (FrugalCore), counters (FrugalProbe), the app runtime (FrugalKit), orchestration
-// (FrugalHarness), renderers (FrugalReport), sample apps (FrugalWorkloads) and the CLI.
+// Frugal: a performance and energy profiling harness. The layout (docs/ARCHITECTURE.md): a pure
+// model (FrugalCore), counters (FrugalProbe), the app runtime (FrugalKit), orchestration
+// (FrugalHarness), renderers (FrugalReport), config (FrugalConfig), history (FrugalHistory),
+// sample apps (FrugalWorkloads) and the CLI.
 import PackageDescription
 
 let package = Package(

@@ -1,5 +1,5 @@
 extension Audits {
-    /// Memory audits (RULES.md, Memory). Each is not applicable where the scenario gave it
+    /// Memory audits (docs/RULES.md, Memory). Each is not applicable where the scenario gave it
     /// nothing to judge: no warning, no background, no resource, no cycle, no real pressure.
     static let memory: [Audit] = [
         Audit("memory.respond-to-warnings") { analysis, _ in

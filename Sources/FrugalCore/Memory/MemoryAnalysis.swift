@@ -29,7 +29,7 @@ public struct MemoryAnalysis: Sendable {
     public let events: [(time: UInt64, event: MemoryEvent)]
     public let facts: MemoryRunFacts?
 
-    /// Resource files larger than this count as large (RULES.md: "resource files > 1 MiB").
+    /// Resource files larger than this count as large (docs/RULES.md, memory.map-large-resources: "resource files over 1 MiB").
     public static let largeResourceBytes = 1 << 20
 
     public init(_ record: RunRecord) {
