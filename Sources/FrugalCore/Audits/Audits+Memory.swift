@@ -150,6 +150,6 @@ extension Audits {
             evidence.append(Evidence(time: analysis.runTime(interval.start), description: text))
         }
         guard measured else { return nil }
-        return (ReportBuilder.median(ratios), evidence)
+        return (SampleSummary.median(ratios), evidence)
     }
 }

@@ -133,8 +133,6 @@ public struct MemoryAnalysis: Sendable {
     /// to one allocator warm-up). Nil with fewer than three cycles.
     public static func growthPerCycle(_ ends: [Int]) -> Double? {
         guard ends.count >= 3 else { return nil }
-        let deltas = zip(ends, ends.dropFirst()).map { Double($1 - $0) }.sorted()
-        let middle = deltas.count / 2
-        return deltas.count % 2 == 1 ? deltas[middle] : (deltas[middle - 1] + deltas[middle]) / 2
+        return SampleSummary.median(zip(ends, ends.dropFirst()).map { Double($1 - $0) })
     }
 }
