@@ -173,13 +173,21 @@ extension RunSession {
 
     /// The system's kill: SIGKILL, no callback, as for a suspended app the system needs memory from.
     func killStep(index: Int, start: UInt64) {
-        let from: AppState = isSuspended ? .suspended : currentAppState()
+        systemKill(from: isSuspended ? .suspended : currentAppState(), subject: "process", index: index, start: start) {
+            process.kill(SIGKILL)
+        }
+    }
+
+    /// The `kill` step for an app and a black-box program alike: ends the suspension without
+    /// continuing, sends the kill (`sendKill`), and records the state change and whether the main
+    /// process died within 5 s. `from` is the state before the kill, taken before the suspension ends.
+    func systemKill(from: AppState, subject: String, index: Int, start: UInt64, sendKill: () -> Void) {
         if isSuspended { endSuspension(endedBy: "kill", continueProcess: false) }
-        process.kill(SIGKILL)
+        sendKill()
         let exit = process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(5))
         systemEvents.append(WorkloadEvent(time: exit?.time ?? MonotonicClock.now(), body: .stateChanged(StateChange(from: from, to: .notRunning))))
         killedByScenario = exit != nil
-        record(.kill, index: index, start: start, problem: exit == nil ? "the process did not die after SIGKILL" : nil)
+        record(.kill, index: index, start: start, problem: exit == nil ? "the \(subject) did not die after SIGKILL" : nil)
         if exit == nil { stopped = true }
     }
 
