@@ -201,14 +201,21 @@ extension RunSession {
                 systemEvents.append(WorkloadEvent(time: exit.time, body: .stateChanged(StateChange(from: from, to: .notRunning))))
             }
         }
+        guard relaunchProcess(index: index, start: start) else { return }
+        launch(index: index, start: process.spawnTime, step: .relaunch)
+    }
+
+    /// Spawns the relaunch's new process in the same sandbox (apps and black-box programs alike);
+    /// false, with the step recorded as failed and the scenario stopped, when it could not start.
+    func relaunchProcess(index: Int, start: UInt64) -> Bool {
         do {
             try respawn()
+            return true
         } catch {
             record(.relaunch, index: index, start: start, problem: "\(error)")
             stopped = true
-            return
+            return false
         }
-        launch(index: index, start: process.spawnTime, step: .relaunch)
     }
 
     /// A notification: the app handles it now, or, suspended, finds it queued in its control pipe

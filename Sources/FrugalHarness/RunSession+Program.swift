@@ -112,13 +112,7 @@ extension RunSession {
             if isSuspended { endSuspension(endedBy: "relaunch", continueProcess: false) }
             killEveryProcess()
         }
-        do {
-            try respawn()
-        } catch {
-            record(.relaunch, index: index, start: start, problem: "\(error)")
-            stopped = true
-            return
-        }
+        guard relaunchProcess(index: index, start: start) else { return }
         systemEvents.append(WorkloadEvent(time: process.spawnTime, body: .stateChanged(StateChange(from: .notRunning, to: .active))))
         record(.relaunch, index: index, start: process.spawnTime)
     }
