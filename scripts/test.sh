@@ -6,9 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-# Build the executables first: the harness and CLI tests run them as real processes.
-swift build --product frugal-workload-host
-swift build --product frugal
+# One build of everything: --build-tests builds the executables the harness and CLI tests run as
+# real processes (frugal, frugal-workload-host) with the tests, in one graph, so SwiftPM overlaps
+# what three builds one after another (host, frugal, tests) ran in sequence.
 swift build --build-tests
 [ $# -gt 0 ] && exec swift test --skip-build "$@"
 
