@@ -10,7 +10,7 @@ import FrugalReport
 /// sanitizer (a build of its own) for as long as one likes.
 public enum FuzzTargets {
     /// The targets by the name of their seed directory in `Fuzz/Corpus/`.
-    public static let all: [(name: String, seeds: String, body: ([UInt8]) -> Void)] = [
+    public static let all: [(name: String, seeds: String, body: @Sendable ([UInt8]) -> Void)] = [
         ("FuzzEventStream", "event-stream", eventStream),
         ("FuzzConfig", "config", config),
         ("FuzzReport", "report", report),
