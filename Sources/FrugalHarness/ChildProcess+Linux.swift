@@ -202,7 +202,7 @@ final class ChildProcess: @unchecked Sendable {
         condition.lock()
         let closed = controlClosed
         condition.unlock()
-        guard !closed else { throw HarnessError("the control pipe is already closed") }
+        guard !closed else { throw HarnessError.controlPipeClosed }
         var line = try JSONEncoder().encode(message)
         line.append(UInt8(ascii: "\n"))
         try line.withUnsafeBytes { raw in

@@ -25,7 +25,7 @@ final class RunNetwork {
             originPort = try origin.start()
         } catch {
             origin.stop()
-            throw HarnessError("cannot start the origin server on loopback: \(error)")
+            throw HarnessError.network(component: "origin server", underlying: error)
         }
         let now = MonotonicClock.now()
         proxy = ShapingProxy(upstreamHost: "127.0.0.1", upstreamPort: originPort, profile: profile, origin: now)
@@ -34,7 +34,7 @@ final class RunNetwork {
         } catch {
             proxy.stop()
             origin.stop()
-            throw HarnessError("cannot start the shaping proxy on loopback: \(error)")
+            throw HarnessError.network(component: "shaping proxy", underlying: error)
         }
         self.radio = radio
         conditions = [(now, profile)]

@@ -108,7 +108,7 @@ final class RunSession {
             containment?.remove()
             _ = memoryFirst?.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
             taskExitToken.map(TaskExitMonitor.shared.endWatching)
-            throw HarnessError("cannot create the app sandbox under \(options.sandboxParent.path): \(error)")
+            throw HarnessError.sandbox(parent: options.sandboxParent.path, underlying: error)
         }
         let network: RunNetwork
         do {
@@ -120,7 +120,8 @@ final class RunSession {
             containment?.remove()
             _ = memoryFirst?.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
             taskExitToken.map(TaskExitMonitor.shared.endWatching)
-            throw HarnessError("cannot start the run's origin server and shaping proxy: \(error)")
+            // RunNetwork names the server that failed and keeps its error.
+            throw error
         }
         self.network = network
         memory = memoryFirst ?? MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure,
@@ -200,7 +201,7 @@ final class RunSession {
                                        oomScoreAdjustment: memory.cgroup == nil ? nil : MemoryPressure.workloadOOMScore,
                                        trailingBytes: trailingBytes)
         } catch {
-            throw HarnessError("cannot start \(arguments.first ?? "the app"): \(error)")
+            throw HarnessError.spawn(program: arguments.first ?? "the app", underlying: error)
         }
         let reader = EventStreamReader(fd: process.eventFD)
         let sampler = ProcSampler(pid: process.pid, interval: options.sampleInterval, members: containment.map { group in { group.pids } })
@@ -288,7 +289,7 @@ final class RunSession {
     /// Reaps the current process and keeps what it reported.
     private func archiveCurrentProcess() throws {
         guard let exit = process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(30)) else {
-            throw HarnessError("workload \(workload) (pid \(process.pid)) could not be reaped after SIGKILL")
+            throw HarnessError.unreapable(workload: workload, pid: process.pid)
         }
         if let token = interruptionToken { options.interruption.unregister(token) }
         interruptionToken = nil
@@ -344,7 +345,7 @@ final class RunSession {
             throw error
         }
         let processes = finishedProcesses
-        guard let first = processes.first, let last = processes.last else { throw HarnessError("no process was run") }
+        guard let first = processes.first, let last = processes.last else { throw HarnessError.noProcessRun }
         // Whether the kernel's OOM killer ended the run is decided on the last process's exit.
         let memoryFacts = finishMemory(exit: last.segment.exitStatus ?? ExitStatus())
         let containmentFacts = finishContainment(mainProcesses: processes.map(\.segment.pid))

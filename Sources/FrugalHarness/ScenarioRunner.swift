@@ -30,7 +30,7 @@ public final class ScenarioRunner {
 
     private func runSession(plan: RunPlan, workload: String, launchArguments: [String]?) throws -> RunRecord {
         guard plan.scenario.steps.first == .launch else {
-            throw HarnessError("scenario '\(plan.scenario.name)' must start with launch")
+            throw HarnessError.scenario(name: plan.scenario.name, problem: "must start with launch")
         }
         let session = try RunSession(plan: plan, workload: workload, options: options, launchArguments: launchArguments)
         // However the run ends (a thrown error included), nothing of it is left behind: every
@@ -76,9 +76,9 @@ public final class ScenarioRunner {
     /// A black-box program under any scenario, through the same session as an app: the same
     /// sandbox, cgroup, proxy, sampler and teardown.
     private func runCommand(_ arguments: [String], plan: RunPlan) throws -> RunRecord {
-        guard let first = arguments.first else { throw HarnessError("no command given") }
+        guard let first = arguments.first else { throw HarnessError.commandNotFound(nil) }
         let path = first.contains("/") ? first : Self.which(first)
-        guard let path else { throw HarnessError("command not found: \(first)") }
+        guard let path else { throw HarnessError.commandNotFound(first) }
         return try runSession(plan: plan, workload: plan.workloadName, launchArguments: [path] + arguments.dropFirst())
     }
 

@@ -47,7 +47,7 @@ public final class Application {
             }
             try app.runLoop.addControlSource(fd: pipes.control) { [unowned app] fd in app.readControl(fd) }
             app.start()
-            app.runLoop.run()
+            try app.runLoop.run()
             exit(0)
         } catch {
             FileHandle.standardError.write(Data("frugal-workload: \(name): \(error)\n".utf8))
@@ -78,9 +78,17 @@ public final class Application {
 
     private func readControl(_ fd: Int32) {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if count <= 0 {
-            if count < 0 && errno == EINTR { return }
+        let count: Int
+        do {
+            count = try buffer.withUnsafeMutableBytes { raw in
+                try SystemCall.retrying("read", subject: "control pipe") { read(fd, raw.baseAddress, raw.count) }
+            }
+        } catch {
+            // The pipe cannot be read: the harness can no longer reach the app, as if it closed it.
+            mark("control-pipe-unreadable", detail: "\(error)")
+            count = 0
+        }
+        if count == 0 {
             // The harness closed the pipe: nobody will tell us to terminate, so end as if asked.
             runLoop.removeReadSource(fd: fd)
             terminate(sequence: nil)

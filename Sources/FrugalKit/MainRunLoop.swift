@@ -26,8 +26,9 @@ public final class MainRunLoop {
     }
 
     deinit {
-        close(wakeFD)
-        close(epollFD)
+        // Nothing can be done about a failed close of the loop's own descriptors at its end.
+        try? SystemCall.close(wakeFD, subject: "run loop eventfd")
+        try? SystemCall.close(epollFD, subject: "run loop epoll")
     }
 
     private func register(fd: Int32) throws {
@@ -53,7 +54,8 @@ public final class MainRunLoop {
     /// Stops watching `fd`. Call on the main thread.
     public func removeReadSource(fd: Int32) {
         readSources[fd] = nil
-        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
+        // It fails only for a descriptor no longer registered (closed already): nothing to undo.
+        _ = try? SystemCall.retrying("epoll_ctl", subject: "DEL \(fd)") { epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil) }
     }
 
     /// Schedules a timer. Call on the main thread.
@@ -85,28 +87,29 @@ public final class MainRunLoop {
     public func perform(_ name: String, _ block: @escaping () -> Void) {
         postedLock.withLock { posted.append((name, block)) }
         var one: UInt64 = 1
-        _ = write(wakeFD, &one, 8)
+        // EAGAIN only when the counter is already at its maximum: the loop is woken anyway.
+        _ = try? SystemCall.retrying("write", subject: "run loop eventfd") { write(wakeFD, &one, 8) }
     }
 
     /// Makes `run()` return after the current handler.
     public func stop() { running = false }
 
-    /// Runs until `stop()`.
-    func run() {
+    /// Runs until `stop()`; throws when the loop cannot wait any more (`epoll_wait` failed with
+    /// anything but EINTR, which is retried), so the app ends with the error instead of a trap.
+    func run() throws {
         running = true
         var events = [epoll_event](repeating: epoll_event(), count: 8)
         while running {
             let timeout = nextTimeoutMilliseconds()
-            let count = events.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeout) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                fatalError("epoll_wait: \(String(cString: strerror(errno)))")
+            let count = try events.withUnsafeMutableBufferPointer { buffer in
+                try SystemCall.retrying("epoll_wait") { epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout) }
             }
             for index in 0..<Int(count) {
                 let fd = frugal_epoll_event_fd(&events[index])
                 if fd == wakeFD {
                     var value: UInt64 = 0
-                    _ = read(wakeFD, &value, 8)
+                    // EAGAIN: another wakeup was read already; the posted work is run either way.
+                    _ = try? SystemCall.retrying("read", subject: "run loop eventfd") { read(wakeFD, &value, 8) }
                     runPosted()
                 } else if let source = readSources[fd] {
                     if let name = source.name {

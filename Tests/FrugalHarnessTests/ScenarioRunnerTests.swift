@@ -8,7 +8,7 @@ final class ScenarioRunnerTests: XCTestCase {
     static func runner(_ configure: (inout HarnessOptions) -> Void = { _ in }) throws -> ScenarioRunner {
         guard let host = WorkloadHostLocator.locate() else {
             XCTFail("frugal-workload-host is not built beside the tests")
-            throw HarnessError("no host")
+            throw HarnessError.file(path: "frugal-workload-host", operation: "find")
         }
         var options = HarnessOptions(workloadHost: host)
         configure(&options)

@@ -23,9 +23,9 @@ final class MainRunLoopTests: XCTestCase {
         }
 
         /// Runs the loop on the calling thread for `seconds`, then decodes what it emitted.
-        func run(for seconds: Double) {
+        func run(for seconds: Double) throws {
             loop.scheduleTimer(name: "stop", interval: seconds, repeats: false) { [loop] _ in loop.stop() }
-            loop.run()
+            try loop.run()
             close(writeFD)
             var data = Data()
             var buffer = [UInt8](repeating: 0, count: 65536)
@@ -49,7 +49,7 @@ final class MainRunLoopTests: XCTestCase {
         let harness = try Harness()
         let begin = MonotonicClock.now()
         harness.loop.scheduleTimer(name: "tick", interval: 0.1, repeats: true) { _ in }
-        harness.run(for: 0.55)
+        try harness.run(for: 0.55)
         let ticks = harness.starts(of: "timer:tick")
         XCTAssertEqual(ticks.count, 5, "a 100 ms timer fires 5 times in 550 ms")
         for (index, start) in ticks.enumerated() {
@@ -62,7 +62,7 @@ final class MainRunLoopTests: XCTestCase {
         // A may fire up to 100 ms late; B is due 40 ms after A's date: the loop wakes once, at B's date.
         harness.loop.scheduleTimer(name: "a", interval: 0.1, repeats: false, tolerance: 0.1) { _ in }
         harness.loop.scheduleTimer(name: "b", interval: 0.14, repeats: false) { _ in }
-        harness.run(for: 0.4)
+        try harness.run(for: 0.4)
         let a = try XCTUnwrap(harness.starts(of: "timer:a").first), b = try XCTUnwrap(harness.starts(of: "timer:b").first)
         XCTAssertLessThan(b > a ? b - a : a - b, 5_000_000, "both fired in the same wakeup")
     }
@@ -71,7 +71,7 @@ final class MainRunLoopTests: XCTestCase {
         let harness = try Harness()
         harness.loop.scheduleTimer(name: "a", interval: 0.1, repeats: false) { _ in }
         harness.loop.scheduleTimer(name: "b", interval: 0.14, repeats: false) { _ in }
-        harness.run(for: 0.4)
+        try harness.run(for: 0.4)
         let a = try XCTUnwrap(harness.starts(of: "timer:a").first), b = try XCTUnwrap(harness.starts(of: "timer:b").first)
         XCTAssertGreaterThan(b - a, 30_000_000, "b waited for its own date")
     }
@@ -85,7 +85,7 @@ final class MainRunLoopTests: XCTestCase {
             Thread.sleep(forTimeInterval: 0.05)
             loop.perform("from-worker") { ranOn.thread = pthread_self() }
         }
-        harness.run(for: 0.3)
+        try harness.run(for: 0.3)
         XCTAssertEqual(harness.starts(of: "posted:from-worker").count, 1)
         XCTAssertTrue(ranOn.thread.map { pthread_equal($0, loopThread) != 0 } ?? false)
     }
@@ -97,7 +97,7 @@ final class MainRunLoopTests: XCTestCase {
             fired += 1
             timer.invalidate()
         }
-        harness.run(for: 0.3)
+        try harness.run(for: 0.3)
         XCTAssertEqual(fired, 1)
     }
 }

@@ -65,15 +65,16 @@ final class RunCgroup: @unchecked Sendable {
     /// `only`: make the group of that kind or none (tests of the v1 path on a machine that has v2).
     static func create(label: String, only: Kind? = nil) -> Result<RunCgroup, HarnessError> {
         if ProcessInfo.processInfo.environment[disableVariable] == "off" {
-            return .failure(HarnessError("\(disableVariable)=off: run cgroups are switched off"))
+            return .failure(HarnessError.cgroup(reason: "\(disableVariable)=off: run cgroups are switched off"))
         }
         guard let file = try? FileReader.readText("/proc/self/cgroup") else {
-            return .failure(HarnessError("/proc/self/cgroup cannot be read"))
+            return .failure(HarnessError.cgroup(reason: "/proc/self/cgroup cannot be read"))
         }
         let candidates = parentCandidates(cgroupFile: file).filter { only == nil || $0.0 == only }
-        if candidates.isEmpty { return .failure(HarnessError("no cgroup v2 tree and no v1 freezer hierarchy is mounted")) }
+        if candidates.isEmpty { return .failure(HarnessError.cgroup(reason: "no cgroup v2 tree and no v1 freezer hierarchy is mounted")) }
         let safe = String(label.prefix(40).map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" })
         var problems: [String] = []
+        var lastFailure: SystemCallError?
         for (kind, parent) in candidates {
             let path = "\(parent)/\(namePrefix)\(getpid())-\(UUID().uuidString.prefix(8))-\(safe)"
             if mkdir(path, 0o755) == 0 {
@@ -86,9 +87,12 @@ final class RunCgroup: @unchecked Sendable {
                 live.withLock { $0[path] = group }
                 return .success(group)
             }
-            problems.append("mkdir \(path): \(String(cString: strerror(errno)))")
+            let failure = SystemCallError(call: "mkdir", subject: path, errno: errno)
+            lastFailure = failure
+            problems.append("\(failure)")
         }
-        return .failure(HarnessError(problems.joined(separator: "; ")))
+        // Every candidate's problem is in the reason; the last failed call is kept with its errno.
+        return .failure(HarnessError.cgroup(reason: problems.joined(separator: "; "), underlying: lastFailure))
     }
 
     private func read(_ file: String) -> String? { try? FileReader.readText(path + "/" + file) }

@@ -172,7 +172,7 @@ public final class NetworkClient: @unchecked Sendable {
                 guard let endpoint else { throw NetworkError.noEndpoint }
                 let open = try connection ?? TCPConnection(to: endpoint, timeout: request.timeout)
                 connection = open
-                open.setTimeout(request.timeout)
+                do { try open.setTimeout(request.timeout) } catch { throw NetworkError.system("\(error)") }
                 let cancelled = withLock { () -> Bool in
                     task.connection = open
                     return task.cancelRequested

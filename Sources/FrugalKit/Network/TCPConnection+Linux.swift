@@ -21,9 +21,16 @@ final class TCPConnection: @unchecked Sendable {
         }
         self.fd = fd
         var one: Int32 = 1
-        // Requests are small and timed: Nagle + delayed ACK would add ~40 ms stalls.
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        setTimeout(timeout)
+        do {
+            // Requests are small and timed: Nagle + delayed ACK would add ~40 ms stalls.
+            try SystemCall.retrying("setsockopt", subject: "TCP_NODELAY") {
+                setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            }
+            try setTimeout(timeout)
+        } catch {
+            close()
+            throw NetworkError.system("\(error)")
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(endpoint.port).bigEndian)
@@ -48,13 +55,16 @@ final class TCPConnection: @unchecked Sendable {
     deinit { close() }
 
     /// Sets the no-progress timeout of reads and writes.
-    func setTimeout(_ seconds: Double) {
+    func setTimeout(_ seconds: Double) throws {
         let whole = max(0, seconds.rounded(.down))
         var value = timeval(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1e6))
         if value.tv_sec == 0 && value.tv_usec == 0 { value.tv_usec = 1000 }
         let descriptor = lock.withLock { fd }
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+            try SystemCall.retrying("setsockopt", subject: option == SO_RCVTIMEO ? "SO_RCVTIMEO" : "SO_SNDTIMEO") {
+                setsockopt(descriptor, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size))
+            }
+        }
     }
 
     /// Writes all of `bytes`.
@@ -91,19 +101,22 @@ final class TCPConnection: @unchecked Sendable {
         let descriptor = lock.withLock { fd }
         guard descriptor >= 0 else { return true }
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&entry, 1, 0)
+        // A descriptor poll cannot look at is as good as gone.
+        let ready = (try? SystemCall.retrying("poll") { poll(&entry, 1, 0) }) ?? 1
         return ready != 0
     }
 
     /// Aborts a blocked send or recv from another thread (cancellation).
     func abort() {
-        lock.withLock { if fd >= 0 { _ = shutdown(fd, Int32(SHUT_RDWR)) } }
+        // ENOTCONN (the peer is gone already) leaves nothing blocked to abort.
+        lock.withLock { if fd >= 0 { _ = try? SystemCall.retrying("shutdown") { shutdown(fd, Int32(SHUT_RDWR)) } } }
     }
 
     func close() {
         lock.withLock {
             if fd >= 0 {
-                _ = Glibc.close(fd)
+                // A failed close of a connection being dropped leaves nothing to do.
+                try? SystemCall.close(fd, subject: "connection")
                 fd = -1
             }
         }
