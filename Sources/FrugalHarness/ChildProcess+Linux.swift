@@ -9,7 +9,7 @@ import CFrugalSystem
 /// (`FRUGAL_CONTROL_FD`, `FRUGAL_EVENT_FD`); it runs in its own process group so that a kill
 /// reaches whatever it started. One thread reaps it with `wait4`, which also gives the kernel's
 /// totals for the whole process, dead threads included.
-final class ChildProcess: @unchecked Sendable {
+final class ChildProcess: AppProcess, @unchecked Sendable {
     let pid: pid_t
     /// Monotonic ns just after `posix_spawn` returned: the run's time zero.
     let spawnTime: UInt64
@@ -191,9 +191,19 @@ final class ChildProcess: @unchecked Sendable {
     /// Sends `signal` to the process group.
     func kill(_ signal: Int32) {
         guard !hasExited else { return }
-        _ = Glibc.kill(-pid, signal)
-        _ = Glibc.kill(pid, signal)
+        // ESRCH: the group or the process is gone already, which is what a kill wants.
+        _ = try? SystemCall.retrying("kill", subject: "group \(pid)") { Glibc.kill(-pid, signal) }
+        _ = try? SystemCall.retrying("kill", subject: "\(pid)") { Glibc.kill(pid, signal) }
     }
+
+    /// Sends `signal` to the main thread (its tid is the pid); ESRCH once it is gone.
+    func signalMainThread(_ signal: Int32) {
+        guard !hasExited else { return }
+        _ = try? SystemCall.retrying("tgkill", subject: "\(pid)") { frugal_tgkill(pid, pid, signal) }
+    }
+
+    /// `/proc/<pid>` read from the harness: its threads, memory and I/O.
+    func sample(at time: UInt64) -> ProcessSample? { try? ProcFS.sample(pid: pid, time: time) }
 
     /// Writes one control message; throws when the pipe is closed or the write fails.
     func send(_ message: ControlMessage) throws {

@@ -7,9 +7,14 @@ import FrugalProbe
 final class ProcSampler: @unchecked Sendable {
     let pid: pid_t
     let interval: Double
+    private let clock: any HarnessClock
+    /// The main process's sample at a time (`/proc/<pid>` for a real process).
+    private let source: @Sendable (UInt64) -> ProcessSample?
     private let lock = NSLock()
     private var samples: [ProcessSample] = []
+    /// Guarded by `wake`, which `stop` signals so the sampling thread ends at once.
     private var stopped = false
+    private let wake = NSCondition()
     /// The other processes of the run (its cgroup's members): their threads join each sample, so
     /// the activity lane and idle phases count every descendant. Process-level fields (memory,
     /// I/O) stay the main process's.
@@ -17,16 +22,19 @@ final class ProcSampler: @unchecked Sendable {
     /// Every process seen in the run besides the main one, with its command, when first seen.
     private var seenMembers: [pid_t: (command: String, firstSeen: UInt64, parent: pid_t?)] = [:]
 
-    init(pid: pid_t, interval: Double, members: (@Sendable () -> [pid_t])? = nil) {
-        self.pid = pid
+    /// Samples `process` (`AppProcess.sample(at:)`: `/proc/<pid>` for a real one) on `clock`.
+    init(process: any AppProcess, interval: Double, clock: any HarnessClock, members: (@Sendable () -> [pid_t])? = nil) {
+        self.pid = process.pid
         self.interval = interval
+        self.clock = clock
         self.members = members
+        source = { time in process.sample(at: time) }
     }
 
     /// The main process's sample plus the threads of the run's other processes.
     private func takeSample() -> ProcessSample? {
-        let time = MonotonicClock.now()
-        guard var sample = try? ProcFS.sample(pid: pid, time: time) else { return nil }
+        let time = clock.now()
+        guard var sample = source(time) else { return nil }
         guard let members else { return sample }
         for member in members() where member != pid {
             guard let tids = try? ProcFS.threadIDs(pid: member) else { continue }
@@ -75,7 +83,7 @@ final class ProcSampler: @unchecked Sendable {
     /// after an event would have that event's wakeups counted in the phase that follows. The
     /// harness polls `/proc` while it waits; the workload is not disturbed.
     func settledSample(timeout: Double) -> ProcessSample? {
-        let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
+        let deadline = clock.now() + RunSession.nanoseconds(timeout)
         while true {
             guard let sample = takeSample() else { return nil }
             if sample.isQuiet || sample.time >= deadline {
@@ -84,14 +92,14 @@ final class ProcSampler: @unchecked Sendable {
                 lock.unlock()
                 return sample
             }
-            Thread.sleep(forTimeInterval: 0.001)
+            clock.sleep(until: clock.now() + 1_000_000)
         }
     }
 
     /// A sample taken once every thread is stopped (`T`: the group stop of SIGSTOP has completed),
     /// or nil after `timeout` seconds. Threads wake to enter the stop, so only this sample is final.
     func stoppedSample(timeout: Double) -> ProcessSample? {
-        let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
+        let deadline = clock.now() + RunSession.nanoseconds(timeout)
         while true {
             guard let sample = takeSample() else { return nil }
             if sample.threads.allSatisfy({ $0.state == "T" || $0.state == "t" }) {
@@ -101,14 +109,15 @@ final class ProcSampler: @unchecked Sendable {
                 return sample
             }
             if sample.time >= deadline { return nil }
-            Thread.sleep(forTimeInterval: 0.001)
+            clock.sleep(until: clock.now() + 1_000_000)
         }
     }
 
     func stop() {
-        lock.lock()
+        wake.lock()
         stopped = true
-        lock.unlock()
+        wake.broadcast()
+        wake.unlock()
     }
 
     /// Every sample, in time order.
@@ -120,11 +129,11 @@ final class ProcSampler: @unchecked Sendable {
 
     private func loop() {
         while true {
-            lock.lock()
-            let done = stopped
-            lock.unlock()
-            if done || sampleNow() == nil { return }
-            Thread.sleep(forTimeInterval: interval)
+            if wake.withLock({ stopped }) || sampleNow() == nil { return }
+            let next = clock.now() + RunSession.nanoseconds(interval)
+            wake.lock()
+            while !stopped && clock.now() < next { clock.wait(wake, until: next) }
+            wake.unlock()
         }
     }
 }

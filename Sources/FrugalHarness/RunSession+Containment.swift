@@ -8,6 +8,8 @@ import FrugalProbe
 extension RunSession {
     /// The run's other processes now: the cgroup's members, or without one the main process's group.
     func otherProcesses() -> [pid_t] {
+        // An in-memory app starts nothing on this machine, and its pid is nobody's group.
+        guard launcher.startsSystemProcesses else { return [] }
         if let containment { return containment.pids.filter { $0 != process.pid } }
         return ProcessGroupScan.members(ofGroup: process.pid).filter { $0 != process.pid }
     }

@@ -10,8 +10,12 @@ final class RunSession {
     let options: HarnessOptions
     let plan: RunPlan
     let workload: String
+    /// What starts the run's processes and the time its waits and watchdogs run on: the real
+    /// ones, or a test's in-memory app and manual clock (`Seams/`).
+    let launcher: any ProcessLauncher
+    let clock: any HarnessClock
     /// The current process, its event stream, its `/proc` sampler and its hang watcher.
-    private(set) var process: ChildProcess
+    private(set) var process: any AppProcess
     private(set) var reader: EventStreamReader
     private(set) var sampler: ProcSampler
     private(set) var hangWatcher: HangWatcher
@@ -77,10 +81,13 @@ final class RunSession {
     var tornDown = false
 
     /// `launchArguments` is the program's argv for a black-box run (its path resolved).
-    init(plan: RunPlan, workload: String, options: HarnessOptions, launchArguments: [String]? = nil) throws {
+    init(plan: RunPlan, workload: String, options: HarnessOptions, launchArguments: [String]? = nil,
+         launcher: any ProcessLauncher = SystemProcessLauncher(), clock: any HarnessClock = SystemClock()) throws {
         self.options = options
         self.plan = plan
         self.workload = workload
+        self.launcher = launcher
+        self.clock = clock
         if case .command = plan.target { isBlackBox = true } else { isBlackBox = false }
         let command = Self.launchCommand(plan, options: options)
         self.launchArguments = launchArguments ?? command.arguments
@@ -88,11 +95,14 @@ final class RunSession {
         // On a pure v2 machine a pressure run's memory group is v2 too, and a process is in one v2
         // group only: that group is then the run's group as well, made first.
         var memoryFirst: MemoryPressure?
-        if case .success(let own) = MemoryCgroup.ownGroup(), own.0 == .v2 {
+        if launcher.startsSystemProcesses, case .success(let own) = MemoryCgroup.ownGroup(), own.0 == .v2 {
             let pressure = MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure)
             if pressure.cgroup != nil { memoryFirst = pressure }
         }
-        if let group = memoryFirst?.cgroup {
+        if !launcher.startsSystemProcesses {
+            // An in-memory app is no process of this machine: no cgroup could hold it.
+            (containment, containmentUnavailable) = (nil, "the app is not a process of this machine")
+        } else if let group = memoryFirst?.cgroup {
             (containment, containmentUnavailable) = (RunCgroup.adopting(v2MemoryGroup: group.path), nil)
         } else {
             switch RunCgroup.create(label: workload) {
@@ -100,7 +110,7 @@ final class RunSession {
             case .failure(let error): (containment, containmentUnavailable) = (nil, error.description)
             }
         }
-        taskExitToken = TaskExitMonitor.shared.beginWatching()
+        taskExitToken = launcher.startsSystemProcesses ? TaskExitMonitor.shared.beginWatching() : nil
         do {
             sandbox = try Sandbox(parent: options.sandboxParent, workload: workload, resources: plan.bundleResources,
                                   documents: plan.documents)
@@ -129,7 +139,8 @@ final class RunSession {
         do {
             (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: self.launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
                                                                      blackBox: isBlackBox, options: options, sandbox: sandbox,
-                                                                     network: network, memory: memory, containment: containment)
+                                                                     network: network, memory: memory, containment: containment,
+                                                                     launcher: launcher, clock: clock)
         } catch {
             network.stop()
             sandbox.remove()
@@ -183,9 +194,11 @@ final class RunSession {
     /// the run joins the run's memory cgroup, if it has one, and the run's cgroup (last: on a
     /// hybrid machine that is the unified tree) before it execs.
     private static func spawn(arguments: [String], trailingBytes: [[UInt8]]? = nil, ownEnvironment: [String: String], blackBox: Bool,
-                              options: HarnessOptions, sandbox: Sandbox, network: RunNetwork, memory: MemoryPressure, containment: RunCgroup?) throws
-        -> (ChildProcess, EventStreamReader, ProcSampler, HangWatcher) {
-        let process: ChildProcess
+                              options: HarnessOptions, sandbox: Sandbox, network: RunNetwork, memory: MemoryPressure, containment: RunCgroup?,
+                              launcher: any ProcessLauncher, clock: any HarnessClock) throws
+        -> (any AppProcess, EventStreamReader, ProcSampler, HangWatcher) {
+        let process: any AppProcess
+        let reader: EventStreamReader
         do {
             var environment = options.environment.merging(ownEnvironment) { $1 }
                 .merging(sandbox.environment) { $1 }.merging(network.environment) { _, proxy in proxy }
@@ -197,16 +210,15 @@ final class RunSession {
             if let peer = SlowPeer.shared { environment[SlowPeer.environmentVariable] = String(peer.port) }
             var groups = memory.cgroup?.procsPaths ?? []
             if let containment, !groups.contains(containment.procsPath) { groups.append(containment.procsPath) }
-            process = try ChildProcess(arguments: arguments, environment: environment, cgroupProcs: groups,
-                                       oomScoreAdjustment: memory.cgroup == nil ? nil : MemoryPressure.workloadOOMScore,
-                                       trailingBytes: trailingBytes)
+            (process, reader) = try launcher.launch(LaunchRequest(arguments: arguments, environment: environment, cgroupProcs: groups,
+                                                                  oomScoreAdjustment: memory.cgroup == nil ? nil : MemoryPressure.workloadOOMScore,
+                                                                  trailingBytes: trailingBytes), clock: clock)
         } catch {
             throw HarnessError.spawn(program: arguments.first ?? "the app", underlying: error)
         }
-        let reader = EventStreamReader(fd: process.eventFD)
-        let sampler = ProcSampler(pid: process.pid, interval: options.sampleInterval, members: containment.map { group in { group.pids } })
+        let sampler = ProcSampler(process: process, interval: options.sampleInterval, clock: clock, members: containment.map { group in { group.pids } })
         sampler.start()
-        return (process, reader, sampler, HangWatcher(reader: reader, pid: process.pid))
+        return (process, reader, sampler, HangWatcher(reader: reader, process: process))
     }
 
     /// Starts a new process of the same workload in the same sandbox; the current one must have exited.
@@ -214,7 +226,8 @@ final class RunSession {
         try archiveCurrentProcess()
         (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
                                                                  blackBox: isBlackBox, options: options, sandbox: sandbox,
-                                                                 network: network!, memory: memory, containment: containment)
+                                                                 network: network!, memory: memory, containment: containment,
+                                                                 launcher: launcher, clock: clock)
         if isBlackBox { startProgramWatch() }
         registerForInterruption()
         currentProcess.value = (process, sampler)
@@ -228,7 +241,7 @@ final class RunSession {
 
     /// Carries out one step; sets `stopped` when the scenario cannot go on.
     func perform(_ step: ScenarioStep, index: Int) {
-        let start = index == 0 ? process.spawnTime : MonotonicClock.now()
+        let start = index == 0 ? process.spawnTime : clock.now()
         if isBlackBox {
             performProgramStep(step, index: index, start: start)
             return
@@ -260,7 +273,7 @@ final class RunSession {
 
     /// Records a step as done.
     func record(_ step: ScenarioStep, index: Int, start: UInt64, problem: String? = nil) {
-        steps.append(StepRecord(index: index, step: step, start: start, end: MonotonicClock.now(), problem: problem))
+        steps.append(StepRecord(index: index, step: step, start: start, end: clock.now(), problem: problem))
     }
 
     /// Sends a control message and waits for its acknowledgement; returns the problem, if any.
@@ -271,7 +284,7 @@ final class RunSession {
         } catch {
             return "could not deliver \(command.rawValue): \(error)"
         }
-        if reader.waitForAck(sequence, until: deadline, clock: MonotonicClock.now) { return nil }
+        if reader.waitForAck(sequence, until: deadline) { return nil }
         if let error = reader.controlError(for: sequence) { return "the app could not carry out \(command.rawValue): \(error.problem)" }
         return process.hasExited ? "the workload exited before handling \(command.rawValue)"
             : "\(command.rawValue) not handled in time"
@@ -288,7 +301,7 @@ final class RunSession {
 
     /// Reaps the current process and keeps what it reported.
     private func archiveCurrentProcess() throws {
-        guard let exit = process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(30)) else {
+        guard let exit = process.waitForExit(until: clock.now() + Self.nanoseconds(30)) else {
             throw HarnessError.unreapable(workload: workload, pid: process.pid)
         }
         if let token = interruptionToken { options.interruption.unregister(token) }
@@ -300,7 +313,7 @@ final class RunSession {
             self.outsideWatcher = nil
         }
         sampler.stop()
-        reader.waitForEnd(until: MonotonicClock.now() + Self.nanoseconds(2), clock: MonotonicClock.now)
+        reader.waitForEnd(until: clock.now() + Self.nanoseconds(2))
         hangWatcher.stop()
         if let failure = reader.failure, outcome == nil {
             // What the app wrote after the failure was never seen: no verdict can rest on it.
@@ -331,7 +344,7 @@ final class RunSession {
             // The scenario ended without terminate: close the control pipe (the app ends itself on
             // EOF) and give it the terminate budget before killing it.
             process.closeControl()
-            if process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(options.terminateWatchdog)) == nil {
+            if process.waitForExit(until: clock.now() + Self.nanoseconds(options.terminateWatchdog)) == nil {
                 kill(outcome: .timedOut, detail: "did not exit within \(DisplayFormat.number(options.terminateWatchdog)) s after the scenario ended")
             }
         }
@@ -396,8 +409,8 @@ extension ResourceUsage {
 /// The run's current process and sampler, behind a lock: what other threads may see of a session.
 final class CurrentProcess: @unchecked Sendable {
     private let lock = NSLock()
-    private var current: (process: ChildProcess, sampler: ProcSampler)?
-    var value: (process: ChildProcess, sampler: ProcSampler)? {
+    private var current: (process: any AppProcess, sampler: ProcSampler)?
+    var value: (process: any AppProcess, sampler: ProcSampler)? {
         get { lock.withLock { current } }
         set { lock.withLock { current = newValue } }
     }

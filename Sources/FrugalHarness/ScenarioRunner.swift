@@ -7,8 +7,20 @@ import FrugalProbe
 /// A workload that crashes, hangs or is killed is recorded, not thrown.
 public final class ScenarioRunner {
     let options: HarnessOptions
+    let launcher: any ProcessLauncher
+    let clock: any HarnessClock
 
-    public init(options: HarnessOptions) { self.options = options }
+    public convenience init(options: HarnessOptions) {
+        self.init(options: options, launcher: SystemProcessLauncher(), clock: SystemClock())
+    }
+
+    /// A runner whose apps are started by `launcher` and whose waits and watchdogs run on `clock`
+    /// (a test's in-memory app and manual clock).
+    init(options: HarnessOptions, launcher: any ProcessLauncher, clock: any HarnessClock) {
+        self.options = options
+        self.launcher = launcher
+        self.clock = clock
+    }
 
     /// Runs `plan` to its end. Throws only when the harness itself cannot work (spawn failed).
     public func run(_ plan: RunPlan) throws -> RunRecord {
@@ -32,7 +44,8 @@ public final class ScenarioRunner {
         guard plan.scenario.steps.first == .launch else {
             throw HarnessError.scenario(name: plan.scenario.name, problem: "must start with launch")
         }
-        let session = try RunSession(plan: plan, workload: workload, options: options, launchArguments: launchArguments)
+        let session = try RunSession(plan: plan, workload: workload, options: options, launchArguments: launchArguments,
+                                     launcher: launcher, clock: clock)
         // However the run ends (a thrown error included), nothing of it is left behind: every
         // process of its cgroup, the cgroup, the proxy, the sandbox (finish tears down too).
         defer { session.teardown() }
