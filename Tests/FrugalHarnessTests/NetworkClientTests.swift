@@ -95,8 +95,10 @@ final class NetworkClientTests: XCTestCase {
             outcome = result
             done.signal()
         }
+        let accepted = proxy.statistics().acceptedConnections
         task.resume()
-        Thread.sleep(forTimeInterval: 0.3)
+        // Cancelled once its connection is open and stalled at the proxy, not before it started.
+        XCTAssertTrue(eventually { self.proxy.statistics().acceptedConnections > accepted }, "the request never reached the proxy")
         XCTAssertEqual(task.state, .running)
         task.cancel()
         // Generous: cancellation shuts the socket down at once; 5 s only guards a hung test.

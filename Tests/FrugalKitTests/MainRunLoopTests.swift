@@ -81,8 +81,12 @@ final class MainRunLoopTests: XCTestCase {
         let loopThread = pthread_self()
         final class Box: @unchecked Sendable { var thread: pthread_t? }
         let ranOn = Box()
+        // Posted once the loop runs (its first timer fired), so the post must wake it.
+        let running = DispatchSemaphore(value: 0)
+        harness.loop.scheduleTimer(name: "running", interval: 0.01, repeats: false) { _ in running.signal() }
         Thread.detachNewThread { [loop = harness.loop] in
-            Thread.sleep(forTimeInterval: 0.05)
+            // Generous: the timer is due in 10 ms; 10 s only bounds a loop that never ran.
+            guard running.wait(timeout: .now() + 10) == .success else { return }
             loop.perform("from-worker") { ranOn.thread = pthread_self() }
         }
         try harness.run(for: 0.3)
