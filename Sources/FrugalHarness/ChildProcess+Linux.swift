@@ -91,11 +91,12 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
         var pid: pid_t = 0
         let status = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
         let spawned = MonotonicClock.now()
-        close(controlPipe[0])
-        close(eventPipe[1])
+        // The child's ends, now its own (or nobody's): a failed close leaves nothing to undo.
+        try? SystemCall.close(controlPipe[0], subject: "control pipe")
+        try? SystemCall.close(eventPipe[1], subject: "event pipe")
         guard status == 0 else {
-            close(controlPipe[1])
-            close(eventPipe[0])
+            try? SystemCall.close(controlPipe[1], subject: "control pipe")
+            try? SystemCall.close(eventPipe[0], subject: "event pipe")
             throw SystemCallError(call: "posix_spawn", subject: arguments[0], errno: status)
         }
         self.pid = pid
@@ -235,11 +236,11 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
         defer { condition.unlock() }
         guard !controlClosed else { return }
         controlClosed = true
-        close(controlFD)
+        try? SystemCall.close(controlFD, subject: "control pipe")
     }
 
     deinit {
         closeControl()
-        close(eventFD)
+        try? SystemCall.close(eventFD, subject: "event pipe")
     }
 }

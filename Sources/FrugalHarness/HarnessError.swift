@@ -6,7 +6,7 @@ import FrugalProbe
 /// Each case keeps what went wrong underneath (the system call and its errno, the server's
 /// error), so a caller can tell a spawn failure from a sandbox or cgroup failure; `description`
 /// is the one line the command-line tool prints.
-public enum HarnessError: Error, CustomStringConvertible {
+public enum HarnessError: Error, CustomStringConvertible, Sendable {
     /// The app or program could not be started (`posix_spawn`, a pipe).
     case spawn(program: String, underlying: any Error)
     /// The app's sandbox could not be made under `parent`.

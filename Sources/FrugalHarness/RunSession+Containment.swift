@@ -25,7 +25,8 @@ extension RunSession {
     /// Signals every process of the run (SIGTERM, SIGSTOP, SIGCONT, as systemd's control-group kill mode does).
     func signalEveryProcess(_ signal: Int32) {
         process.kill(signal)
-        for pid in otherProcesses() { _ = Glibc.kill(pid, signal) }
+        // ESRCH: that one has ended meanwhile, which is no failure of the signal.
+        for pid in otherProcesses() { _ = try? SystemCall.retrying("kill", subject: "\(pid)") { Glibc.kill(pid, signal) } }
     }
 
     /// Once a main process has exited: whatever of the run still runs outlived it. Each is
@@ -47,7 +48,7 @@ extension RunSession {
         if let containment {
             containment.killAll()
         } else {
-            for (pid, _, _) in found { _ = Glibc.kill(pid, SIGKILL) }
+            for (pid, _, _) in found { _ = try? SystemCall.retrying("kill", subject: "\(pid)") { Glibc.kill(pid, SIGKILL) } }
         }
         let ended = MonotonicClock.now()
         for (pid, command, started) in found {

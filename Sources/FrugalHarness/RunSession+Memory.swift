@@ -26,8 +26,12 @@ extension RunSession {
         var problem: String?
         if let signal = programSignal {
             // A black-box program's warning is a signal to its main process (a wrapper gets it).
-            if level != .normal && Glibc.kill(process.pid, signal) != 0 {
-                problem = "could not send signal \(signal) to pid \(process.pid): \(String(cString: strerror(errno)))"
+            if level != .normal {
+                do {
+                    try SystemCall.retrying("kill", subject: "\(process.pid)") { Glibc.kill(process.pid, signal) }
+                } catch {
+                    problem = "could not send signal \(signal) to pid \(process.pid): \(error)"
+                }
             }
         } else {
             do {

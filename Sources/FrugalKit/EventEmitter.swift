@@ -26,11 +26,10 @@ public final class EventEmitter: @unchecked Sendable {
             line.withUnsafeBytes { raw in
                 var offset = 0
                 while offset < raw.count {
-                    let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        return  // the harness is gone; nothing to report to
-                    }
+                    // A failed write (EPIPE): the harness is gone, and there is nobody to report to.
+                    guard let written = try? SystemCall.retrying("write", subject: "event pipe", {
+                        write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    }) else { return }
                     offset += written
                 }
             }

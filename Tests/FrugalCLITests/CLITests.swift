@@ -50,7 +50,8 @@ final class CLITests: XCTestCase {
         final class Collected: @unchecked Sendable { var data = Data() }
         let stderr = Collected()
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { stderr.data = err.fileHandleForReading.readDataToEndOfFile() }
+        let errors = err.fileHandleForReading
+        DispatchQueue.global().async(group: group) { stderr.data = errors.readDataToEndOfFile() }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
