@@ -47,7 +47,7 @@ extension RunSession {
         if killedByScenario {
             // Not running: time passes before a relaunch, with nothing to sample.
             // Interruptible: Ctrl-C must not wait out a long pause before a relaunch.
-            options.interruption.sleep(until: end)
+            options.interruption.sleep(until: end, clock: clock)
             steps.append(StepRecord(index: index, step: .wait(seconds: duration), start: start, end: clock.now()))
             return
         }

@@ -52,14 +52,13 @@ public final class SuiteInterruption: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Sleeps until `deadline` (monotonic ns) or an interrupt, whichever comes first.
-    func sleep(until deadline: UInt64) {
+    /// Sleeps until `deadline` (ns on `clock`) or an interrupt, whichever comes first.
+    func sleep(until deadline: UInt64, clock: any HarnessClock = SystemClock()) {
         lock.lock()
         defer { lock.unlock() }
         while received == nil {
-            let now = MonotonicClock.now()
-            if now >= deadline { return }
-            _ = lock.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+            if clock.now() >= deadline { return }
+            clock.wait(lock, until: deadline)
         }
     }
 

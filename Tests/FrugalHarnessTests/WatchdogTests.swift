@@ -51,6 +51,40 @@ final class WatchdogTests: XCTestCase {
         XCTAssertEqual(record.exitStatus?.code, 0)
     }
 
+    /// A relaunch is a new process in the same run, under the launch watchdog again.
+    func testARelaunchedAppThatNeverAnswersIsKilledByTheLaunchWatchdog() throws {
+        let clock = ManualClock()
+        let launcher = SimulatedAppLauncher(clock: clock) { app, message in
+            // The second process never gets to its first event.
+            if message.command == .ping && app.pid != pid_t(Int32.max) { return }
+            app.behaveNormally(message)
+        }
+        let record = try Self.runner(launcher).run(Self.plan([.launch, .home, .kill, .wait(seconds: 3), .relaunch, .terminate]))
+        XCTAssertEqual(launcher.launched.count, 2)
+        XCTAssertEqual(record.processes?.count, 2)
+        XCTAssertEqual(record.processes?.first?.exitStatus?.signal, SIGKILL, "the scenario's kill")
+        XCTAssertEqual(record.outcome, .killedWatchdog)
+        XCTAssertTrue(record.outcomeDetail?.contains("launch watchdog") ?? false, record.outcomeDetail ?? "")
+        let second = try XCTUnwrap(launcher.launched.last)
+        let firstExit = try XCTUnwrap(record.processes?.first?.endTime)
+        XCTAssertEqual(Double(second.spawnTime - firstExit) / 1e9, 3, "relaunched after the 3 s wait")
+        XCTAssertEqual(Double(record.endTime - second.spawnTime) / 1e9, Thresholds.launchWatchdogSeconds)
+    }
+
+    /// An input the app never answers is a problem of that step at the input timeout; the run goes on.
+    func testAnInputTheAppNeverAnswersIsAProblemAtTheInputTimeoutAndTheRunGoesOn() throws {
+        let clock = ManualClock()
+        let launcher = SimulatedAppLauncher(clock: clock) { app, message in
+            if message.command == .input { return }
+            app.behaveNormally(message)
+        }
+        let record = try Self.runner(launcher) { $0.inputTimeout = 10 }.run(Self.plan([.launch, .input(kind: "tap"), .terminate]))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let input = try XCTUnwrap(record.steps.first { $0.step == .input(kind: "tap") })
+        XCTAssertEqual(input.problem, "input not handled in time")
+        XCTAssertEqual(Double(input.end - input.start) / 1e9, 10)
+    }
+
     // MARK: Terminate
 
     func testTheTerminateWatchdogKillsAnAppStillInWillTerminateAfterFiveSeconds() throws {
