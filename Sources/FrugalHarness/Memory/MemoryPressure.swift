@@ -72,7 +72,10 @@ final class MemoryPressure: @unchecked Sendable {
     func startMonitoring(forward: @escaping @Sendable (MemoryWarningLevel, String) -> Void) {
         guard let cgroup else { return }
         do {
-            let monitor = try PressureMonitor(cgroup: cgroup) { [weak self] event in
+            let monitor = try PressureMonitor(cgroup: cgroup, onFailure: { [weak self] error in
+                guard let self else { return }
+                self.lock.withLock { self.facts.cgroupUnavailable = "pressure events stopped during the run: \(error)" }
+            }) { [weak self] event in
                 guard let self else { return }
                 let level = Self.warningLevel(forKernelLevel: event.level)
                 let forwardNow: Bool = self.lock.withLock {
