@@ -123,7 +123,7 @@ final class CLIFaultTests: XCTestCase {
         let lock = directory.appendingPathComponent(".out.frugal-lock").path
         XCTAssertTrue(CLITests.eventually { !((try? String(contentsOfFile: lock, encoding: .utf8)) ?? "").isEmpty }, "the first run never took the lock")
         let second = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", out, "--", "true"])
-        FileManager.default.createFile(atPath: go, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: go, contents: nil), "cannot tell the first run to end")
         first.waitUntilExit()
         XCTAssertEqual(second.status, 1, second.stderr)
         XCTAssertTrue(second.stderr.contains("another frugal run"), second.stderr)
