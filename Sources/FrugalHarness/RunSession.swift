@@ -120,11 +120,14 @@ final class RunSession {
             taskExitToken.map(TaskExitMonitor.shared.endWatching)
             throw HarnessError.sandbox(parent: options.sandboxParent.path, underlying: error)
         }
-        let network: RunNetwork
+        let network: RunNetwork?
         do {
             // A scenario's own link and radio (frugal.yml's options) win over the run's defaults.
-            network = try RunNetwork(profile: plan.scenario.networkProfile.flatMap(NetworkProfile.named) ?? options.networkProfile,
-                                     radio: plan.scenario.radio ?? options.radio)
+            // An in-memory app opens no socket: no origin or proxy is started for it.
+            network = launcher.startsSystemProcesses
+                ? try RunNetwork(profile: plan.scenario.networkProfile.flatMap(NetworkProfile.named) ?? options.networkProfile,
+                                 radio: plan.scenario.radio ?? options.radio)
+                : nil
         } catch {
             sandbox.remove()
             containment?.remove()
@@ -142,7 +145,7 @@ final class RunSession {
                                                                      network: network, memory: memory, containment: containment,
                                                                      launcher: launcher, clock: clock)
         } catch {
-            network.stop()
+            network?.stop()
             sandbox.remove()
             _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
             containment?.remove()
@@ -194,14 +197,14 @@ final class RunSession {
     /// the run joins the run's memory cgroup, if it has one, and the run's cgroup (last: on a
     /// hybrid machine that is the unified tree) before it execs.
     private static func spawn(arguments: [String], trailingBytes: [[UInt8]]? = nil, ownEnvironment: [String: String], blackBox: Bool,
-                              options: HarnessOptions, sandbox: Sandbox, network: RunNetwork, memory: MemoryPressure, containment: RunCgroup?,
+                              options: HarnessOptions, sandbox: Sandbox, network: RunNetwork?, memory: MemoryPressure, containment: RunCgroup?,
                               launcher: any ProcessLauncher, clock: any HarnessClock) throws
         -> (any AppProcess, EventStreamReader, ProcSampler, HangWatcher) {
         let process: any AppProcess
         let reader: EventStreamReader
         do {
             var environment = options.environment.merging(ownEnvironment) { $1 }
-                .merging(sandbox.environment) { $1 }.merging(network.environment) { _, proxy in proxy }
+                .merging(sandbox.environment) { $1 }.merging(network?.environment ?? [:]) { _, proxy in proxy }
             if blackBox {
                 // A black-box program finds its sandbox the Unix way: its home and its temporary directory.
                 environment["HOME"] = sandbox.root.path
@@ -226,7 +229,7 @@ final class RunSession {
         try archiveCurrentProcess()
         (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
                                                                  blackBox: isBlackBox, options: options, sandbox: sandbox,
-                                                                 network: network!, memory: memory, containment: containment,
+                                                                 network: network, memory: memory, containment: containment,
                                                                  launcher: launcher, clock: clock)
         if isBlackBox { startProgramWatch() }
         registerForInterruption()

@@ -85,6 +85,19 @@ final class WatchdogTests: XCTestCase {
         XCTAssertEqual(Double(input.end - input.start) / 1e9, 10)
     }
 
+    /// A wait is its seconds on the clock, sampled at its start and its end.
+    func testAWaitStepLastsItsSecondsAndIsSampledAtBothEnds() throws {
+        let clock = ManualClock()
+        let launcher = SimulatedAppLauncher(clock: clock)
+        let record = try Self.runner(launcher).run(Self.plan([.launch, .wait(seconds: 2.5), .terminate]))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let wait = try XCTUnwrap(record.steps.first { $0.step == .wait(seconds: 2.5) })
+        XCTAssertEqual(Double(wait.end - wait.start) / 1e9, 2.5)
+        XCTAssertEqual(wait.sampleAtStart?.time, wait.start, "a quiet app is settled at once")
+        XCTAssertEqual(wait.sampleAtEnd?.time, wait.end)
+        XCTAssertNil(wait.problem)
+    }
+
     // MARK: Terminate
 
     func testTheTerminateWatchdogKillsAnAppStillInWillTerminateAfterFiveSeconds() throws {
@@ -222,7 +235,8 @@ final class WatchdogTests: XCTestCase {
         XCTAssertTrue(signal.mainThreadOnly)
         XCTAssertEqual(signal.signal, frugal_hang_signal())
         XCTAssertEqual(clock.seconds(since: app.spawnTime), 0.251, accuracy: 1e-9)
-        // One stack per hang: the clock moving on does not signal the same handler again.
+        // One stack per hang: the clock moving on does not signal the same handler again. What
+        // must not happen has no event to wait for: 50 ms is ample for the woken watcher to act.
         clock.advance(by: 0.5)
         XCTAssertEqual(app.signalled.wait(timeout: .now() + 0.05), .timedOut)
         XCTAssertEqual(app.signals.count, 1)
