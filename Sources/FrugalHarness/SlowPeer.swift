@@ -40,7 +40,7 @@ final class SlowPeer: @unchecked Sendable {
                 }
             }
         } catch {
-            close(fd)
+            try? SystemCall.close(fd, subject: "slow peer")
             throw error
         }
         self.fd = fd
@@ -58,7 +58,8 @@ final class SlowPeer: @unchecked Sendable {
     }
 
     private static func serve(_ client: Int32) {
-        defer { close(client) }
+        // The answer is written or the client went away: a failed close changes neither.
+        defer { try? SystemCall.close(client, subject: "slow peer client") }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         // Up to the client's half-close; a failed read (the client reset) ends the request too.
