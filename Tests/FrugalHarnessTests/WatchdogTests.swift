@@ -55,7 +55,7 @@ final class WatchdogTests: XCTestCase {
     func testARelaunchedAppThatNeverAnswersIsKilledByTheLaunchWatchdog() throws {
         let clock = ManualClock()
         let launcher = SimulatedAppLauncher(clock: clock) { app, message in
-            // The second process never gets to its first event.
+            // The second process (the launcher numbers pids down from Int32.max) never gets to its first event.
             if message.command == .ping && app.pid != pid_t(Int32.max) { return }
             app.behaveNormally(message)
         }
