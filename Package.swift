@@ -4,6 +4,10 @@
 // (FrugalHarness), renderers (FrugalReport), sample apps (FrugalWorkloads) and the CLI.
 import PackageDescription
 
+/// Targets already moved to Swift 6 language mode (strict concurrency checking as errors); the
+/// rest of the package still builds in Swift 5 mode until each is moved.
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
 let package = Package(
     name: "Frugal",
     platforms: [.macOS(.v13)],
@@ -43,7 +47,8 @@ let package = Package(
             name: "FrugalCore",
             // The radio profiles' JSON files are reference data that a test checks against the
             // built-in profiles; the library never loads them.
-            exclude: ["Radio/Profiles"]
+            exclude: ["Radio/Profiles"],
+            swiftSettings: swift6
         ),
         .target(name: "FrugalProbe", dependencies: ["CPAPI", "CFrugalSystem", "FrugalCore"]),
         .target(name: "FrugalKit", dependencies: ["FrugalProbe", "FrugalCore", "CFrugalSystem"]),
@@ -56,11 +61,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .target(name: "FrugalReport", dependencies: ["FrugalCore", "CFrugalSystem"]),
+        .target(name: "FrugalReport", dependencies: ["FrugalCore", "CFrugalSystem"], swiftSettings: swift6),
         // The run history (SQLite through GRDB), kept apart so FrugalCore and FrugalReport stay pure.
-        .target(name: "FrugalHistory", dependencies: ["FrugalCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "FrugalHistory", dependencies: ["FrugalCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift6),
         // Assertion config files (YAML through Yams, or JSON) parsed into FrugalCore's pure assertion types.
-        .target(name: "FrugalConfig", dependencies: ["FrugalCore", .product(name: "Yams", package: "Yams")]),
+        .target(name: "FrugalConfig", dependencies: ["FrugalCore", .product(name: "Yams", package: "Yams")], swiftSettings: swift6),
         .target(name: "FrugalWorkloads", dependencies: ["FrugalKit", "FrugalCore"]),
         // The process every built-in workload runs in: it links only the app runtime and the
         // sample apps, so a workload's footprint is not inflated by the harness (SwiftNIO).
