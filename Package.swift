@@ -50,7 +50,7 @@ let package = Package(
             exclude: ["Radio/Profiles"],
             swiftSettings: swift6
         ),
-        .target(name: "FrugalProbe", dependencies: ["CPAPI", "CFrugalSystem", "FrugalCore"]),
+        .target(name: "FrugalProbe", dependencies: ["CPAPI", "CFrugalSystem", "FrugalCore"], swiftSettings: swift6),
         .target(name: "FrugalKit", dependencies: ["FrugalProbe", "FrugalCore", "CFrugalSystem"]),
         .target(
             name: "FrugalHarness",
