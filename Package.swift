@@ -51,7 +51,7 @@ let package = Package(
             swiftSettings: swift6
         ),
         .target(name: "FrugalProbe", dependencies: ["CPAPI", "CFrugalSystem", "FrugalCore"], swiftSettings: swift6),
-        .target(name: "FrugalKit", dependencies: ["FrugalProbe", "FrugalCore", "CFrugalSystem"]),
+        .target(name: "FrugalKit", dependencies: ["FrugalProbe", "FrugalCore", "CFrugalSystem"], swiftSettings: swift6),
         .target(
             name: "FrugalHarness",
             dependencies: [
@@ -66,10 +66,10 @@ let package = Package(
         .target(name: "FrugalHistory", dependencies: ["FrugalCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift6),
         // Assertion config files (YAML through Yams, or JSON) parsed into FrugalCore's pure assertion types.
         .target(name: "FrugalConfig", dependencies: ["FrugalCore", .product(name: "Yams", package: "Yams")], swiftSettings: swift6),
-        .target(name: "FrugalWorkloads", dependencies: ["FrugalKit", "FrugalCore"]),
+        .target(name: "FrugalWorkloads", dependencies: ["FrugalKit", "FrugalCore"], swiftSettings: swift6),
         // The process every built-in workload runs in: it links only the app runtime and the
         // sample apps, so a workload's footprint is not inflated by the harness (SwiftNIO).
-        .executableTarget(name: "frugal-workload-host", dependencies: ["FrugalWorkloads", "FrugalKit", "FrugalCore"]),
+        .executableTarget(name: "frugal-workload-host", dependencies: ["FrugalWorkloads", "FrugalKit", "FrugalCore"], swiftSettings: swift6),
         .executableTarget(
             name: "frugal",
             dependencies: [

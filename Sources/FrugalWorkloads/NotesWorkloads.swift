@@ -16,27 +16,29 @@ final class NotesApp: AppDelegate {
         case changedBlocks
     }
 
-    static let documentBytes = 4 * 1_048_576
-    static let blockSize = 4096
-    static let editsPerInput = 3
-    static let editLength = 32
+    nonisolated static let documentBytes = 4 * 1_048_576
+    nonisolated static let blockSize = 4096
+    nonisolated static let editsPerInput = 3
+    nonisolated static let editLength = 32
 
     let strategy: Strategy
     let store = FileStore.shared
     let note = StoredFile(.documents, "notes.txt", dataClass: .critical)
     let index = StoredFile(.applicationSupport, "search-index.bin", dataClass: .support, excludedFromBackup: true)
-    static let indexBytes = 65_536
+    nonisolated static let indexBytes = 65_536
     let ledger = WriteLedger()
-    var document: [UInt8] = []
-    var random = SplitMix64(seed: 0x6e6f746573)
+    // The document and its edits are `queue`'s (below): read and written only on it, so
+    // nonisolated(unsafe) is safe there.
+    nonisolated(unsafe) var document: [UInt8] = []
+    nonisolated(unsafe) var random = SplitMix64(seed: 0x6e6f746573)
     /// Every block edited so far: edits never share a block, so each changes exactly one.
-    var editedBlocks: Set<Int> = []
-    var dirtyBlocks: Set<Int> = []
+    nonisolated(unsafe) var editedBlocks: Set<Int> = []
+    nonisolated(unsafe) var dirtyBlocks: Set<Int> = []
 
     init(strategy: Strategy) { self.strategy = strategy }
 
     /// The user's note, there before the app's first launch.
-    static let installedNote = BundleResource(path: "notes.txt", bytes: documentBytes, content: .pattern, seed: 1)
+    nonisolated static let installedNote = BundleResource(path: "notes.txt", bytes: documentBytes, content: .pattern, seed: 1)
 
     /// The main thread's: the pending coalesced save.
     var saveTimer: RunLoopTimer?
@@ -78,7 +80,7 @@ final class NotesApp: AppDelegate {
     }
 
     /// One edit burst, on the document's queue.
-    private func edit() {
+    private nonisolated func edit() {
         let blocks = Self.documentBytes / Self.blockSize
         for _ in 0..<Self.editsPerInput {
             var block = Int(random.next() % UInt64(blocks))
@@ -105,7 +107,7 @@ final class NotesApp: AppDelegate {
     }
 
     /// Writes the dirty blocks (or the whole file), on the document's queue.
-    func save(_ app: Application) {
+    nonisolated func save(_ app: Application) {
         guard !dirtyBlocks.isEmpty else { return }
         let changed = dirtyBlocks.count * Self.blockSize
         reportingFailure(app, "save note") {
@@ -126,7 +128,7 @@ final class NotesApp: AppDelegate {
     }
 
     /// Adjacent blocks merged into runs, so neighbours go out in one pwrite.
-    static func runs(of blocks: Set<Int>) -> [Range<Int>] {
+    nonisolated static func runs(of blocks: Set<Int>) -> [Range<Int>] {
         var runs: [Range<Int>] = []
         for block in blocks.sorted() {
             if let last = runs.last, last.upperBound == block {

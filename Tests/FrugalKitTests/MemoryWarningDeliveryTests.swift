@@ -17,7 +17,10 @@ final class MemoryWarningDeliveryTests: XCTestCase {
         }
     }
 
-    func testWarningGoesToTheDelegateAndObserversAndIsReportedWithTheLedger() throws {
+    func testWarningGoesToTheDelegateAndObserversAndIsReportedWithTheLedger() throws { try MainActor.assumeIsolated { try mainWarningGoesToTheDelegateAndObserversAndIsReportedWithTheLedger() } }
+
+    @MainActor
+    private func mainWarningGoesToTheDelegateAndObserversAndIsReportedWithTheLedger() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
         defer { close(fds[0]) }
