@@ -3,6 +3,7 @@ import FrugalCore
 import Foundation
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// A traffic-shaping TCP proxy on loopback, so a workload's real sockets see a real
 /// network's bandwidth, latency and failures, and every chunk that crosses it is
@@ -31,6 +32,8 @@ import NIOPosix
 /// Threading: the proxy runs on one event loop (taken from `group`), which keeps the
 /// shared links lock-free and still moves several Gbit/s on loopback. Its methods may
 /// be called from any thread except that event loop (`start()` and `stop()` block).
+// @unchecked: `uplink` and `downlink` are used only on `loop` (the connections' loop);
+// everything else mutable is in `state`, behind its lock.
 public final class ShapingProxy: @unchecked Sendable {
     /// Address the proxy listens on.
     public let listenHost: String
@@ -47,20 +50,19 @@ public final class ShapingProxy: @unchecked Sendable {
     /// The shared origin → device link.
     let downlink: LinkScheduler
     private let requestedPort: Int
-    private let group: EventLoopGroup
-    private let ownsGroup: Bool
     /// The one loop every channel of the proxy runs on.
     private let loop: EventLoop
+    private let server = BoundServer()
 
-    private let lock = NSLock()
-    private var currentProfile: NetworkProfile
-    private var faults = FaultSchedule()
-    private var connections: [Int: ProxyConnection] = [:]
-    private var nextConnectionID = 1
-    private var serverChannel: Channel?
-    private var boundPort: Int?
-    private var stopped = false
-    private var counters = ProxyStatistics()
+    private struct State {
+        var currentProfile: NetworkProfile
+        var faults = FaultSchedule()
+        var connections: [Int: ProxyConnection] = [:]
+        var nextConnectionID = 1
+        var counters = ProxyStatistics()
+    }
+
+    private let state: Mutex<State>
 
     /// Creates a stopped proxy.
     ///
@@ -71,8 +73,7 @@ public final class ShapingProxy: @unchecked Sendable {
     ///   - upstreamPort: the real server's port.
     ///   - profile: network conditions to impose from the start.
     ///   - origin: the run's time zero in monotonic nanoseconds; chunk and event times are relative to it.
-    ///   - group: where to take the proxy's event loop from; by default the proxy creates
-    ///     (and later shuts down) its own one-thread group.
+    ///   - group: where to take the proxy's event loop from; by default NIO's shared group.
     public init(
         listenHost: String = "127.0.0.1",
         listenPort: Int = 0,
@@ -86,25 +87,12 @@ public final class ShapingProxy: @unchecked Sendable {
         self.requestedPort = listenPort
         self.upstreamHost = upstreamHost
         self.upstreamPort = upstreamPort
-        self.currentProfile = profile
+        self.state = Mutex(State(currentProfile: profile))
         self.origin = origin
         self.recorder = TraceRecorder(origin: origin)
-        if let group {
-            self.group = group
-            self.ownsGroup = false
-        } else {
-            self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-            self.ownsGroup = true
-        }
-        self.loop = self.group.next()
+        self.loop = (group ?? BoundServer.defaultGroup).next()
         self.uplink = LinkScheduler(direction: .uplink, bitsPerSecond: profile.uplinkBitsPerSecond, eventLoop: loop)
         self.downlink = LinkScheduler(direction: .downlink, bitsPerSecond: profile.downlinkBitsPerSecond, eventLoop: loop)
-    }
-
-    deinit {
-        if ownsGroup && !stopped {
-            group.shutdownGracefully { _ in }
-        }
     }
 
     /// Starts listening and returns the bound port.
@@ -127,37 +115,17 @@ public final class ShapingProxy: @unchecked Sendable {
                     )
                 }
             }
-        let channel = try bootstrap.bind(host: listenHost, port: requestedPort).wait()
-        let port = channel.localAddress?.port ?? requestedPort
-        lock.lock()
-        serverChannel = channel
-        boundPort = port
-        lock.unlock()
-        return port
+        return try server.bind(bootstrap, host: listenHost, port: requestedPort)
     }
 
     /// The port the proxy listens on, once started.
-    public var port: Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        return boundPort
-    }
+    public var port: Int? { server.port }
 
-    /// Stops listening, closes every open connection (recorded as `close`, "proxy stopped"),
-    /// and shuts down the event loops if the proxy created them. Idempotent.
+    /// Stops listening and closes every open connection (recorded as `close`, "proxy
+    /// stopped"). Idempotent.
     public func stop() {
-        lock.lock()
-        if stopped {
-            lock.unlock()
-            return
-        }
-        stopped = true
-        let server = serverChannel
-        serverChannel = nil
-        let open = Array(connections.values)
-        lock.unlock()
-
-        try? server?.close().wait()
+        guard server.close() else { return }
+        let open = state.withLock { Array($0.connections.values) }
         try? loop.submit { [uplink, downlink] in
             for connection in open {
                 connection.finish(detail: "proxy stopped")
@@ -165,19 +133,12 @@ public final class ShapingProxy: @unchecked Sendable {
             uplink.shutdown()
             downlink.shutdown()
         }.wait()
-        if ownsGroup {
-            try? group.syncShutdownGracefully()
-        }
     }
 
     // MARK: Profile and faults
 
     /// The network conditions in force.
-    public var profile: NetworkProfile {
-        lock.lock()
-        defer { lock.unlock() }
-        return currentProfile
-    }
+    public var profile: NetworkProfile { state.withLock { $0.currentProfile } }
 
     /// Changes the network conditions, for new *and open* connections:
     ///
@@ -189,10 +150,10 @@ public final class ShapingProxy: @unchecked Sendable {
     ///   refuses new ones (`refused` event). Coming back online accepts new connections;
     ///   connections reset while offline stay gone, as on a real phone.
     public func setProfile(_ profile: NetworkProfile) {
-        lock.lock()
-        currentProfile = profile
-        let open = Array(connections.values)
-        lock.unlock()
+        let open = state.withLock { state in
+            state.currentProfile = profile
+            return Array(state.connections.values)
+        }
         loop.execute { [uplink, downlink] in
             uplink.setRate(bitsPerSecond: profile.uplinkBitsPerSecond)
             downlink.setRate(bitsPerSecond: profile.downlinkBitsPerSecond)
@@ -206,16 +167,12 @@ public final class ShapingProxy: @unchecked Sendable {
     /// connection accepted until ``clearFaults()`` when `connections` is `nil`.
     /// Open connections are not affected; see ``ProxyFault`` for what each fault does.
     public func inject(_ fault: ProxyFault, connections: Int? = nil) {
-        lock.lock()
-        faults.add(fault, connections: connections)
-        lock.unlock()
+        state.withLock { $0.faults.add(fault, connections: connections) }
     }
 
     /// Removes every fault waiting for future connections.
     public func clearFaults() {
-        lock.lock()
-        faults.clear()
-        lock.unlock()
+        state.withLock { $0.faults.clear() }
     }
 
     // MARK: Trace and statistics
@@ -232,11 +189,11 @@ public final class ShapingProxy: @unchecked Sendable {
 
     /// Counters since the proxy was created.
     public func statistics() -> ProxyStatistics {
-        lock.lock()
-        defer { lock.unlock() }
-        var stats = counters
-        stats.openConnections = connections.count
-        return stats
+        state.withLock { state in
+            var stats = state.counters
+            stats.openConnections = state.connections.count
+            return stats
+        }
     }
 
     // MARK: Internal
@@ -244,41 +201,39 @@ public final class ShapingProxy: @unchecked Sendable {
     /// Decides, at accept time, what a new connection is: refused, or forwarded with
     /// the profile and the faults in force right now.
     private func accept(_ channel: Channel) -> ProxyConnection {
-        lock.lock()
-        defer { lock.unlock() }
-        let id = nextConnectionID
-        nextConnectionID += 1
-        counters.acceptedConnections += 1
-        let profile = currentProfile
-        var refusal: String?
-        var taken: [ProxyFault] = []
-        if profile.isOffline {
-            refusal = "offline"
-        } else {
-            taken = faults.take()
-            if taken.contains(.refuse) { refusal = "fault: refuse" }
+        state.withLock { state in
+            let id = state.nextConnectionID
+            state.nextConnectionID += 1
+            state.counters.acceptedConnections += 1
+            let profile = state.currentProfile
+            var refusal: String?
+            var taken: [ProxyFault] = []
+            if profile.isOffline {
+                refusal = "offline"
+            } else {
+                taken = state.faults.take()
+                if taken.contains(.refuse) { refusal = "fault: refuse" }
+            }
+            let connection = ProxyConnection(
+                id: id, client: channel, proxy: self, profile: profile, faults: taken, refusal: refusal
+            )
+            if refusal == nil {
+                state.connections[id] = connection
+            } else {
+                state.counters.refusedConnections += 1
+            }
+            return connection
         }
-        let connection = ProxyConnection(
-            id: id, client: channel, proxy: self, profile: profile, faults: taken, refusal: refusal
-        )
-        if refusal == nil {
-            connections[id] = connection
-        } else {
-            counters.refusedConnections += 1
-        }
-        return connection
     }
 
     func unregister(_ connection: ProxyConnection) {
-        lock.lock()
-        connections[connection.id] = nil
-        lock.unlock()
+        state.withLock { $0.connections[connection.id] = nil }
     }
 
     func noteQueued(_ bytes: Int) {
-        lock.lock()
-        if bytes > counters.peakQueuedBytes { counters.peakQueuedBytes = bytes }
-        lock.unlock()
+        state.withLock { state in
+            if bytes > state.counters.peakQueuedBytes { state.counters.peakQueuedBytes = bytes }
+        }
     }
 }
 
