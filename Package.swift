@@ -4,10 +4,6 @@
 // (FrugalHarness), renderers (FrugalReport), sample apps (FrugalWorkloads) and the CLI.
 import PackageDescription
 
-/// Targets already moved to Swift 6 language mode (strict concurrency checking as errors); the
-/// rest of the package still builds in Swift 5 mode until each is moved.
-let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
-
 let package = Package(
     name: "Frugal",
     platforms: [.macOS(.v13)],
@@ -47,11 +43,10 @@ let package = Package(
             name: "FrugalCore",
             // The radio profiles' JSON files are reference data that a test checks against the
             // built-in profiles; the library never loads them.
-            exclude: ["Radio/Profiles"],
-            swiftSettings: swift6
+            exclude: ["Radio/Profiles"]
         ),
-        .target(name: "FrugalProbe", dependencies: ["CPAPI", "CFrugalSystem", "FrugalCore"], swiftSettings: swift6),
-        .target(name: "FrugalKit", dependencies: ["FrugalProbe", "FrugalCore", "CFrugalSystem"], swiftSettings: swift6),
+        .target(name: "FrugalProbe", dependencies: ["CPAPI", "CFrugalSystem", "FrugalCore"]),
+        .target(name: "FrugalKit", dependencies: ["FrugalProbe", "FrugalCore", "CFrugalSystem"]),
         .target(
             name: "FrugalHarness",
             dependencies: [
@@ -61,15 +56,15 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .target(name: "FrugalReport", dependencies: ["FrugalCore", "CFrugalSystem"], swiftSettings: swift6),
+        .target(name: "FrugalReport", dependencies: ["FrugalCore", "CFrugalSystem"]),
         // The run history (SQLite through GRDB), kept apart so FrugalCore and FrugalReport stay pure.
-        .target(name: "FrugalHistory", dependencies: ["FrugalCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift6),
+        .target(name: "FrugalHistory", dependencies: ["FrugalCore", .product(name: "GRDB", package: "GRDB.swift")]),
         // Assertion config files (YAML through Yams, or JSON) parsed into FrugalCore's pure assertion types.
-        .target(name: "FrugalConfig", dependencies: ["FrugalCore", .product(name: "Yams", package: "Yams")], swiftSettings: swift6),
-        .target(name: "FrugalWorkloads", dependencies: ["FrugalKit", "FrugalCore"], swiftSettings: swift6),
+        .target(name: "FrugalConfig", dependencies: ["FrugalCore", .product(name: "Yams", package: "Yams")]),
+        .target(name: "FrugalWorkloads", dependencies: ["FrugalKit", "FrugalCore"]),
         // The process every built-in workload runs in: it links only the app runtime and the
         // sample apps, so a workload's footprint is not inflated by the harness (SwiftNIO).
-        .executableTarget(name: "frugal-workload-host", dependencies: ["FrugalWorkloads", "FrugalKit", "FrugalCore"], swiftSettings: swift6),
+        .executableTarget(name: "frugal-workload-host", dependencies: ["FrugalWorkloads", "FrugalKit", "FrugalCore"]),
         .executableTarget(
             name: "frugal",
             dependencies: [
@@ -100,5 +95,6 @@ let package = Package(
         .testTarget(name: "FrugalConfigTests", dependencies: ["FrugalConfig", "FrugalCore"]),
         .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host", .product(name: "Yams", package: "Yams")]),
     ],
-    swiftLanguageModes: [.v5]
+    // Swift 6 language mode: strict concurrency checking, data races are compile errors.
+    swiftLanguageModes: [.v6]
 )

@@ -203,7 +203,9 @@ final class RunSession {
             throw HarnessError("cannot start \(arguments.first ?? "the app"): \(error)")
         }
         let reader = EventStreamReader(fd: process.eventFD)
-        let sampler = ProcSampler(pid: process.pid, interval: options.sampleInterval, members: containment.map { group in { group.pids } })
+        var members: (@Sendable () -> [pid_t])?
+        if let containment { members = { containment.pids } }
+        let sampler = ProcSampler(pid: process.pid, interval: options.sampleInterval, members: members)
         sampler.start()
         return (process, reader, sampler, HangWatcher(reader: reader, pid: process.pid))
     }

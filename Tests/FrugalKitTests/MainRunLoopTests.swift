@@ -46,10 +46,10 @@ final class MainRunLoopTests: XCTestCase {
         func starts(of name: String) -> [UInt64] { records.filter { $0.name == name }.map(\.start) }
     }
 
-    func testRepeatingTimerFiresOnSchedule() throws { try MainActor.assumeIsolated { try mainRepeatingTimerFiresOnSchedule() } }
+    func testRepeatingTimerFiresOnSchedule() throws { try MainActor.assumeIsolated { try Self.mainRepeatingTimerFiresOnSchedule() } }
 
     @MainActor
-    private func mainRepeatingTimerFiresOnSchedule() throws {
+    private static func mainRepeatingTimerFiresOnSchedule() throws {
         let harness = try Harness()
         let begin = MonotonicClock.now()
         harness.loop.scheduleTimer(name: "tick", interval: 0.1, repeats: true) { _ in }
@@ -61,10 +61,10 @@ final class MainRunLoopTests: XCTestCase {
         }
     }
 
-    func testToleranceLetsTwoTimersShareOneWakeup() throws { try MainActor.assumeIsolated { try mainToleranceLetsTwoTimersShareOneWakeup() } }
+    func testToleranceLetsTwoTimersShareOneWakeup() throws { try MainActor.assumeIsolated { try Self.mainToleranceLetsTwoTimersShareOneWakeup() } }
 
     @MainActor
-    private func mainToleranceLetsTwoTimersShareOneWakeup() throws {
+    private static func mainToleranceLetsTwoTimersShareOneWakeup() throws {
         let harness = try Harness()
         // A may fire up to 100 ms late; B is due 40 ms after A's date: the loop wakes once, at B's date.
         harness.loop.scheduleTimer(name: "a", interval: 0.1, repeats: false, tolerance: 0.1) { _ in }
@@ -74,10 +74,10 @@ final class MainRunLoopTests: XCTestCase {
         XCTAssertLessThan(b > a ? b - a : a - b, 5_000_000, "both fired in the same wakeup")
     }
 
-    func testWithoutToleranceTimersFireApart() throws { try MainActor.assumeIsolated { try mainWithoutToleranceTimersFireApart() } }
+    func testWithoutToleranceTimersFireApart() throws { try MainActor.assumeIsolated { try Self.mainWithoutToleranceTimersFireApart() } }
 
     @MainActor
-    private func mainWithoutToleranceTimersFireApart() throws {
+    private static func mainWithoutToleranceTimersFireApart() throws {
         let harness = try Harness()
         harness.loop.scheduleTimer(name: "a", interval: 0.1, repeats: false) { _ in }
         harness.loop.scheduleTimer(name: "b", interval: 0.14, repeats: false) { _ in }
@@ -86,10 +86,10 @@ final class MainRunLoopTests: XCTestCase {
         XCTAssertGreaterThan(b - a, 30_000_000, "b waited for its own date")
     }
 
-    func testWorkPostedFromAnotherThreadRunsOnTheLoopThread() throws { try MainActor.assumeIsolated { try mainWorkPostedFromAnotherThreadRunsOnTheLoopThread() } }
+    func testWorkPostedFromAnotherThreadRunsOnTheLoopThread() throws { try MainActor.assumeIsolated { try Self.mainWorkPostedFromAnotherThreadRunsOnTheLoopThread() } }
 
     @MainActor
-    private func mainWorkPostedFromAnotherThreadRunsOnTheLoopThread() throws {
+    private static func mainWorkPostedFromAnotherThreadRunsOnTheLoopThread() throws {
         let harness = try Harness()
         let loopThread = pthread_self()
         final class Box: @unchecked Sendable { var thread: pthread_t? }
@@ -103,10 +103,10 @@ final class MainRunLoopTests: XCTestCase {
         XCTAssertTrue(ranOn.thread.map { pthread_equal($0, loopThread) != 0 } ?? false)
     }
 
-    func testInvalidatedTimerStops() throws { try MainActor.assumeIsolated { try mainInvalidatedTimerStops() } }
+    func testInvalidatedTimerStops() throws { try MainActor.assumeIsolated { try Self.mainInvalidatedTimerStops() } }
 
     @MainActor
-    private func mainInvalidatedTimerStops() throws {
+    private static func mainInvalidatedTimerStops() throws {
         let harness = try Harness()
         var fired = 0
         harness.loop.scheduleTimer(name: "once-then-stop", interval: 0.05, repeats: true) { timer in

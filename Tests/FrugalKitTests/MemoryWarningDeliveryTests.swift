@@ -17,10 +17,10 @@ final class MemoryWarningDeliveryTests: XCTestCase {
         }
     }
 
-    func testWarningGoesToTheDelegateAndObserversAndIsReportedWithTheLedger() throws { try MainActor.assumeIsolated { try mainWarningGoesToTheDelegateAndObserversAndIsReportedWithTheLedger() } }
+    func testWarningGoesToTheDelegateAndObserversAndIsReportedWithTheLedger() throws { try MainActor.assumeIsolated { try Self.mainWarningGoesToTheDelegateAndObserversAndIsReportedWithTheLedger() } }
 
     @MainActor
-    private func mainWarningGoesToTheDelegateAndObserversAndIsReportedWithTheLedger() throws {
+    private static func mainWarningGoesToTheDelegateAndObserversAndIsReportedWithTheLedger() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
         defer { close(fds[0]) }

@@ -126,7 +126,8 @@ public final class ShapingProxy: @unchecked Sendable {
     public func stop() {
         guard server.close() else { return }
         let open = state.withLock { Array($0.connections.values) }
-        try? loop.submit { [uplink, downlink] in
+        // The links are the loop's: reached through self (Sendable), used only there.
+        try? loop.submit { [self] in
             for connection in open {
                 connection.finish(detail: "proxy stopped")
             }
@@ -154,7 +155,7 @@ public final class ShapingProxy: @unchecked Sendable {
             state.currentProfile = profile
             return Array(state.connections.values)
         }
-        loop.execute { [uplink, downlink] in
+        loop.execute { [self] in
             uplink.setRate(bitsPerSecond: profile.uplinkBitsPerSecond)
             downlink.setRate(bitsPerSecond: profile.downlinkBitsPerSecond)
             for connection in open {
