@@ -1,21 +1,25 @@
 import Foundation
+import Synchronization
 import FrugalCore
 import FrugalProbe
 
 /// Samples `/proc/<pid>/task/*` from the harness at a fixed interval, so the workload never
 /// wakes up to be measured. Stops by itself when the process is gone.
-final class ProcSampler: @unchecked Sendable {
+final class ProcSampler: Sendable {
     let pid: pid_t
     let interval: Double
-    private let lock = NSLock()
-    private var samples: [ProcessSample] = []
-    private var stopped = false
+    private struct State {
+        var samples: [ProcessSample] = []
+        var stopped = false
+        /// Every process seen in the run besides the main one, with its command, when first seen.
+        var seenMembers: [pid_t: (command: String, firstSeen: UInt64, parent: pid_t?)] = [:]
+    }
+
+    private let state = Mutex(State())
     /// The other processes of the run (its cgroup's members): their threads join each sample, so
     /// the activity lane and idle phases count every descendant. Process-level fields (memory,
     /// I/O) stay the main process's.
     private let members: (@Sendable () -> [pid_t])?
-    /// Every process seen in the run besides the main one, with its command, when first seen.
-    private var seenMembers: [pid_t: (command: String, firstSeen: UInt64, parent: pid_t?)] = [:]
 
     init(pid: pid_t, interval: Double, members: (@Sendable () -> [pid_t])? = nil) {
         self.pid = pid
@@ -33,15 +37,11 @@ final class ProcSampler: @unchecked Sendable {
             for tid in tids {
                 if let thread = try? ProcFS.threadSample(pid: member, tid: tid) { sample.threads.append(thread) }
             }
-            lock.lock()
-            let known = seenMembers[member] != nil
-            lock.unlock()
+            let known = state.withLock { $0.seenMembers[member] != nil }
             if !known {
                 let command = ProcFS.commandLine(pid: member)
                 let parent = ProcFS.parentProcess(pid: member)
-                lock.lock()
-                seenMembers[member] = (command, time, parent)
-                lock.unlock()
+                state.withLock { $0.seenMembers[member] = (command, time, parent) }
             }
         }
         return sample
@@ -49,9 +49,7 @@ final class ProcSampler: @unchecked Sendable {
 
     /// The run's other processes seen so far.
     var otherProcesses: [pid_t: (command: String, firstSeen: UInt64, parent: pid_t?)] {
-        lock.lock()
-        defer { lock.unlock() }
-        return seenMembers
+        state.withLock { $0.seenMembers }
     }
 
     func start() {
@@ -63,9 +61,7 @@ final class ProcSampler: @unchecked Sendable {
     /// One sample now, or nil if the process is gone.
     func sampleNow() -> ProcessSample? {
         guard let sample = takeSample() else { return nil }
-        lock.lock()
-        samples.append(sample)
-        lock.unlock()
+        state.withLock { $0.samples.append(sample) }
         return sample
     }
 
@@ -79,9 +75,7 @@ final class ProcSampler: @unchecked Sendable {
         while true {
             guard let sample = takeSample() else { return nil }
             if sample.isQuiet || sample.time >= deadline {
-                lock.lock()
-                samples.append(sample)
-                lock.unlock()
+                state.withLock { $0.samples.append(sample) }
                 return sample
             }
             Thread.sleep(forTimeInterval: 0.001)
@@ -95,9 +89,7 @@ final class ProcSampler: @unchecked Sendable {
         while true {
             guard let sample = takeSample() else { return nil }
             if sample.threads.allSatisfy({ $0.state == "T" || $0.state == "t" }) {
-                lock.lock()
-                samples.append(sample)
-                lock.unlock()
+                state.withLock { $0.samples.append(sample) }
                 return sample
             }
             if sample.time >= deadline { return nil }
@@ -106,23 +98,17 @@ final class ProcSampler: @unchecked Sendable {
     }
 
     func stop() {
-        lock.lock()
-        stopped = true
-        lock.unlock()
+        state.withLock { $0.stopped = true }
     }
 
     /// Every sample, in time order.
     var all: [ProcessSample] {
-        lock.lock()
-        defer { lock.unlock() }
-        return samples.sorted { $0.time < $1.time }
+        state.withLock { $0.samples }.sorted { $0.time < $1.time }
     }
 
     private func loop() {
         while true {
-            lock.lock()
-            let done = stopped
-            lock.unlock()
+            let done = state.withLock { $0.stopped }
             if done || sampleNow() == nil { return }
             Thread.sleep(forTimeInterval: interval)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import FrugalCore
 import FrugalProbe
 
@@ -395,11 +396,10 @@ extension ResourceUsage {
 }
 
 /// The run's current process and sampler, behind a lock: what other threads may see of a session.
-final class CurrentProcess: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: (process: ChildProcess, sampler: ProcSampler)?
+final class CurrentProcess: Sendable {
+    private let current = Mutex<(process: ChildProcess, sampler: ProcSampler)?>(nil)
     var value: (process: ChildProcess, sampler: ProcSampler)? {
-        get { lock.withLock { current } }
-        set { lock.withLock { current = newValue } }
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
     }
 }

@@ -8,6 +8,8 @@ import CFrugalSystem
 /// eventfd per level; and, where the unified tree is there (v2, or a hybrid v1 machine's
 /// twin group), a PSI trigger on `memory.pressure` (windows of 2 s, the shortest allowed
 /// without CAP_SYS_RESOURCE). Each notification is passed to `handler` with its time.
+// @unchecked: the descriptors are set in `init`, read by the thread `start` begins, and closed
+// by `stop` only once that thread has finished; `thread` is touched only by start and stop.
 final class PressureMonitor: @unchecked Sendable {
     private var levelFDs: [(level: String, fd: Int32)] = []
     private var otherFDs: [Int32] = []

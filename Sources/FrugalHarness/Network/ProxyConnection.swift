@@ -23,6 +23,8 @@ import Darwin
 /// away cleanly, or when the proxy stops; it resets (`reset` event, RST to both sides)
 /// on a fault, on going offline, when the upstream cannot be reached, or when either
 /// socket fails (a reset from one peer is passed on to the other as a reset).
+// @unchecked: its mutable state is used only on its channels' event loop (the proxy's one
+// loop); other threads only hold it to submit work there.
 final class ProxyConnection: @unchecked Sendable {
     enum Side: String {
         case client, upstream
