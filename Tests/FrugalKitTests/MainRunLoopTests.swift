@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import FrugalKit
 @testable import FrugalCore
@@ -92,15 +93,15 @@ final class MainRunLoopTests: XCTestCase {
     private static func mainWorkPostedFromAnotherThreadRunsOnTheLoopThread() throws {
         let harness = try Harness()
         let loopThread = pthread_self()
-        final class Box: @unchecked Sendable { var thread: pthread_t? }
-        let ranOn = Box()
+        final class RanOn: Sendable { let thread = Mutex<pthread_t?>(nil) }
+        let ranOn = RanOn()
         Thread.detachNewThread { [loop = harness.loop] in
             Thread.sleep(forTimeInterval: 0.05)
-            loop.perform("from-worker") { ranOn.thread = pthread_self() }
+            loop.perform("from-worker") { ranOn.thread.withLock { $0 = pthread_self() } }
         }
         harness.run(for: 0.3)
         XCTAssertEqual(harness.starts(of: "posted:from-worker").count, 1)
-        XCTAssertTrue(ranOn.thread.map { pthread_equal($0, loopThread) != 0 } ?? false)
+        XCTAssertTrue(ranOn.thread.withLock { $0 }.map { pthread_equal($0, loopThread) != 0 } ?? false)
     }
 
     func testInvalidatedTimerStops() throws { try MainActor.assumeIsolated { try Self.mainInvalidatedTimerStops() } }
