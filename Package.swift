@@ -1,12 +1,13 @@
 // swift-tools-version:6.1
-// Frugal: a performance and energy profiling harness. The layout follows ../shared/DESIGN.md:
-// a pure model (FrugalCore), counters (FrugalProbe), the app runtime (FrugalKit), orchestration
-// (FrugalHarness), renderers (FrugalReport), sample apps (FrugalWorkloads) and the CLI.
+// Frugal: a performance and energy profiling harness. The layout (docs/ARCHITECTURE.md): a pure
+// model (FrugalCore), counters (FrugalProbe), the app runtime (FrugalKit), orchestration
+// (FrugalHarness), renderers (FrugalReport), config (FrugalConfig), history (FrugalHistory),
+// sample apps (FrugalWorkloads) and the CLI. Linux only (epoll, /proc, cgroups, perf events): no
+// Apple platform is declared because none is supported.
 import PackageDescription
 
 let package = Package(
     name: "Frugal",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "frugal", targets: ["frugal"]),
         .executable(name: "frugal-workload-host", targets: ["frugal-workload-host"]),
@@ -60,15 +61,17 @@ let package = Package(
         // The run history (SQLite through GRDB), kept apart so FrugalCore and FrugalReport stay pure.
         .target(name: "FrugalHistory", dependencies: ["FrugalCore", .product(name: "GRDB", package: "GRDB.swift")]),
         // Assertion config files (YAML through Yams, or JSON) parsed into FrugalCore's pure assertion types.
+        // BoundedYAML also imports CYaml (libyaml's event parser), a target of Yams that is not a
+        // product of its own and so cannot be named here; it comes with the Yams product.
         .target(name: "FrugalConfig", dependencies: ["FrugalCore", .product(name: "Yams", package: "Yams")]),
-        .target(name: "FrugalWorkloads", dependencies: ["FrugalKit", "FrugalCore"]),
+        .target(name: "FrugalWorkloads", dependencies: ["FrugalKit", "FrugalCore", "FrugalProbe"]),
         // The process every built-in workload runs in: it links only the app runtime and the
         // sample apps, so a workload's footprint is not inflated by the harness (SwiftNIO).
         .executableTarget(name: "frugal-workload-host", dependencies: ["FrugalWorkloads", "FrugalKit", "FrugalCore"]),
         .executableTarget(
             name: "frugal",
             dependencies: [
-                "FrugalCore", "FrugalProbe", "FrugalHarness", "FrugalReport", "FrugalWorkloads",
+                "FrugalCore", "FrugalHarness", "FrugalReport", "FrugalWorkloads",
                 "FrugalHistory", "FrugalConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -83,14 +86,16 @@ let package = Package(
                 permissions: [.writeToPackageDirectory(reason: "Frugal writes its reports to Reports/ and its run history to .frugal/ in the package.")]
             )
         ),
-        .testTarget(name: "FrugalCoreTests", dependencies: ["FrugalCore"]),
-        .testTarget(name: "FrugalProbeTests", dependencies: ["FrugalProbe", "FrugalCore"]),
+        // Reports built by hand, shared by the test targets that need them (not in any product).
+        .target(name: "FrugalTestSupport", dependencies: ["FrugalCore"], path: "Tests/FrugalTestSupport"),
+        .testTarget(name: "FrugalCoreTests", dependencies: ["FrugalCore", "FrugalTestSupport"]),
+        .testTarget(name: "FrugalProbeTests", dependencies: ["FrugalProbe", "FrugalCore", "CFrugalSystem"]),
         .testTarget(name: "FrugalKitTests", dependencies: ["FrugalKit", "FrugalCore", "FrugalProbe"]),
         .testTarget(
             name: "FrugalHarnessTests",
             dependencies: ["FrugalHarness", "FrugalCore", "FrugalProbe", "FrugalKit", "FrugalWorkloads", "FrugalReport", "frugal-workload-host"]
         ),
-        .testTarget(name: "FrugalReportTests", dependencies: ["FrugalReport", "FrugalCore", "FrugalHarness", "frugal-workload-host"]),
+        .testTarget(name: "FrugalReportTests", dependencies: ["FrugalReport", "FrugalCore", "FrugalHarness", "FrugalTestSupport", "frugal-workload-host"]),
         .testTarget(name: "FrugalHistoryTests", dependencies: ["FrugalHistory", "FrugalCore"]),
         .testTarget(name: "FrugalConfigTests", dependencies: ["FrugalConfig", "FrugalCore"]),
         .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host", .product(name: "Yams", package: "Yams")]),

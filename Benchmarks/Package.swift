@@ -12,7 +12,6 @@ let frugal = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletin
 
 let package = Package(
     name: "FrugalBenchmarks",
-    platforms: [.macOS(.v13)],
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),

@@ -5,7 +5,6 @@ import PackageDescription
 
 let package = Package(
     name: "NotesApp",
-    platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "Frugal", path: "../.."),
     ],

@@ -1,7 +1,7 @@
 import CYaml
 import Foundation
 
-/// The limits every YAML or JSON config passes before Yams composes it (docs/limits.md).
+/// The limits every YAML or JSON config passes before Yams composes it (docs/robustness.md, "Limits on input").
 /// Yams shares an aliased node rather than copying it, but anything that walks the tree (its own
 /// duplicate-key check hashes every mapping key; a loader reading scenarios) walks the expansion:
 /// a 600-byte file with nested anchors used as a mapping key held a core for minutes. So the

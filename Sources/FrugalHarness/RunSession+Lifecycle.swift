@@ -173,13 +173,21 @@ extension RunSession {
 
     /// The system's kill: SIGKILL, no callback, as for a suspended app the system needs memory from.
     func killStep(index: Int, start: UInt64) {
-        let from: AppState = isSuspended ? .suspended : currentAppState()
+        systemKill(from: isSuspended ? .suspended : currentAppState(), subject: "process", index: index, start: start) {
+            process.kill(SIGKILL)
+        }
+    }
+
+    /// The `kill` step for an app and a black-box program alike: ends the suspension without
+    /// continuing, sends the kill (`sendKill`), and records the state change and whether the main
+    /// process died within 5 s. `from` is the state before the kill, taken before the suspension ends.
+    func systemKill(from: AppState, subject: String, index: Int, start: UInt64, sendKill: () -> Void) {
         if isSuspended { endSuspension(endedBy: "kill", continueProcess: false) }
-        process.kill(SIGKILL)
+        sendKill()
         let exit = process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(5))
         systemEvents.append(WorkloadEvent(time: exit?.time ?? MonotonicClock.now(), body: .stateChanged(StateChange(from: from, to: .notRunning))))
         killedByScenario = exit != nil
-        record(.kill, index: index, start: start, problem: exit == nil ? "the process did not die after SIGKILL" : nil)
+        record(.kill, index: index, start: start, problem: exit == nil ? "the \(subject) did not die after SIGKILL" : nil)
         if exit == nil { stopped = true }
     }
 
@@ -193,14 +201,21 @@ extension RunSession {
                 systemEvents.append(WorkloadEvent(time: exit.time, body: .stateChanged(StateChange(from: from, to: .notRunning))))
             }
         }
+        guard relaunchProcess(index: index, start: start) else { return }
+        launch(index: index, start: process.spawnTime, step: .relaunch)
+    }
+
+    /// Spawns the relaunch's new process in the same sandbox (apps and black-box programs alike);
+    /// false, with the step recorded as failed and the scenario stopped, when it could not start.
+    func relaunchProcess(index: Int, start: UInt64) -> Bool {
         do {
             try respawn()
+            return true
         } catch {
             record(.relaunch, index: index, start: start, problem: "\(error)")
             stopped = true
-            return
+            return false
         }
-        launch(index: index, start: process.spawnTime, step: .relaunch)
     }
 
     /// A notification: the app handles it now, or, suspended, finds it queued in its control pipe

@@ -101,14 +101,9 @@ extension RunSession {
 
     /// The system's kill: SIGKILL to every process of the run, no warning.
     func programKill(index: Int, start: UInt64) {
-        let from: AppState = isSuspended ? .suspended : .background
-        if isSuspended { endSuspension(endedBy: "kill", continueProcess: false) }
-        killEveryProcess()
-        let exit = process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(5))
-        systemEvents.append(WorkloadEvent(time: exit?.time ?? MonotonicClock.now(), body: .stateChanged(StateChange(from: from, to: .notRunning))))
-        killedByScenario = exit != nil
-        record(.kill, index: index, start: start, problem: exit == nil ? "the program did not die after SIGKILL" : nil)
-        if exit == nil { stopped = true }
+        systemKill(from: isSuspended ? .suspended : .background, subject: "program", index: index, start: start) {
+            killEveryProcess()
+        }
     }
 
     /// The same command again, in the same sandbox and cgroup.
@@ -117,13 +112,7 @@ extension RunSession {
             if isSuspended { endSuspension(endedBy: "relaunch", continueProcess: false) }
             killEveryProcess()
         }
-        do {
-            try respawn()
-        } catch {
-            record(.relaunch, index: index, start: start, problem: "\(error)")
-            stopped = true
-            return
-        }
+        guard relaunchProcess(index: index, start: start) else { return }
         systemEvents.append(WorkloadEvent(time: process.spawnTime, body: .stateChanged(StateChange(from: .notRunning, to: .active))))
         record(.relaunch, index: index, start: process.spawnTime)
     }

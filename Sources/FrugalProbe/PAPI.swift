@@ -27,7 +27,7 @@ public enum PAPI {
 
     /// Initialises PAPI (library, threads, counting domain) once; later calls return the first result.
     /// The domain is set to all modes because context switches happen in the kernel: counting
-    /// user mode alone reads 0 (FIELD-NOTES.md).
+    /// user mode alone reads 0 (docs/ARCHITECTURE.md, "Where the counters come from").
     @discardableResult
     public static func initialize() throws -> Int32 {
         try initResult.withLock { initResult in

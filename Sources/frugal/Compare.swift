@@ -10,7 +10,7 @@ struct Compare: ParsableCommand {
         discussion: """
         For each workload and scenario in both reports, every audit's value and every metric is
         compared over the repetitions: Mann–Whitney U (α = 0.05), a bootstrap interval of the
-        median change, and a minimum effect per value (README, "Comparing against a baseline").
+        median change, and a minimum effect per value (docs/COMPARISON.md).
         Each side needs at least 5 repetitions; with fewer, values are reported as
         "insufficient repetitions", never as unchanged. Regressions are listed worst first.
         Reports that share no workload · scenario, or in which no value has enough repetitions

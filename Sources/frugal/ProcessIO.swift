@@ -4,7 +4,7 @@ import FrugalCore
 
 /// The only place the CLI touches process I/O: standard error, exit codes.
 enum ProcessIO {
-    /// The exit codes of the user's contract (DESIGN.md).
+    /// The exit codes of the user's contract (README.md, docs/ARCHITECTURE.md).
     enum Code: Int32 {
         case success = 0
         /// Usage, config, unreadable file.

@@ -48,7 +48,7 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("The device radio whose model prices each run's traffic: lte (Huang et al. 2012), 3g or wifi (ARO).", valueName: "radio"))
     var radio = "lte"
 
-    /// The bounds of `--repeat`, `--timeout` and `--jobs` (docs/limits.md).
+    /// The bounds of `--repeat`, `--timeout` and `--jobs` (docs/robustness.md, "Limits on input").
     static let maxRepetitions = 1000
     static let maxTimeout = 86_400.0
     static let maxJobs = 64

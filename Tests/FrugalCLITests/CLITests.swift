@@ -75,7 +75,7 @@ final class CLITests: XCTestCase {
         let ids = rules.compactMap { $0["id"] as? String }
         XCTAssertTrue(ids.contains("power.avoid-polling"))
         XCTAssertTrue(ids.contains("lifecycle.resume-fast"))
-        XCTAssertEqual(rules.count, 33, "every rule of RULES.md")
+        XCTAssertEqual(rules.count, 33, "every rule of docs/RULES.md")
     }
 
     func testBlackBoxRunWritesTheReportAndReportRendersIt() throws {

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import FrugalConfig
 
-/// The limits in front of the YAML parser (docs/limits.md): a small hostile file is refused in
+/// The limits in front of the YAML parser (docs/robustness.md, "Limits on input"): a small hostile file is refused in
 /// time linear in its size, with one short line naming the file and the place.
 final class ConfigLimitsTests: XCTestCase {
     /// Nested anchors, each a sequence of two aliases of the one before, the last used as a key.

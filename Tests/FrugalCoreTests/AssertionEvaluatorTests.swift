@@ -1,5 +1,6 @@
 import XCTest
 @testable import FrugalCore
+import FrugalTestSupport
 
 final class AssertionEvaluatorTests: XCTestCase {
     func testErrorFailsWarnDoesNotAndMediansAreUsed() {

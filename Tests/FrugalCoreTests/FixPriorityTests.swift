@@ -1,5 +1,6 @@
 import XCTest
 @testable import FrugalCore
+import FrugalTestSupport
 
 final class FixPriorityTests: XCTestCase {
     /// A workload with a failing polling audit (Power), a failing launch time (Lifecycle) and a

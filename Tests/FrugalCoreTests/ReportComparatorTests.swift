@@ -1,5 +1,6 @@
 import XCTest
 @testable import FrugalCore
+import FrugalTestSupport
 
 final class ReportComparatorTests: XCTestCase {
     func testTheSameDistributionIsNotARegression() {

@@ -121,7 +121,7 @@ final class RunAnalysisTests: XCTestCase {
             .map { $0.score! }.reduce(0, +)) / 3
         let weakest = result.audits.values.compactMap(\.score).min()!
         XCTAssertEqual(result.score!, 0.5 * weakest + 0.5 * categoryMean, accuracy: 1e-12)
-        XCTAssertEqual(ReportBuilder.median([4, 1, 3, 2]), 2.5)
-        XCTAssertNil(ReportBuilder.median([]))
+        XCTAssertEqual(SampleSummary.median([4, 1, 3, 2]), 2.5)
+        XCTAssertNil(SampleSummary.median([]))
     }
 }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import FrugalCore
+import FrugalTestSupport
 
 /// `--shard I/N` and `frugal merge`: the split is deterministic and balanced, and shards merged
 /// give the verdicts of one run.

@@ -7,10 +7,10 @@ final class VerdictMatrixTests: XCTestCase {
     static func result(_ workload: String, _ audits: [String: Double?]) -> WorkloadResult {
         var aggregated: [String: AggregatedAudit] = [:]
         for (id, score) in audits {
-            aggregated[id] = AggregatedAudit(id: id, title: id, score: score, scoreDisplayMode: score == nil ? .notApplicable : .numeric,
-                                             numericValue: nil, numericUnit: "", displayValue: score.map { "\($0)" } ?? "not applicable",
-                                             values: [], minValue: nil, maxValue: nil, madValue: nil,
-                                             explanation: score == nil ? "nothing to judge" : nil)
+            let median = AuditResult(id: id, title: id, score: score, scoreDisplayMode: score == nil ? .notApplicable : .numeric,
+                                     numericValue: nil, numericUnit: "", displayValue: score.map { "\($0)" } ?? "not applicable",
+                                     explanation: score == nil ? "nothing to judge" : nil)
+            aggregated[id] = AggregatedAudit(median: median, values: [], minValue: nil, maxValue: nil)
         }
         let categories = ReportBuilder.categoryScores(audits)
         return WorkloadResult(workload: workload, scenario: "s", repetitions: 5, outcomes: ["completed": 5], audits: aggregated,

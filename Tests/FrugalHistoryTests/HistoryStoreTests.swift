@@ -6,8 +6,9 @@ import FrugalHistory
 
 final class HistoryStoreTests: XCTestCase {
     func report(score: Double) -> Report {
-        let audit = AggregatedAudit(id: "power.avoid-polling", title: "t", score: score, scoreDisplayMode: .numeric, numericValue: 1 - score,
-                                    numericUnit: "1/s", displayValue: "d", values: [1 - score], minValue: 1 - score, maxValue: 1 - score, explanation: nil)
+        let audit = AggregatedAudit(median: AuditResult(id: "power.avoid-polling", title: "t", score: score, scoreDisplayMode: .numeric,
+                                                        numericValue: 1 - score, numericUnit: "1/s", displayValue: "d"),
+                                    values: [1 - score], minValue: 1 - score, maxValue: 1 - score)
         let result = WorkloadResult(workload: "news.polling", scenario: "standard", repetitions: 1, outcomes: ["completed": 1],
                                     audits: [audit.id: audit], categories: [:], score: score)
         return Report(tool: ToolInfo(version: "t"), generatedAt: "g", environment: EnvironmentInfo(hostname: "h", kernel: "k", cores: 1, memoryBytes: 1, virtualMachine: nil, papiVersion: nil, counters: [], notes: []),

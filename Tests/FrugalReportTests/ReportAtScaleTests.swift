@@ -2,29 +2,14 @@ import Foundation
 import XCTest
 @testable import FrugalReport
 @testable import FrugalCore
+import FrugalTestSupport
 
 /// report.json written as it is encoded, the compact baseline, and the bounded summary.
 final class ReportAtScaleTests: XCTestCase {
-    /// One run with the given metrics and audit values, scored on the catalogue's curves.
-    static func syntheticRun(_ workload: String, repetition: Int, metrics: [String: Double], audits: [String: Double]) -> RunReport {
-        var results: [String: AuditResult] = [:]
-        for (id, value) in audits {
-            let rule = RuleCatalogue.rule(id)!
-            results[id] = AuditResult(id: id, title: rule.title, score: rule.scoring.score(value), scoreDisplayMode: .numeric,
-                                      numericValue: value, numericUnit: rule.unit, displayValue: "\(value)")
-        }
-        let categories = ReportBuilder.categoryScores(results.mapValues { $0.score })
-        return RunReport(workload: workload, scenario: "standard", repetition: repetition, outcome: .completed, outcomeDetail: nil,
-                         exitStatus: nil, durationSeconds: 10,
-                         metrics: metrics.mapValues { MetricValue($0, unit: "count", source: "test") },
-                         timeline: Timeline(states: [], handlers: [], steps: [], activity: [], duration: 10),
-                         audits: results, categories: categories, score: ReportBuilder.overallScore(categories))
-    }
-
     /// A run with `handlers` handlers (several chunks of the writer), activity, disk and radio
     /// lanes, and text that needs escaping.
     static func largeRun(handlers: Int, repetition: Int = 1, workload: String = "large \"<w>\"") -> RunReport {
-        var run = Self.syntheticRun(workload, repetition: repetition, metrics: [MetricName.cpuWakeups: Double(handlers)],
+        var run = SyntheticReports.run(workload, repetition: repetition, metrics: [MetricName.cpuWakeups: Double(handlers)],
                                        audits: ["power.avoid-polling": 0.5])
         run.timeline.handlers = (0..<handlers).map { HandlerSpan(name: "timer:<\($0 % 7)>/é", start: Double($0) * 0.01, durationMs: 1.5, cpuMs: nil, contextSwitches: $0 % 3, waitingMs: nil) }
         run.timeline.activity = (0..<(handlers / 10)).map { ActivitySample(time: Double($0), interval: 0.2, wakeups: $0, cpuSeconds: 0.001, residentBytes: nil) }
@@ -107,7 +92,7 @@ final class ReportAtScaleTests: XCTestCase {
         let ids = RuleCatalogue.all.map(\.id)
         var runs: [RunReport] = []
         for index in 0..<count {
-            var run = Self.syntheticRun("workload-\(index)", repetition: 1, metrics: [:], audits: [:])
+            var run = SyntheticReports.run("workload-\(index)", repetition: 1, metrics: [:], audits: [:])
             for (position, id) in ids.enumerated() {
                 let score = position < failing ? 0.1 : 0.95
                 run.audits[id] = AuditResult(id: id, title: id, score: score, scoreDisplayMode: .numeric, numericValue: Double(position),

@@ -77,7 +77,7 @@ public struct RunAnalysis: Sendable {
 
 /// Thresholds shared by metrics and audits, each with its source.
 public enum Thresholds {
-    /// A handler longer than 50 ms blocks the main thread for the rest (RULES.md, main.no-long-blocks;
+    /// A handler longer than 50 ms blocks the main thread for the rest (docs/RULES.md, main.no-long-blocks;
     /// the same 50 ms as the Long Tasks API and Lighthouse's Total Blocking Time).
     public static let blockingGrace: UInt64 = 50_000_000
     /// A main-thread delay of 250 ms or more is a hang (Apple: Instruments, MetricKit).

@@ -14,6 +14,10 @@ public struct AuditResult: Codable, Sendable, Equatable {
     /// Why there is no score, for `notApplicable` and `unavailable`.
     public var explanation: String?
 
+    enum CodingKeys: String, CodingKey {
+        case id, title, score, scoreDisplayMode, numericValue, numericUnit, displayValue, evidence, explanation
+    }
+
     public init(id: String, title: String, score: Double?, scoreDisplayMode: ScoreDisplayMode, numericValue: Double?,
                 numericUnit: String, displayValue: String, evidence: [Evidence] = [], explanation: String? = nil) {
         self.id = id
@@ -25,6 +29,40 @@ public struct AuditResult: Codable, Sendable, Equatable {
         self.displayValue = displayValue
         self.evidence = evidence
         self.explanation = explanation
+    }
+
+    /// `evidence` may be absent: an aggregated audit (`AggregatedAudit`) leaves it out, since
+    /// each run keeps its own.
+    public init(from decoder: Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try fields.decode(String.self, forKey: .id),
+                  title: try fields.decode(String.self, forKey: .title),
+                  score: try fields.decodeIfPresent(Double.self, forKey: .score),
+                  scoreDisplayMode: try fields.decode(ScoreDisplayMode.self, forKey: .scoreDisplayMode),
+                  numericValue: try fields.decodeIfPresent(Double.self, forKey: .numericValue),
+                  numericUnit: try fields.decode(String.self, forKey: .numericUnit),
+                  displayValue: try fields.decode(String.self, forKey: .displayValue),
+                  evidence: try fields.decodeIfPresent([Evidence].self, forKey: .evidence) ?? [],
+                  explanation: try fields.decodeIfPresent(String.self, forKey: .explanation))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        try encode(to: encoder, evidence: true)
+    }
+
+    /// Encodes the fields into `encoder`'s keyed container; `evidence: false` leaves the evidence
+    /// out, for an aggregated audit, which adds its spread to the same object.
+    func encode(to encoder: Encoder, evidence withEvidence: Bool) throws {
+        var fields = encoder.container(keyedBy: CodingKeys.self)
+        try fields.encode(id, forKey: .id)
+        try fields.encode(title, forKey: .title)
+        try fields.encodeIfPresent(score, forKey: .score)
+        try fields.encode(scoreDisplayMode, forKey: .scoreDisplayMode)
+        try fields.encodeIfPresent(numericValue, forKey: .numericValue)
+        try fields.encode(numericUnit, forKey: .numericUnit)
+        try fields.encode(displayValue, forKey: .displayValue)
+        if withEvidence { try fields.encode(evidence, forKey: .evidence) }
+        try fields.encodeIfPresent(explanation, forKey: .explanation)
     }
 
     /// The same audit, judged not to apply: no score, no value, no evidence, so it counts in no

@@ -1,5 +1,5 @@
 extension Audits {
-    /// Disk audits (RULES.md, Disk). Each is not applicable when the app wrote nothing.
+    /// Disk audits (docs/RULES.md, Disk). Each is not applicable when the app wrote nothing.
     static let disk: [Audit] = [
         Audit("disk.avoid-frequent-writes") { analysis, metrics in
             let disk = DiskActivity(analysis)

@@ -1,5 +1,5 @@
 extension Audits {
-    /// Memory audits (RULES.md, Memory). Each is not applicable where the scenario gave it
+    /// Memory audits (docs/RULES.md, Memory). Each is not applicable where the scenario gave it
     /// nothing to judge: no warning, no background, no resource, no cycle, no real pressure.
     static let memory: [Audit] = [
         Audit("memory.respond-to-warnings") { analysis, _ in
@@ -150,6 +150,6 @@ extension Audits {
             evidence.append(Evidence(time: analysis.runTime(interval.start), description: text))
         }
         guard measured else { return nil }
-        return (ReportBuilder.median(ratios), evidence)
+        return (SampleSummary.median(ratios), evidence)
     }
 }

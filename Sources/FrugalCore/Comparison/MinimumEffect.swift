@@ -1,6 +1,6 @@
 /// The smallest change of a metric or audit value that counts as a regression, however
-/// significant: below it, a change is reported as unchanged. README "Comparing against a
-/// baseline" prints this table.
+/// significant: below it, a change is reported as unchanged. docs/COMPARISON.md prints
+/// this table.
 public struct MinimumEffect: Codable, Sendable, Equatable {
     /// Minimum |Δ median| ÷ |base median|.
     public var relative: Double?

@@ -21,8 +21,8 @@ public enum ReportComparator {
                 entry(.audit, first, id, base: baseRuns.map { $0.audits[id]?.numericValue }, head: headRuns.map { $0.audits[id]?.numericValue },
                       unit: (headRuns + baseRuns).lazy.compactMap { $0.audits[id]?.numericUnit }.first ?? "",
                       effect: MinimumEffectTable.audit(id), policy: policy,
-                      baseScore: ReportBuilder.median(baseRuns.compactMap { $0.audits[id]?.score }),
-                      headScore: ReportBuilder.median(headRuns.compactMap { $0.audits[id]?.score }))
+                      baseScore: SampleSummary.median(baseRuns.compactMap { $0.audits[id]?.score }),
+                      headScore: SampleSummary.median(headRuns.compactMap { $0.audits[id]?.score }))
             }
             let metrics = Set(baseRuns.flatMap { $0.metrics.keys }).union(headRuns.flatMap { $0.metrics.keys }).sorted().compactMap { name in
                 entry(.metric, first, name, base: baseRuns.map { $0.metrics[name]?.value }, head: headRuns.map { $0.metrics[name]?.value },
@@ -31,8 +31,8 @@ public enum ReportComparator {
             }
             results.append(WorkloadComparison(workload: first.workload, scenario: first.scenario,
                                               baseRepetitions: baseRuns.count, headRepetitions: headRuns.count,
-                                              baseScore: ReportBuilder.median(baseRuns.compactMap(\.score)),
-                                              headScore: ReportBuilder.median(headRuns.compactMap(\.score)),
+                                              baseScore: SampleSummary.median(baseRuns.compactMap(\.score)),
+                                              headScore: SampleSummary.median(headRuns.compactMap(\.score)),
                                               audits: audits, metrics: metrics))
         }
         let entries = results.flatMap { $0.audits + $0.metrics }

@@ -54,7 +54,7 @@ public enum EnergyEstimator {
     /// Medians of each part over `runs`, and the impact of the medians over the median duration.
     public static func aggregate(_ runs: [(energy: RunEnergy, seconds: Double)]) -> AggregatedEnergy? {
         guard !runs.isEmpty else { return nil }
-        func median(_ values: [Double?]) -> Double? { ReportBuilder.median(values.compactMap { $0 }) }
+        func median(_ values: [Double?]) -> Double? { SampleSummary.median(values.compactMap { $0 }) }
         let cpu = median(runs.map(\.energy.cpuJoules))
         let disk = median(runs.map(\.energy.diskJoules))
         let radio = median(runs.map(\.energy.radioJoules))

@@ -25,7 +25,7 @@ public struct EnergyImpact: Codable, Sendable, Equatable {
 
 /// Low, high or very high, by average power.
 ///
-/// Thresholds (documented in README "Energy"): below 0.05 W is low; 0.05 W up to 0.25 W is high;
+/// Thresholds (documented in docs/ENERGY.md): below 0.05 W is low; 0.05 W up to 0.25 W is high;
 /// 0.25 W or more is very high. They are set against the reference CPU model (0.555 W at full
 /// load): 0.05 W is about 9 % of one core busy or ~200 wakeups/s, which an idle-looking app
 /// should never reach; 0.25 W is a core about half busy for the whole run.

@@ -29,7 +29,7 @@ public struct MemoryAnalysis: Sendable {
     public let events: [(time: UInt64, event: MemoryEvent)]
     public let facts: MemoryRunFacts?
 
-    /// Resource files larger than this count as large (RULES.md: "resource files > 1 MiB").
+    /// Resource files larger than this count as large (docs/RULES.md, memory.map-large-resources: "resource files over 1 MiB").
     public static let largeResourceBytes = 1 << 20
 
     public init(_ record: RunRecord) {
@@ -133,8 +133,6 @@ public struct MemoryAnalysis: Sendable {
     /// to one allocator warm-up). Nil with fewer than three cycles.
     public static func growthPerCycle(_ ends: [Int]) -> Double? {
         guard ends.count >= 3 else { return nil }
-        let deltas = zip(ends, ends.dropFirst()).map { Double($1 - $0) }.sorted()
-        let middle = deltas.count / 2
-        return deltas.count % 2 == 1 ? deltas[middle] : (deltas[middle - 1] + deltas[middle]) / 2
+        return SampleSummary.median(zip(ends, ends.dropFirst()).map { Double($1 - $0) })
     }
 }

@@ -1,4 +1,4 @@
-/// The metric vocabulary (DESIGN.md, "Metric names"). Users and CI rely on these strings.
+/// The metric vocabulary (docs/ARCHITECTURE.md, "The user's contract"). Users and CI rely on these strings.
 public enum MetricName {
     /// CPU seconds (user + system) of the workload process, all threads.
     public static let cpuTimeSeconds = "cpu.timeSeconds"

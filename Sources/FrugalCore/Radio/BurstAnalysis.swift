@@ -77,7 +77,7 @@ public struct BurstAnalysis: Codable, Sendable, Equatable {
             while last + 1 < bursts.count, isRegular(bursts[first...(last + 1)], tolerance: tolerance) {
                 last += 1
             }
-            let cycle = median(startGaps(bursts[first...last]))
+            let cycle = SampleSummary.median(startGaps(bursts[first...last])) ?? 0
             if cycle > criteria.periodMinCycleSeconds {
                 groups.append(PeriodicGroup(bursts: Array(bursts[first...last]), cycleSeconds: cycle))
                 first = last + 1
@@ -104,14 +104,7 @@ public struct BurstAnalysis: Codable, Sendable, Equatable {
 
     private static func isRegular(_ bursts: ArraySlice<Burst>, tolerance: Double) -> Bool {
         let gaps = startGaps(bursts)
-        let center = median(gaps)
+        let center = SampleSummary.median(gaps) ?? 0
         return gaps.allSatisfy { abs($0 - center) <= tolerance }
-    }
-
-    private static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        let middle = sorted.count / 2
-        return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
     }
 }

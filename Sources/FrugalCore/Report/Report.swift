@@ -169,36 +169,50 @@ public struct WorkloadResult: Codable, Sendable {
     }
 }
 
-/// An audit over repetitions: the median score and value, and their spread.
+/// An audit over repetitions: the median verdict (an `AuditResult` whose score and value are the
+/// medians, without evidence: each run keeps its own) and the values' spread. Its fields read
+/// as the median's (`aggregated.score`); in JSON it is one flat object, `aggregatedAudit` in the schema.
+@dynamicMemberLookup
 public struct AggregatedAudit: Codable, Sendable, Equatable {
-    public var id: String
-    public var title: String
-    public var score: Double?
-    public var scoreDisplayMode: ScoreDisplayMode
-    public var numericValue: Double?
-    public var numericUnit: String
-    public var displayValue: String
+    /// The median verdict; its `evidence` is empty.
+    public var median: AuditResult
     /// Every repetition's value, in run order (nil where it had none).
     public var values: [Double?]
     public var minValue: Double?
     public var maxValue: Double?
     /// The raw median absolute deviation of `values`; nil when none had a value.
     public var madValue: Double?
-    public var explanation: String?
-    public init(id: String, title: String, score: Double?, scoreDisplayMode: ScoreDisplayMode, numericValue: Double?,
-                numericUnit: String, displayValue: String, values: [Double?], minValue: Double?, maxValue: Double?,
-                madValue: Double? = nil, explanation: String?) {
-        self.madValue = madValue
-        self.id = id
-        self.title = title
-        self.score = score
-        self.scoreDisplayMode = scoreDisplayMode
-        self.numericValue = numericValue
-        self.numericUnit = numericUnit
-        self.displayValue = displayValue
+
+    public init(median: AuditResult, values: [Double?], minValue: Double?, maxValue: Double?, madValue: Double? = nil) {
+        self.median = median
         self.values = values
         self.minValue = minValue
         self.maxValue = maxValue
-        self.explanation = explanation
+        self.madValue = madValue
+    }
+
+    public subscript<Value>(dynamicMember field: WritableKeyPath<AuditResult, Value>) -> Value {
+        get { median[keyPath: field] }
+        set { median[keyPath: field] = newValue }
+    }
+
+    private enum SpreadKeys: String, CodingKey { case values, minValue, maxValue, madValue }
+
+    public init(from decoder: Decoder) throws {
+        median = try AuditResult(from: decoder)
+        let spread = try decoder.container(keyedBy: SpreadKeys.self)
+        values = try spread.decode([Double?].self, forKey: .values)
+        minValue = try spread.decodeIfPresent(Double.self, forKey: .minValue)
+        maxValue = try spread.decodeIfPresent(Double.self, forKey: .maxValue)
+        madValue = try spread.decodeIfPresent(Double.self, forKey: .madValue)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        try median.encode(to: encoder, evidence: false)
+        var spread = encoder.container(keyedBy: SpreadKeys.self)
+        try spread.encode(values, forKey: .values)
+        try spread.encodeIfPresent(minValue, forKey: .minValue)
+        try spread.encodeIfPresent(maxValue, forKey: .maxValue)
+        try spread.encodeIfPresent(madValue, forKey: .madValue)
     }
 }

@@ -107,9 +107,9 @@ public enum ReportBuilder {
                 let values = group.map { $0.audits[id]?.numericValue }
                 let present = values.compactMap { $0 }
                 let scores = results.compactMap(\.score)
-                let medianValue = median(present)
+                let medianValue = SampleSummary.median(present)
                 let spread = (try? SampleSummary(present)) ?? nil
-                let medianScore = median(scores)
+                let medianScore = SampleSummary.median(scores)
                 let mode = results.first(where: { $0.score != nil })?.scoreDisplayMode ?? template.scoreDisplayMode
                 let display: String
                 if let medianValue {
@@ -119,11 +119,11 @@ public enum ReportBuilder {
                 } else {
                     display = template.displayValue
                 }
-                audits[id] = AggregatedAudit(id: id, title: template.title, score: medianScore, scoreDisplayMode: mode,
-                                             numericValue: medianValue, numericUnit: template.numericUnit,
-                                             displayValue: display, values: values, minValue: present.min(),
-                                             maxValue: present.max(), madValue: spread?.mad,
-                                             explanation: medianScore == nil ? template.explanation : nil)
+                let median = AuditResult(id: id, title: template.title, score: medianScore, scoreDisplayMode: mode,
+                                         numericValue: medianValue, numericUnit: template.numericUnit, displayValue: display,
+                                         explanation: medianScore == nil ? template.explanation : nil)
+                audits[id] = AggregatedAudit(median: median, values: values, minValue: present.min(),
+                                             maxValue: present.max(), madValue: spread?.mad)
             }
             let categories = categoryScores(audits.mapValues { $0.score })
             var metrics: [String: AggregatedMetric] = [:]
@@ -136,13 +136,5 @@ public enum ReportBuilder {
                                   score: overallScore(categories, auditScores: audits.mapValues { $0.score }), metrics: metrics,
                                   energy: EnergyEstimator.aggregate(energies))
         }
-    }
-
-    /// The median; the mean of the two middle values for an even count; nil for none.
-    public static func median(_ values: [Double]) -> Double? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }

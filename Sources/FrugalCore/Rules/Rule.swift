@@ -16,7 +16,7 @@ public struct Rule: Codable, Sendable, Equatable {
     public var unit: String
     /// How the number becomes a score.
     public var scoring: ScoringCurve
-    /// Where the control points come from, and why they differ from RULES.md's proposal if they do.
+    /// Where the control points come from, and why they differ from the starting proposal (docs/RULES.md) if they do.
     public var calibration: String
     /// The audit's weight inside its category.
     public var weight: Double
@@ -56,11 +56,11 @@ public enum RuleCategory: String, Codable, Sendable, CaseIterable {
         }
     }
 
-    /// The category's weight in the overall score (all equal; DESIGN.md gives no other).
+    /// The category's weight in the overall score (all equal: no category is more of the guide than another; docs/SCORING.md).
     public var weight: Double { 1 }
 }
 
-/// The rule catalogue (`../shared/RULES.md`), assembled from one list per category.
+/// The rule catalogue (summarised in docs/RULES.md), assembled from one list per category.
 public enum RuleCatalogue {
     /// Every rule, measured or planned, in catalogue order.
     public static let all: [Rule] = power + disk + memory + network + responsiveness + lifecycle
@@ -70,5 +70,5 @@ public enum RuleCatalogue {
 
     /// The sources of the numbers that do not come from the guide.
     static let appleLimits = "Apple's kernel resource limits as printed in diagnostic reports (wakeups 150/s over 300 s; CPU 80% over 60 s; disk writes ~1 GB per 24 h)"
-    static let rulesProposal = "RULES.md starting proposal"
+    static let rulesProposal = "Frugal's starting proposal (docs/RULES.md)"
 }

@@ -15,7 +15,7 @@ extension RuleCatalogue {
              guideQuote: "For example, you should never wait for a network response on your app's main thread.",
              measures: "off-CPU waiting time on the main thread inside handlers", unit: "ms",
              scoring: .logNormal(good: 50, poor: 250),
-             calibration: "Recalibrated from RULES.md's 16 / 100 ms, which failed a mapped-file read of 40 ms (page faults) as if it were the network wait the guide warns about. Here 0.9 sits at 50 ms (the W3C Long Tasks API's and Lighthouse's long-task threshold) and 0.5 at 250 ms, where Apple's Instruments and MetricKit call a main-thread delay a hang: waiting for a network response crosses it, a few page faults do not.",
+             calibration: "Recalibrated from the starting proposal's 16 / 100 ms (docs/RULES.md), which failed a mapped-file read of 40 ms (page faults) as if it were the network wait the guide warns about. Here 0.9 sits at 50 ms (the W3C Long Tasks API's and Lighthouse's long-task threshold) and 0.5 at 250 ms, where Apple's Instruments and MetricKit call a main-thread delay a hang: waiting for a network response crosses it, a few page faults do not.",
              measured: true),
     ]
 }

@@ -70,6 +70,13 @@ public struct SampleSummary: Codable, Sendable, Equatable {
     /// `nil` when the median is zero.
     public var relativeMAD: Double? { median == 0 ? nil : mad / abs(median) }
 
+    /// The median of `values`, in any order: the mean of the two middle values for an even
+    /// count; nil for none. Frugal's one median: aggregation, audits, energy and comparison all
+    /// use it, so a value and its comparison agree.
+    public static func median(_ values: [Double]) -> Double? {
+        values.isEmpty ? nil : median(ofSorted: values.sorted())
+    }
+
     /// Median of a non-empty, ascending array. Shared with the bootstrap so
     /// that both use exactly the same definition of "median".
     static func median(ofSorted sorted: [Double]) -> Double {

@@ -1,12 +1,14 @@
-@testable import FrugalCore
+import FrugalCore
 
-/// Reports built by hand, so comparison and assertions are tested with exact numbers.
-enum SyntheticReports {
-    static let environment = EnvironmentInfo(hostname: "h", kernel: "k", cores: 2, memoryBytes: 1, virtualMachine: true,
+/// Reports built by hand, so comparison, assertions and the report writers are tested with exact
+/// numbers. Shared by the test targets (FrugalCoreTests, FrugalReportTests): a test-support module,
+/// as swift-nio's NIOTestUtils, not part of any product.
+public enum SyntheticReports {
+    public static let environment = EnvironmentInfo(hostname: "h", kernel: "k", cores: 2, memoryBytes: 1, virtualMachine: true,
                                              papiVersion: nil, counters: [], notes: [])
 
     /// One run whose metrics and audit values are given; audit scores follow the catalogue's curves.
-    static func run(_ workload: String, repetition: Int, metrics: [String: Double], audits: [String: Double]) -> RunReport {
+    public static func run(_ workload: String, repetition: Int, metrics: [String: Double], audits: [String: Double]) -> RunReport {
         var results: [String: AuditResult] = [:]
         for (id, value) in audits {
             let rule = RuleCatalogue.rule(id)!
@@ -23,7 +25,7 @@ enum SyntheticReports {
 
     /// A report of `workload` with one run per value in `wakeups` (as `cpu.wakeups`) and
     /// `idleRates` (as `power.avoid-polling`'s value).
-    static func report(_ workload: String = "news.coalesced", wakeups: [Double], idleRates: [Double]) -> Report {
+    public static func report(_ workload: String = "news.coalesced", wakeups: [Double], idleRates: [Double]) -> Report {
         let runs = zip(wakeups, idleRates).enumerated().map { index, pair in
             run(workload, repetition: index + 1, metrics: [MetricName.cpuWakeups: pair.0], audits: ["power.avoid-polling": pair.1])
         }
