@@ -110,11 +110,11 @@ final class ProxyConnection: @unchecked Sendable {
         }
         let up = ShapedStream(
             direction: .uplink, source: client, sink: channel, connection: self,
-            link: proxy.uplink, profile: profile, faults: faults
+            link: proxy.uplink.value, profile: profile, faults: faults
         )
         let down = ShapedStream(
             direction: .downlink, source: channel, sink: client, connection: self,
-            link: proxy.downlink, profile: profile, faults: faults
+            link: proxy.downlink.value, profile: profile, faults: faults
         )
         uplink = up
         downlink = down

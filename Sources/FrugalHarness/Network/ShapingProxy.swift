@@ -32,9 +32,7 @@ import Synchronization
 /// Threading: the proxy runs on one event loop (taken from `group`), which keeps the
 /// shared links lock-free and still moves several Gbit/s on loopback. Its methods may
 /// be called from any thread except that event loop (`start()` and `stop()` block).
-// @unchecked: `uplink` and `downlink` are used only on `loop` (the connections' loop);
-// everything else mutable is in `state`, behind its lock.
-public final class ShapingProxy: @unchecked Sendable {
+public final class ShapingProxy: Sendable {
     /// Address the proxy listens on.
     public let listenHost: String
     /// Host the proxy connects to for every accepted connection.
@@ -46,9 +44,9 @@ public final class ShapingProxy: @unchecked Sendable {
 
     let recorder: TraceRecorder
     /// The shared device → origin link.
-    let uplink: LinkScheduler
+    let uplink: NIOLoopBoundBox<LinkScheduler>
     /// The shared origin → device link.
-    let downlink: LinkScheduler
+    let downlink: NIOLoopBoundBox<LinkScheduler>
     private let requestedPort: Int
     /// The one loop every channel of the proxy runs on.
     private let loop: EventLoop
@@ -91,8 +89,10 @@ public final class ShapingProxy: @unchecked Sendable {
         self.origin = origin
         self.recorder = TraceRecorder(origin: origin)
         self.loop = (group ?? BoundServer.defaultGroup).next()
-        self.uplink = LinkScheduler(direction: .uplink, bitsPerSecond: profile.uplinkBitsPerSecond, eventLoop: loop)
-        self.downlink = LinkScheduler(direction: .downlink, bitsPerSecond: profile.downlinkBitsPerSecond, eventLoop: loop)
+        self.uplink = .makeBoxSendingValue(LinkScheduler(direction: .uplink, bitsPerSecond: profile.uplinkBitsPerSecond, eventLoop: loop),
+                                           eventLoop: loop)
+        self.downlink = .makeBoxSendingValue(LinkScheduler(direction: .downlink, bitsPerSecond: profile.downlinkBitsPerSecond, eventLoop: loop),
+                                             eventLoop: loop)
     }
 
     /// Starts listening and returns the bound port.
@@ -126,13 +126,12 @@ public final class ShapingProxy: @unchecked Sendable {
     public func stop() {
         guard server.close() else { return }
         let open = state.withLock { Array($0.connections.values) }
-        // The links are the loop's: reached through self (Sendable), used only there.
         try? loop.submit { [self] in
             for connection in open {
                 connection.finish(detail: "proxy stopped")
             }
-            uplink.shutdown()
-            downlink.shutdown()
+            uplink.value.shutdown()
+            downlink.value.shutdown()
         }.wait()
     }
 
@@ -156,8 +155,8 @@ public final class ShapingProxy: @unchecked Sendable {
             return Array(state.connections.values)
         }
         loop.execute { [self] in
-            uplink.setRate(bitsPerSecond: profile.uplinkBitsPerSecond)
-            downlink.setRate(bitsPerSecond: profile.downlinkBitsPerSecond)
+            uplink.value.setRate(bitsPerSecond: profile.uplinkBitsPerSecond)
+            downlink.value.setRate(bitsPerSecond: profile.downlinkBitsPerSecond)
             for connection in open {
                 connection.apply(profile)
             }
