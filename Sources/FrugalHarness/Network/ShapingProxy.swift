@@ -55,7 +55,8 @@ public final class ShapingProxy: Sendable {
     private struct State {
         var currentProfile: NetworkProfile
         var faults = FaultSchedule()
-        var connections: [Int: ProxyConnection] = [:]
+        /// Open connections, each usable only on `loop`.
+        var connections: [Int: NIOLoopBound<ProxyConnection>] = [:]
         var nextConnectionID = 1
         var counters = ProxyStatistics()
     }
@@ -128,7 +129,7 @@ public final class ShapingProxy: Sendable {
         let open = state.withLock { Array($0.connections.values) }
         try? loop.submit { [self] in
             for connection in open {
-                connection.finish(detail: "proxy stopped")
+                connection.value.finish(detail: "proxy stopped")
             }
             uplink.value.shutdown()
             downlink.value.shutdown()
@@ -158,7 +159,7 @@ public final class ShapingProxy: Sendable {
             uplink.value.setRate(bitsPerSecond: profile.uplinkBitsPerSecond)
             downlink.value.setRate(bitsPerSecond: profile.downlinkBitsPerSecond)
             for connection in open {
-                connection.apply(profile)
+                connection.value.apply(profile)
             }
         }
     }
@@ -200,8 +201,9 @@ public final class ShapingProxy: Sendable {
 
     /// Decides, at accept time, what a new connection is: refused, or forwarded with
     /// the profile and the faults in force right now.
+    /// Runs on `loop`, in the accepted channel's initializer.
     private func accept(_ channel: Channel) -> ProxyConnection {
-        state.withLock { state in
+        let connection = state.withLock { state -> NIOLoopBound<ProxyConnection> in
             let id = state.nextConnectionID
             state.nextConnectionID += 1
             state.counters.acceptedConnections += 1
@@ -214,9 +216,9 @@ public final class ShapingProxy: Sendable {
                 taken = state.faults.take()
                 if taken.contains(.refuse) { refusal = "fault: refuse" }
             }
-            let connection = ProxyConnection(
+            let connection = NIOLoopBound(ProxyConnection(
                 id: id, client: channel, proxy: self, profile: profile, faults: taken, refusal: refusal
-            )
+            ), eventLoop: loop)
             if refusal == nil {
                 state.connections[id] = connection
             } else {
@@ -224,6 +226,7 @@ public final class ShapingProxy: Sendable {
             }
             return connection
         }
+        return connection.value
     }
 
     func unregister(_ connection: ProxyConnection) {
