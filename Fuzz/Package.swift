@@ -15,5 +15,5 @@ let package = Package(
             .product(name: "FrugalReport", package: "Frugal"), .product(name: "FrugalCore", package: "Frugal"),
         ]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

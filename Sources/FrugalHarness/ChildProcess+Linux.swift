@@ -9,6 +9,9 @@ import CFrugalSystem
 /// (`FRUGAL_CONTROL_FD`, `FRUGAL_EVENT_FD`); it runs in its own process group so that a kill
 /// reaches whatever it started. One thread reaps it with `wait4`, which also gives the kernel's
 /// totals for the whole process, dead threads included.
+// @unchecked: the exit facts and `controlClosed` are read and written only holding `condition`
+// (an NSCondition: callers wait for the exit on it); `stubWrites` is set in init, before the
+// reaper thread starts, and only read after.
 final class ChildProcess: AppProcess, @unchecked Sendable {
     let pid: pid_t
     /// Monotonic ns just after `posix_spawn` returned: the run's time zero.

@@ -8,6 +8,8 @@ import FrugalProbe
 /// Between `@frugal-stack-begin <ns>` and `@frugal-stack-end` the stream carries the lines of a
 /// hang stack (glibc's `backtrace_symbols_fd`, written by FrugalKit's signal handler); they are
 /// symbolised and kept as one `hangStack` event.
+// @unchecked: every mutable field is read and written only holding `condition` (an NSCondition,
+// because the session and the hang watcher wait on it for events).
 final class EventStreamReader: @unchecked Sendable {
     /// Every wait runs on it (the hang watcher's too): a test's manual clock moves them all.
     let clock: any HarnessClock

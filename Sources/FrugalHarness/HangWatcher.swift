@@ -7,6 +7,8 @@ import CFrugalSystem
 /// signals the main thread (tgkill) so that FrugalKit's signal handler writes its stack to the
 /// event stream. It waits on the event reader's condition: it wakes on the workload's own events
 /// and at the one deadline that matters, and the workload never wakes up for it.
+// @unchecked: `paused` and `stopped` are read and written only holding the reader's
+// `condition`, the NSCondition this watcher sleeps on.
 final class HangWatcher: @unchecked Sendable {
     private let reader: EventStreamReader
     private let process: any AppProcess

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import FrugalCore
 import FrugalProbe
 
@@ -219,7 +220,9 @@ final class RunSession {
         } catch {
             throw HarnessError.spawn(program: arguments.first ?? "the app", underlying: error)
         }
-        let sampler = ProcSampler(process: process, interval: options.sampleInterval, clock: clock, members: containment.map { group in { group.pids } })
+        var members: (@Sendable () -> [pid_t])?
+        if let containment { members = { containment.pids } }
+        let sampler = ProcSampler(process: process, interval: options.sampleInterval, clock: clock, members: members)
         sampler.start()
         return (process, reader, sampler, HangWatcher(reader: reader, process: process))
     }
@@ -410,11 +413,10 @@ extension ResourceUsage {
 }
 
 /// The run's current process and sampler, behind a lock: what other threads may see of a session.
-final class CurrentProcess: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: (process: any AppProcess, sampler: ProcSampler)?
+final class CurrentProcess: Sendable {
+    private let current = Mutex<(process: any AppProcess, sampler: ProcSampler)?>(nil)
     var value: (process: any AppProcess, sampler: ProcSampler)? {
-        get { lock.withLock { current } }
-        set { lock.withLock { current = newValue } }
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
     }
 }

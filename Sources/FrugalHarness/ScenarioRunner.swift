@@ -5,7 +5,7 @@ import FrugalProbe
 /// Runs one plan: spawns the workload, carries out the scenario's steps, watches the guide's
 /// watchdogs, samples `/proc` from outside, and returns everything as a `RunRecord`.
 /// A workload that crashes, hangs or is killed is recorded, not thrown.
-public final class ScenarioRunner {
+public final class ScenarioRunner: Sendable {
     let options: HarnessOptions
     let launcher: any ProcessLauncher
     let clock: any HarnessClock

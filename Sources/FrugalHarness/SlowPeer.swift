@@ -8,7 +8,7 @@ import Glibc
 /// the app's. A request is a header line `SLOW <latency ms> <response bytes>`, then any payload
 /// up to the client's half-close; the peer waits the latency (a slow backend), answers with that
 /// many bytes and closes. Workloads find it through `FRUGAL_SLOW_PEER_PORT`.
-final class SlowPeer: @unchecked Sendable {
+final class SlowPeer: Sendable {
     /// The environment variable that tells a workload the peer's port.
     static let environmentVariable = "FRUGAL_SLOW_PEER_PORT"
 

@@ -1,20 +1,27 @@
 import Foundation
+import Synchronization
 import FrugalProbe
 import CFrugalSystem
 
 /// The workload's main run loop: one thread sleeping in `epoll_wait` until a timer is due, a
 /// file descriptor is readable (the control pipe) or another thread posts work. Like
 /// `NSRunLoop`, it wakes only when there is something to do.
+///
+/// The loop runs on the process's main thread, so it and everything it calls are isolated to
+/// the `MainActor`: timers, read sources and the app's delegate run there, one at a time. The
+/// one way in from any other thread is `perform(_:_:)`. (The loop does not run Swift
+/// concurrency's main-actor jobs: `await` on the main actor from a `Task` never runs here.)
+@MainActor
 public final class MainRunLoop {
-    private let epollFD: Int32
+    private nonisolated let epollFD: Int32
     /// Other threads write here to wake the loop for posted work.
-    private let wakeFD: Int32
+    private nonisolated let wakeFD: Int32
     private var timers: [RunLoopTimer] = []
     /// Each watched descriptor: the handler's name (nil for the runtime's control pipe, whose
     /// messages are measured one by one) and the handler.
     private var readSources: [Int32: (name: String?, handler: (Int32) -> Void)] = [:]
-    private let postedLock = Lock()
-    private var posted: [(String, () -> Void)] = []
+    /// Work posted from any thread, waiting for the loop.
+    private nonisolated let posted = Mutex<[(name: String, block: @MainActor @Sendable () -> Void)]>([])
     private var running = false
     let meter: HandlerMeter
 
@@ -84,8 +91,8 @@ public final class MainRunLoop {
     }
 
     /// Runs `block` on the main thread as the handler `name`. Safe from any thread; wakes the loop.
-    public func perform(_ name: String, _ block: @escaping () -> Void) {
-        postedLock.withLock { posted.append((name, block)) }
+    public nonisolated func perform(_ name: String, _ block: @escaping @MainActor @Sendable () -> Void) {
+        posted.withLock { $0.append((name, block)) }
         var one: UInt64 = 1
         // EAGAIN only when the counter is already at its maximum: the loop is woken anyway.
         _ = try? SystemCall.retrying("write", subject: "run loop eventfd") { write(wakeFD, &one, 8) }
@@ -125,7 +132,7 @@ public final class MainRunLoop {
     }
 
     private func runPosted() {
-        let work = postedLock.withLock { () -> [(String, () -> Void)] in
+        let work = posted.withLock { posted in
             defer { posted.removeAll() }
             return posted
         }

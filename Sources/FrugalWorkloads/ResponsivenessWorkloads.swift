@@ -43,7 +43,7 @@ final class MainThreadFeedApp: AppDelegate {
         }
     }
 
-    private func fetch() throws -> [UInt8] {
+    private nonisolated func fetch() throws -> [UInt8] {
         try BlockingCalls.measure("network.request", detail: "GET /feed from a server that takes 150 ms") {
             try SlowLoopbackServer.request(latency: 0.150, responseBytes: 4096, payload: Array("GET /feed".utf8))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import FrugalHarness
 import FrugalCore
@@ -9,19 +10,18 @@ import FrugalWorkloads
 /// account of what they wrote and against `/proc/<pid>/io` read from outside.
 final class DiskWorkloadPairTests: XCTestCase {
     /// Each workload runs once for all the tests that look at it (about 3 s each).
-    nonisolated(unsafe) static var records: [String: RunRecord] = [:]
-    static let lock = NSLock()
+    static let records = Mutex<[String: RunRecord]>([:])
 
     static func record(_ workload: String) throws -> RunRecord {
-        lock.lock()
-        defer { lock.unlock() }
-        if let record = records[workload] { return record }
-        let definition = try XCTUnwrap(WorkloadCatalogue.named(workload))
-        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: workload), scenario: ScenarioCatalogue.diskSession, repetition: 1,
-                                                                  bundleResources: definition.bundleResources, documents: definition.documents))
-        XCTAssertEqual(record.outcome, .completed, "\(workload): \(record.outcomeDetail ?? "")")
-        records[workload] = record
-        return record
+        try records.withLock { records in
+            if let record = records[workload] { return record }
+            let definition = try XCTUnwrap(WorkloadCatalogue.named(workload))
+            let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: workload), scenario: ScenarioCatalogue.diskSession, repetition: 1,
+                                                                      bundleResources: definition.bundleResources, documents: definition.documents))
+            XCTAssertEqual(record.outcome, .completed, "\(workload): \(record.outcomeDetail ?? "")")
+            records[workload] = record
+            return record
+        }
     }
 
     func report(_ workload: String) throws -> RunReport { ReportBuilder.runReport(try Self.record(workload)) }

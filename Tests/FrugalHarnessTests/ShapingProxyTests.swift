@@ -2,6 +2,7 @@ import FrugalProbe
 import FrugalCore
 import FrugalHarness
 import Foundation
+import Synchronization
 import XCTest
 
 /// End-to-end tests over real loopback sockets: blocking client → ShapingProxy → OriginServer.
@@ -222,24 +223,21 @@ final class ShapingProxyTests: XCTestCase {
     func testParallelConnectionsShareTheLinkFairly() throws {
         try startServers(profile: .test(downlinkBitsPerSecond: 1_000_000))
         let port = self.port
-        let lock = NSLock()
-        var durations: [Double] = []
-        var failures: [String] = []
+        let outcomes = Mutex<(durations: [Double], failures: [String])>(([], []))
         // Two 100 kB downloads at once share one 1 Mbit/s link: both take ~1.6 s, not 0.8 s.
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
             do {
                 let socket = try BlockingSocket(port: port)
                 let (response, seconds) = try timed { try socket.request("/bytes/100000") }
-                lock.lock()
-                durations.append(seconds)
-                if response.body.count != 100_000 { failures.append("short body") }
-                lock.unlock()
+                outcomes.withLock { outcomes in
+                    outcomes.durations.append(seconds)
+                    if response.body.count != 100_000 { outcomes.failures.append("short body") }
+                }
             } catch {
-                lock.lock()
-                failures.append("\(error)")
-                lock.unlock()
+                outcomes.withLock { $0.failures.append("\(error)") }
             }
         }
+        let (durations, failures) = outcomes.withLock { $0 }
         XCTAssertEqual(failures, [])
         print("two parallel 100 kB downloads on one 1 Mbit/s link: \(durations.map { String(format: "%.3f s", $0) }) (ideal 1.60 s each)")
         XCTAssertEqual(durations.max() ?? 0, 1.6, accuracy: 1.6 * 0.15)

@@ -5,11 +5,15 @@ import FrugalConfig
 /// (scripts/fuzz.sh runs libFuzzer with -timeout=2). Both loaders: assertions (`--config`) and
 /// the project's frugal.yml (apps, scenarios, assert), whose relative paths resolve in an empty
 /// directory.
-let emptyDirectory: URL = {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-fuzz-config-\(getpid())")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}()
+enum Scratch {
+    /// Not a top-level `let`: in Swift 6 those belong to the main actor, and libFuzzer calls in
+    /// from a plain C function.
+    static let emptyDirectory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-fuzz-config-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+}
 
 func check(_ body: () throws -> Void) {
     do {
@@ -26,6 +30,6 @@ func check(_ body: () throws -> Void) {
 public func fuzzConfig(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
     check { _ = try AssertionConfigLoader.parse(text, file: "fuzz.yml") }
-    check { _ = try ProjectConfigLoader.parse(text, file: "frugal.yml", directory: emptyDirectory) }
+    check { _ = try ProjectConfigLoader.parse(text, file: "frugal.yml", directory: Scratch.emptyDirectory) }
     return 0
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import FrugalCore
 import FrugalProbe
 
@@ -10,7 +11,7 @@ import FrugalProbe
 /// `cgroup.freeze` and `cpu.stat` are core files), the process's own v2 group on a pure v2 one;
 /// else the v1 freezer. Groups are named `frugal-run-<owner pid>-<random>-<label>`, so a group
 /// whose owner died can be found and swept (`RunContainment.sweepLeftovers`).
-final class RunCgroup: @unchecked Sendable {
+final class RunCgroup: Sendable {
     enum Kind: String { case v2 = "cgroup-v2", v1Freezer = "cgroup-v1-freezer" }
 
     let kind: Kind
@@ -234,13 +235,10 @@ extension RunCgroup {
 }
 
 /// The run groups of this process, guarded by a lock.
-final class LiveGroups: @unchecked Sendable {
-    private let lock = NSLock()
-    private var groups: [String: RunCgroup] = [:]
+final class LiveGroups: Sendable {
+    private let groups = Mutex<[String: RunCgroup]>([:])
 
-    func withLock<T>(_ body: (inout [String: RunCgroup]) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&groups)
+    func withLock<T: Sendable>(_ body: (inout [String: RunCgroup]) -> T) -> T {
+        groups.withLock { body(&$0) }
     }
 }

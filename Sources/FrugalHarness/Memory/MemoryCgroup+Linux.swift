@@ -5,7 +5,7 @@ import FrugalProbe
 /// A memory cgroup made for one run, as a child of the harness's own group (the harness never
 /// joins it, so the OOM killer acting on its limit can only take what runs inside). v1
 /// (`memory.limit_in_bytes`, as on this machine) and v2 (`memory.max`) are detected.
-final class MemoryCgroup: @unchecked Sendable {
+final class MemoryCgroup: Sendable {
     enum Controller: String { case v1, v2 }
 
     let controller: Controller

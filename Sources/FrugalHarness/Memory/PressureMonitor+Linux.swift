@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import FrugalCore
 import FrugalProbe
 import CFrugalSystem
@@ -8,14 +9,15 @@ import CFrugalSystem
 /// eventfd per level; and, where the unified tree is there (v2, or a hybrid v1 machine's
 /// twin group), a PSI trigger on `memory.pressure` (windows of 2 s, the shortest allowed
 /// without CAP_SYS_RESOURCE). Each notification is passed to `handler` with its time.
-final class PressureMonitor: @unchecked Sendable {
-    private var levelFDs: [(level: String, fd: Int32)] = []
-    private var otherFDs: [Int32] = []
+final class PressureMonitor: Sendable {
+    private let levelFDs: [(level: String, fd: Int32)]
+    private let otherFDs: [Int32]
     private let stopFD: Int32
     private let handler: @Sendable (PressureEvent) -> Void
     /// Told when the thread cannot wait any more (`poll` failed): no event comes after that.
     private let onFailure: @Sendable (SystemCallError) -> Void
-    private var thread: Thread?
+    /// Whether the listening thread was started, and whether it has returned.
+    private let listening = Mutex((started: false, finished: false))
 
     static let v1Levels = ["low", "medium", "critical"]
     static let v1Source = "cgroup.event_control:memory.pressure_level"
@@ -29,6 +31,8 @@ final class PressureMonitor: @unchecked Sendable {
         self.handler = handler
         self.onFailure = onFailure
         stopFD = try SystemCall.retrying("eventfd") { eventfd(0, Int32(EFD_CLOEXEC)) }
+        var levelFDs: [(level: String, fd: Int32)] = []
+        var otherFDs: [Int32] = []
         if cgroup.controller == .v1 {
             let levelPath = cgroup.path + "/memory.pressure_level"
             for level in Self.v1Levels {
@@ -46,12 +50,17 @@ final class PressureMonitor: @unchecked Sendable {
             let trigger = Array(Self.psiTrigger.utf8) + [0]
             try SystemCall.retrying("write", subject: path) { trigger.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
         }
+        self.levelFDs = levelFDs
+        self.otherFDs = otherFDs
     }
 
     func start() {
-        let thread = Thread { [self] in loop() }
+        let thread = Thread { [self] in
+            loop()
+            listening.withLock { $0.finished = true }
+        }
         thread.name = "frugal-pressure"
-        self.thread = thread
+        listening.withLock { $0.started = true }
         thread.start()
     }
 
@@ -90,7 +99,7 @@ final class PressureMonitor: @unchecked Sendable {
         var one: UInt64 = 1
         // Fails only if the thread has stopped already (a failed poll), which is what is asked.
         _ = try? SystemCall.retrying("write", subject: "pressure stop eventfd") { write(stopFD, &one, 8) }
-        while let thread, !thread.isFinished { Thread.sleep(forTimeInterval: 0.001) }
+        while listening.withLock({ $0.started && !$0.finished }) { Thread.sleep(forTimeInterval: 0.001) }
         // The registrations end with the descriptors; a failed close leaves nothing to undo.
         for fd in levelFDs.map(\.fd) + otherFDs + [stopFD] { try? SystemCall.close(fd, subject: "pressure monitor") }
     }

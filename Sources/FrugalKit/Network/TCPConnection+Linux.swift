@@ -1,15 +1,20 @@
 import FrugalProbe
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// One blocking TCP connection of `NetworkClient`, each system call wrapped once
 /// (`SystemCall.retrying`: EINTR retried, errno kept) and mapped to a `NetworkError`.
-final class TCPConnection: @unchecked Sendable {
-    private let lock = Lock()
-    private var fd: Int32
+final class TCPConnection: Sendable {
+    /// The socket, -1 once closed; locked because `abort` comes from another thread.
+    private let fd: Mutex<Int32>
     /// Requests answered on this connection (more than 0: it is being kept alive).
-    var requestsServed = 0
+    private let served = Mutex(0)
+    var requestsServed: Int {
+        get { served.withLock { $0 } }
+        set { served.withLock { $0 = newValue } }
+    }
 
     /// Connects to `endpoint`; reads and writes fail after `timeout` seconds without progress.
     init(to endpoint: NetworkEndpoint, timeout: Double) throws {
@@ -19,7 +24,7 @@ final class TCPConnection: @unchecked Sendable {
         } catch let error as SystemCallError {
             throw NetworkError.system("\(error)")
         }
-        self.fd = fd
+        self.fd = Mutex(fd)
         var one: Int32 = 1
         do {
             // Requests are small and timed: Nagle + delayed ACK would add ~40 ms stalls.
@@ -59,7 +64,7 @@ final class TCPConnection: @unchecked Sendable {
         let whole = max(0, seconds.rounded(.down))
         var value = timeval(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1e6))
         if value.tv_sec == 0 && value.tv_usec == 0 { value.tv_usec = 1000 }
-        let descriptor = lock.withLock { fd }
+        let descriptor = fd.withLock { $0 }
         for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
             try SystemCall.retrying("setsockopt", subject: option == SO_RCVTIMEO ? "SO_RCVTIMEO" : "SO_SNDTIMEO") {
                 setsockopt(descriptor, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size))
@@ -70,7 +75,7 @@ final class TCPConnection: @unchecked Sendable {
     /// Writes all of `bytes`.
     func send(_ bytes: [UInt8], timeout: Double) throws {
         var sent = 0
-        let descriptor = lock.withLock { fd }
+        let descriptor = fd.withLock { $0 }
         while sent < bytes.count {
             do {
                 let count = try SystemCall.retrying("send") {
@@ -85,7 +90,7 @@ final class TCPConnection: @unchecked Sendable {
 
     /// One `recv` into `buffer`: the count read, 0 at end of stream.
     func receive(into buffer: inout [UInt8], timeout: Double) throws -> Int {
-        let descriptor = lock.withLock { fd }
+        let descriptor = fd.withLock { $0 }
         do {
             return try SystemCall.retrying("recv") {
                 buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
@@ -98,7 +103,7 @@ final class TCPConnection: @unchecked Sendable {
     /// Whether a kept-alive connection can no longer be used: the peer closed or reset it (an
     /// idle HTTP connection has nothing to read, so anything readable means it is gone).
     var isStale: Bool {
-        let descriptor = lock.withLock { fd }
+        let descriptor = fd.withLock { $0 }
         guard descriptor >= 0 else { return true }
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         // A descriptor poll cannot look at is as good as gone.
@@ -109,11 +114,11 @@ final class TCPConnection: @unchecked Sendable {
     /// Aborts a blocked send or recv from another thread (cancellation).
     func abort() {
         // ENOTCONN (the peer is gone already) leaves nothing blocked to abort.
-        lock.withLock { if fd >= 0 { _ = try? SystemCall.retrying("shutdown") { shutdown(fd, Int32(SHUT_RDWR)) } } }
+        fd.withLock { fd in if fd >= 0 { _ = try? SystemCall.retrying("shutdown") { shutdown(fd, Int32(SHUT_RDWR)) } } }
     }
 
     func close() {
-        lock.withLock {
+        fd.withLock { fd in
             if fd >= 0 {
                 // A failed close of a connection being dropped leaves nothing to do.
                 try? SystemCall.close(fd, subject: "connection")

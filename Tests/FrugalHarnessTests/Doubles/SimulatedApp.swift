@@ -288,9 +288,10 @@ final class SimulatedAppLauncher: ProcessLauncher, @unchecked Sendable {
 
     var startsSystemProcesses: Bool { false }
 
-    /// `onLaunch` is what the app does once started (FrugalKit's launch by default).
-    init(clock: ManualClock, onLaunch: @escaping @Sendable (SimulatedApp) -> Void = { $0.finishLaunching() },
-         onEndOfControl: (@Sendable (SimulatedApp) -> Void)? = nil, answer: SimulatedApp.Answer? = nil) {
+    /// `answer` comes first so that a trailing closure is the answer; `onLaunch` is what the app
+    /// does once started (FrugalKit's launch by default).
+    init(clock: ManualClock, answer: SimulatedApp.Answer? = nil, onLaunch: @escaping @Sendable (SimulatedApp) -> Void = { $0.finishLaunching() },
+         onEndOfControl: (@Sendable (SimulatedApp) -> Void)? = nil) {
         self.clock = clock
         self.onLaunch = onLaunch
         self.onEndOfControl = onEndOfControl
