@@ -28,13 +28,13 @@ final class SlowPeer: Sendable {
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         do {
-            try withUnsafePointer(to: &address) { pointer in
+            _ = try withUnsafePointer(to: &address) { pointer in
                 try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
                     try SystemCall.retrying("bind", subject: "slow peer") { bind(fd, address, socklen_t(MemoryLayout<sockaddr_in>.size)) }
                 }
             }
             try SystemCall.retrying("listen", subject: "slow peer") { listen(fd, 64) }
-            try withUnsafeMutablePointer(to: &actual) { pointer in
+            _ = try withUnsafeMutablePointer(to: &actual) { pointer in
                 try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
                     try SystemCall.retrying("getsockname", subject: "slow peer") { getsockname(fd, address, &length) }
                 }
