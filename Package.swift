@@ -106,5 +106,6 @@ let package = Package(
         .testTarget(name: "FrugalFuzzTargetsTests", dependencies: ["FrugalFuzzTargets"]),
         .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host", .product(name: "Yams", package: "Yams")]),
     ],
-    swiftLanguageModes: [.v5]
+    // Swift 6 language mode: strict concurrency checking, data races are compile errors.
+    swiftLanguageModes: [.v6]
 )

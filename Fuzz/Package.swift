@@ -14,5 +14,5 @@ let package = Package(
         .executableTarget(name: "FuzzConfig", dependencies: [.product(name: "FrugalFuzzTargets", package: "Frugal")]),
         .executableTarget(name: "FuzzReport", dependencies: [.product(name: "FrugalFuzzTargets", package: "Frugal")]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -14,5 +14,5 @@ let package = Package(
         // The executable Frugal runs: it hands the delegate to FrugalKit.
         .executableTarget(name: "NotesProfile", dependencies: ["NotesCore", .product(name: "FrugalKit", package: "Frugal")]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

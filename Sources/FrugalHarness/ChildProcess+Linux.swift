@@ -9,7 +9,10 @@ import CFrugalSystem
 /// (`FRUGAL_CONTROL_FD`, `FRUGAL_EVENT_FD`); it runs in its own process group so that a kill
 /// reaches whatever it started. One thread reaps it with `wait4`, which also gives the kernel's
 /// totals for the whole process, dead threads included.
-final class ChildProcess: @unchecked Sendable {
+// @unchecked: the exit facts and `controlClosed` are read and written only holding `condition`
+// (an NSCondition: callers wait for the exit on it); `stubWrites` is set in init, before the
+// reaper thread starts, and only read after.
+final class ChildProcess: AppProcess, @unchecked Sendable {
     let pid: pid_t
     /// Monotonic ns just after `posix_spawn` returned: the run's time zero.
     let spawnTime: UInt64
@@ -91,11 +94,12 @@ final class ChildProcess: @unchecked Sendable {
         var pid: pid_t = 0
         let status = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
         let spawned = MonotonicClock.now()
-        close(controlPipe[0])
-        close(eventPipe[1])
+        // The child's ends, now its own (or nobody's): a failed close leaves nothing to undo.
+        try? SystemCall.close(controlPipe[0], subject: "control pipe")
+        try? SystemCall.close(eventPipe[1], subject: "event pipe")
         guard status == 0 else {
-            close(controlPipe[1])
-            close(eventPipe[0])
+            try? SystemCall.close(controlPipe[1], subject: "control pipe")
+            try? SystemCall.close(eventPipe[0], subject: "event pipe")
             throw SystemCallError(call: "posix_spawn", subject: arguments[0], errno: status)
         }
         self.pid = pid
@@ -191,9 +195,19 @@ final class ChildProcess: @unchecked Sendable {
     /// Sends `signal` to the process group.
     func kill(_ signal: Int32) {
         guard !hasExited else { return }
-        _ = Glibc.kill(-pid, signal)
-        _ = Glibc.kill(pid, signal)
+        // ESRCH: the group or the process is gone already, which is what a kill wants.
+        _ = try? SystemCall.retrying("kill", subject: "group \(pid)") { Glibc.kill(-pid, signal) }
+        _ = try? SystemCall.retrying("kill", subject: "\(pid)") { Glibc.kill(pid, signal) }
     }
+
+    /// Sends `signal` to the main thread (its tid is the pid); ESRCH once it is gone.
+    func signalMainThread(_ signal: Int32) {
+        guard !hasExited else { return }
+        _ = try? SystemCall.retrying("tgkill", subject: "\(pid)") { frugal_tgkill(pid, pid, signal) }
+    }
+
+    /// `/proc/<pid>` read from the harness: its threads, memory and I/O.
+    func sample(at time: UInt64) -> ProcessSample? { try? ProcFS.sample(pid: pid, time: time) }
 
     /// Writes one control message; throws when the pipe is closed or the write fails.
     func send(_ message: ControlMessage) throws {
@@ -202,7 +216,7 @@ final class ChildProcess: @unchecked Sendable {
         condition.lock()
         let closed = controlClosed
         condition.unlock()
-        guard !closed else { throw HarnessError("the control pipe is already closed") }
+        guard !closed else { throw HarnessError.controlPipeClosed }
         var line = try JSONEncoder().encode(message)
         line.append(UInt8(ascii: "\n"))
         try line.withUnsafeBytes { raw in
@@ -225,11 +239,11 @@ final class ChildProcess: @unchecked Sendable {
         defer { condition.unlock() }
         guard !controlClosed else { return }
         controlClosed = true
-        close(controlFD)
+        try? SystemCall.close(controlFD, subject: "control pipe")
     }
 
     deinit {
         closeControl()
-        close(eventFD)
+        try? SystemCall.close(eventFD, subject: "event pipe")
     }
 }

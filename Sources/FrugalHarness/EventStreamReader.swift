@@ -8,8 +8,11 @@ import FrugalProbe
 /// Between `@frugal-stack-begin <ns>` and `@frugal-stack-end` the stream carries the lines of a
 /// hang stack (glibc's `backtrace_symbols_fd`, written by FrugalKit's signal handler); they are
 /// symbolised and kept as one `hangStack` event.
+// @unchecked: every mutable field is read and written only holding `condition` (an NSCondition,
+// because the session and the hang watcher wait on it for events).
 final class EventStreamReader: @unchecked Sendable {
-    private let fd: Int32
+    /// Every wait runs on it (the hang watcher's too): a test's manual clock moves them all.
+    let clock: any HarnessClock
     let condition = NSCondition()
     private var events: [WorkloadEvent] = []
     private var acknowledged: Set<Int> = []
@@ -26,67 +29,87 @@ final class EventStreamReader: @unchecked Sendable {
     /// The handler running on the main thread now (its start event came, its record did not).
     private(set) var openHandler: HandlerBegin?
     private let symbolizer: StackSymbolizer
+    /// Touched only by whoever feeds the stream: the read thread, or a test's in-memory app.
+    private var decoder = EventStreamDecoder()
 
-    init(fd: Int32, symbolizer: StackSymbolizer = StackSymbolizer()) {
-        self.fd = fd
+    /// Reads `fd` (the event pipe) on a thread of its own until its end.
+    init(fd: Int32, clock: any HarnessClock = SystemClock(), symbolizer: StackSymbolizer = StackSymbolizer()) {
+        self.clock = clock
         self.symbolizer = symbolizer
-        let thread = Thread { [self] in readLoop() }
+        let thread = Thread { [self] in readLoop(fd) }
         thread.name = "frugal-events-\(fd)"
         thread.start()
     }
 
-    private func readLoop() {
-        var decoder = EventStreamDecoder()
+    /// A stream fed with `ingest` and ended with `endOfStream` by its owner (an in-memory app).
+    init(fedOn clock: any HarnessClock, symbolizer: StackSymbolizer = StackSymbolizer()) {
+        self.clock = clock
+        self.symbolizer = symbolizer
+    }
+
+    private func readLoop(_ fd: Int32) {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 {
+            let count: Int
+            do {
+                count = try buffer.withUnsafeMutableBytes { raw in
+                    try SystemCall.retrying("read", subject: "event stream") { read(fd, raw.baseAddress, raw.count) }
+                }
+            } catch {
                 // Not the end of the stream: what the workload writes after this is lost, and the
                 // run must say so rather than look as if the app went quiet.
-                let code = errno
-                condition.lock()
-                readFailure = "reading the event stream failed: \(String(cString: strerror(code))) (errno \(code))"
-                condition.unlock()
-                break
+                endOfStream(failure: "reading the event stream failed: \(error)")
+                return
             }
             if count == 0 { break }
-            var parsed: [WorkloadEvent] = []
-            var bad: [String] = []
-            for item in decoder.feed(buffer[0..<count]) {
-                switch item {
-                case .event(let event): parsed.append(event)
-                case .malformed(let line): bad.append(line)
-                case .unreadableHello(let version):
-                    condition.lock()
-                    if helloProtocolVersion == nil { helloProtocolVersion = version }
-                    condition.unlock()
-                case .stack(let time, let lines):
-                    condition.lock()
-                    let handler = openHandler?.name
-                    condition.unlock()
-                    parsed.append(WorkloadEvent(time: time, body: .hangStack(HangStack(handler: handler, capturedAt: time, frames: symbolizer.frames(lines)))))
-                }
+            ingest(buffer[0..<count])
+        }
+        endOfStream()
+    }
+
+    /// Takes `chunk` of the stream (whole lines or not): decodes them and wakes every waiter.
+    func ingest(_ chunk: ArraySlice<UInt8>) {
+        let count = chunk.count
+        var parsed: [WorkloadEvent] = []
+        var bad: [String] = []
+        for item in decoder.feed(chunk) {
+            switch item {
+            case .event(let event): parsed.append(event)
+            case .malformed(let line): bad.append(line)
+            case .unreadableHello(let version):
+                condition.lock()
+                if helloProtocolVersion == nil { helloProtocolVersion = version }
+                condition.unlock()
+            case .stack(let time, let lines):
+                condition.lock()
+                let handler = openHandler?.name
+                condition.unlock()
+                parsed.append(WorkloadEvent(time: time, body: .hangStack(HangStack(handler: handler, capturedAt: time, frames: symbolizer.frames(lines)))))
             }
-            condition.lock()
-            bytes += count
-            for event in parsed {
-                events.append(event)
-                switch event.body {
-                case .ack(let ack): acknowledged.insert(ack.sequence)
-                case .hello(let hello): if helloProtocolVersion == nil { helloProtocolVersion = hello.effectiveProtocolVersion }
-                case .controlError(let error): if let sequence = error.sequence { controlErrors[sequence] = error }
-                case .handlerBegan(let begin): openHandler = begin
-                case .handler(let handler): if openHandler?.start == handler.start { openHandler = nil }
-                default: break
-                }
-            }
-            // A workload printing garbage in a loop must not grow the harness without bound.
-            malformedLines += bad.prefix(max(0, Self.maxMalformedLines - malformedLines.count))
-            condition.broadcast()
-            condition.unlock()
         }
         condition.lock()
+        bytes += count
+        for event in parsed {
+            events.append(event)
+            switch event.body {
+            case .ack(let ack): acknowledged.insert(ack.sequence)
+            case .hello(let hello): if helloProtocolVersion == nil { helloProtocolVersion = hello.effectiveProtocolVersion }
+            case .controlError(let error): if let sequence = error.sequence { controlErrors[sequence] = error }
+            case .handlerBegan(let begin): openHandler = begin
+            case .handler(let handler): if openHandler?.start == handler.start { openHandler = nil }
+            default: break
+            }
+        }
+        // A workload printing garbage in a loop must not grow the harness without bound.
+        malformedLines += bad.prefix(max(0, Self.maxMalformedLines - malformedLines.count))
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The stream ended (the app closed its end), or could not be read any more (`failure`).
+    func endOfStream(failure: String? = nil) {
+        condition.lock()
+        if let failure { readFailure = failure }
         finished = true
         openHandler = nil
         condition.broadcast()
@@ -94,14 +117,13 @@ final class EventStreamReader: @unchecked Sendable {
     }
 
     /// Waits until `sequence` is acknowledged, the stream ends, or `deadline` passes.
-    func waitForAck(_ sequence: Int, until deadline: UInt64, clock: () -> UInt64) -> Bool {
+    func waitForAck(_ sequence: Int, until deadline: UInt64) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while !acknowledged.contains(sequence) {
             if finished || controlErrors[sequence] != nil { return false }
-            let now = clock()
-            if now >= deadline { return false }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+            if clock.now() >= deadline { return false }
+            clock.wait(condition, until: deadline)
         }
         return true
     }
@@ -113,9 +135,8 @@ final class EventStreamReader: @unchecked Sendable {
         defer { condition.unlock() }
         while !predicate(events) {
             if finished { return false }
-            let now = MonotonicClock.now()
-            if now >= deadline { return false }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+            if clock.now() >= deadline { return false }
+            clock.wait(condition, until: deadline)
         }
         return true
     }
@@ -146,13 +167,12 @@ final class EventStreamReader: @unchecked Sendable {
     }
 
     /// Waits until the workload closes its end (it exited) or `deadline` passes.
-    func waitForEnd(until deadline: UInt64, clock: () -> UInt64) {
+    func waitForEnd(until deadline: UInt64) {
         condition.lock()
         defer { condition.unlock() }
         while !finished {
-            let now = clock()
-            if now >= deadline { return }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+            if clock.now() >= deadline { return }
+            clock.wait(condition, until: deadline)
         }
     }
 

@@ -7,19 +7,23 @@ import CFrugalSystem
 /// signals the main thread (tgkill) so that FrugalKit's signal handler writes its stack to the
 /// event stream. It waits on the event reader's condition: it wakes on the workload's own events
 /// and at the one deadline that matters, and the workload never wakes up for it.
+// @unchecked: `paused` and `stopped` are read and written only holding the reader's
+// `condition`, the NSCondition this watcher sleeps on.
 final class HangWatcher: @unchecked Sendable {
     private let reader: EventStreamReader
-    private let pid: pid_t
+    private let process: any AppProcess
     private let limitNanoseconds: UInt64
+    /// Guarded by `reader.condition`, like what it watches.
     private var paused = false
     private var stopped = false
 
-    init(reader: EventStreamReader, pid: pid_t, limitMilliseconds: Double = Thresholds.hangMilliseconds) {
+    /// Watches `reader`'s open handler on `reader.clock` and signals `process`'s main thread.
+    init(reader: EventStreamReader, process: any AppProcess, limitMilliseconds: Double = Thresholds.hangMilliseconds) {
         self.reader = reader
-        self.pid = pid
+        self.process = process
         self.limitNanoseconds = UInt64(limitMilliseconds * 1e6)
         let thread = Thread { [self] in loop() }
-        thread.name = "frugal-hang-watcher-\(pid)"
+        thread.name = "frugal-hang-watcher-\(process.pid)"
         thread.start()
     }
 
@@ -49,13 +53,11 @@ final class HangWatcher: @unchecked Sendable {
                 continue
             }
             let deadline = open.start + limitNanoseconds
-            let now = MonotonicClock.now()
-            if now >= deadline {
-                // The main thread's tid is the pid.
-                _ = frugal_tgkill(pid, pid, frugal_hang_signal())
+            if reader.clock.now() >= deadline {
+                process.signalMainThread(frugal_hang_signal())
                 signalled = open.start
             } else {
-                _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+                reader.clock.wait(condition, until: deadline)
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import FrugalCore
 import FrugalProbe
 
@@ -10,22 +11,26 @@ import FrugalProbe
 /// signal, a resume); the kernel's view of where it waited (`wchan`, the syscall) is kept. An idle
 /// program blocked in its event wait is not hung. Which thread is "main": the main thread of the
 /// program's process, past wrappers (a process with exactly one child, as `sh -c`, `perf stat`).
-final class OutsideHangWatcher: @unchecked Sendable {
+final class OutsideHangWatcher: Sendable {
     private let root: pid_t
     private let members: @Sendable () -> [pid_t]
     private let interval: Double
     private let limitNanoseconds: UInt64
-    private let lock = NSLock()
-    private var stopped = false
-    private var paused = false
-    private var expectingFrom: UInt64 = 0
-    private var expectingUntil: UInt64 = 0
-    private var hangs: [OutsideHang] = []
-    private var longestBusy: UInt64 = 0
-    private var samplesTaken = 0
-    private var unreadable: Set<String> = []
-    /// Whether the main thread has slept once (launch is over).
-    private var launched = false
+    /// What the watching thread and the session share.
+    private struct Shared {
+        var stopped = false
+        var paused = false
+        var expectingFrom: UInt64 = 0
+        var expectingUntil: UInt64 = 0
+        var hangs: [OutsideHang] = []
+        var longestBusy: UInt64 = 0
+        var samplesTaken = 0
+        var unreadable: Set<String> = []
+        /// Whether the main thread has slept once (launch is over).
+        var launched = false
+    }
+
+    private let shared = Mutex(Shared())
 
     /// System calls that wait for the next event (x86-64 and arm64 numbers): a thread blocked in
     /// one is idle and answers the next event, not hung.
@@ -50,21 +55,21 @@ final class OutsideHangWatcher: @unchecked Sendable {
         thread.start()
     }
 
-    func setPaused(_ value: Bool) { lock.withLock { paused = value } }
-    func stop() { lock.withLock { stopped = true } }
+    func setPaused(_ value: Bool) { shared.withLock { $0.paused = value } }
+    func stop() { shared.withLock { $0.stopped = true } }
 
     /// The scenario expects the program to respond until `deadline` (monotonic ns).
     func expectResponse(until deadline: UInt64) {
-        lock.withLock {
-            if MonotonicClock.now() > expectingUntil { expectingFrom = MonotonicClock.now() }
-            expectingUntil = max(expectingUntil, deadline)
+        shared.withLock { shared in
+            if MonotonicClock.now() > shared.expectingUntil { shared.expectingFrom = MonotonicClock.now() }
+            shared.expectingUntil = max(shared.expectingUntil, deadline)
         }
     }
 
     /// What was seen: the hangs, the longest busy stretch (ns), samples taken, and the files the
     /// machine would not let the harness read.
     var result: (hangs: [OutsideHang], longestBusyNanoseconds: UInt64, samples: Int, unreadable: [String]) {
-        lock.withLock { (hangs, longestBusy, samplesTaken, unreadable.sorted()) }
+        shared.withLock { ($0.hangs, $0.longestBusy, $0.samplesTaken, $0.unreadable.sorted()) }
     }
 
     /// The program's process: from the spawned one down while a process has exactly one child.
@@ -90,7 +95,7 @@ final class OutsideHangWatcher: @unchecked Sendable {
         var lastMembersCheck: UInt64 = 0
         var pid = root
         while true {
-            let (done, isPaused, expecting) = lock.withLock { (stopped, paused, (expectingFrom, expectingUntil)) }
+            let (done, isPaused, expecting) = shared.withLock { ($0.stopped, $0.paused, ($0.expectingFrom, $0.expectingUntil)) }
             if done { break }
             let now = MonotonicClock.now()
             if now - lastMembersCheck > 200_000_000 {
@@ -100,13 +105,13 @@ final class OutsideHangWatcher: @unchecked Sendable {
             if isPaused {
                 stretch = nil
             } else if let state = ProcFS.waitState(pid: pid, tid: pid) {
-                lock.withLock {
-                    samplesTaken += 1
-                    if state.wchan == nil && state.state != "R" { unreadable.insert("wchan") }
-                    if state.syscall == nil { unreadable.insert("syscall") }
+                shared.withLock { shared in
+                    shared.samplesTaken += 1
+                    if state.wchan == nil && state.state != "R" { shared.unreadable.insert("wchan") }
+                    if state.syscall == nil { shared.unreadable.insert("syscall") }
                 }
                 let running = state.state == "R"
-                if !running { lock.withLock { launched = true } }
+                if !running { shared.withLock { $0.launched = true } }
                 if var current = stretch, current.pid == pid, current.switches == state.voluntaryContextSwitches {
                     current.busy = current.busy && running
                     current.uninterruptible = current.uninterruptible && state.state == "D"
@@ -121,7 +126,7 @@ final class OutsideHangWatcher: @unchecked Sendable {
                     stretch = Stretch(pid: pid, start: now, switches: state.voluntaryContextSwitches, busy: running,
                                       uninterruptible: state.state == "D", wchan: running ? nil : state.wchan,
                                       syscall: running ? nil : state.syscall, onCPUStart: state.onCPUNanoseconds,
-                                      onCPUEnd: state.onCPUNanoseconds, duringLaunch: !lock.withLock { launched })
+                                      onCPUEnd: state.onCPUNanoseconds, duringLaunch: !shared.withLock { $0.launched })
                 }
             } else {
                 if let finished = stretch { close(finished, at: now, expecting: expecting) }
@@ -129,7 +134,7 @@ final class OutsideHangWatcher: @unchecked Sendable {
             }
             Thread.sleep(forTimeInterval: interval)
         }
-        if let finished = stretch { close(finished, at: MonotonicClock.now(), expecting: lock.withLock { (expectingFrom, expectingUntil) }) }
+        if let finished = stretch { close(finished, at: MonotonicClock.now(), expecting: shared.withLock { ($0.expectingFrom, $0.expectingUntil) }) }
     }
 
     /// One run of samples with no voluntary switch of the watched thread.
@@ -149,17 +154,18 @@ final class OutsideHangWatcher: @unchecked Sendable {
     private func close(_ stretch: Stretch, at end: UInt64, expecting: (from: UInt64, until: UInt64)) {
         let length = end - stretch.start
         let onCPU = stretch.onCPUEnd &- stretch.onCPUStart
-        lock.withLock {
+        let limitNanoseconds = self.limitNanoseconds
+        shared.withLock { shared in
             if stretch.busy && !stretch.duringLaunch {
-                longestBusy = max(longestBusy, onCPU)
+                shared.longestBusy = max(shared.longestBusy, onCPU)
                 if onCPU >= limitNanoseconds {
-                    hangs.append(OutsideHang(start: stretch.start, end: end, kind: "busy", wchan: nil, syscall: nil))
+                    shared.hangs.append(OutsideHang(start: stretch.start, end: end, kind: "busy", wchan: nil, syscall: nil))
                 }
                 return
             }
             guard length >= limitNanoseconds, !stretch.busy else { return }
             if stretch.uninterruptible {
-                hangs.append(OutsideHang(start: stretch.start, end: end, kind: "uninterruptible", wchan: stretch.wchan, syscall: stretch.syscall))
+                shared.hangs.append(OutsideHang(start: stretch.start, end: end, kind: "uninterruptible", wchan: stretch.wchan, syscall: stretch.syscall))
                 return
             }
             if let call = stretch.syscall, Self.eventWaitCalls.contains(call) { return }
@@ -167,7 +173,7 @@ final class OutsideHangWatcher: @unchecked Sendable {
             let start = max(stretch.start, expecting.from)
             let stop = min(end, expecting.until)
             if stop > start && stop - start >= limitNanoseconds {
-                hangs.append(OutsideHang(start: start, end: stop, kind: "blocked", wchan: stretch.wchan, syscall: stretch.syscall))
+                shared.hangs.append(OutsideHang(start: start, end: stop, kind: "blocked", wchan: stretch.wchan, syscall: stretch.syscall))
             }
         }
     }

@@ -1,47 +1,55 @@
 import Foundation
+import Synchronization
 import FrugalCore
 import FrugalProbe
 
 /// Samples `/proc/<pid>/task/*` from the harness at a fixed interval, so the workload never
 /// wakes up to be measured. Stops by itself when the process is gone.
-final class ProcSampler: @unchecked Sendable {
+final class ProcSampler: Sendable {
     let pid: pid_t
     let interval: Double
-    private let lock = NSLock()
-    private var samples: [ProcessSample] = []
-    private var stopped = false
+    private let clock: any HarnessClock
+    /// The main process's sample at a time (`/proc/<pid>` for a real process).
+    private let source: @Sendable (UInt64) -> ProcessSample?
+    private struct State {
+        var samples: [ProcessSample] = []
+        var stopped = false
+        /// Every process seen in the run besides the main one, with its command, when first seen.
+        var seenMembers: [pid_t: (command: String, firstSeen: UInt64, parent: pid_t?)] = [:]
+    }
+
+    private let state = Mutex(State())
+    /// Signalled by `stop`, so the sampling thread's wait between samples (on `clock`) ends at once.
+    private let wake = NSCondition()
     /// The other processes of the run (its cgroup's members): their threads join each sample, so
     /// the activity lane and idle phases count every descendant. Process-level fields (memory,
     /// I/O) stay the main process's.
     private let members: (@Sendable () -> [pid_t])?
-    /// Every process seen in the run besides the main one, with its command, when first seen.
-    private var seenMembers: [pid_t: (command: String, firstSeen: UInt64, parent: pid_t?)] = [:]
 
-    init(pid: pid_t, interval: Double, members: (@Sendable () -> [pid_t])? = nil) {
-        self.pid = pid
+    /// Samples `process` (`AppProcess.sample(at:)`: `/proc/<pid>` for a real one) on `clock`.
+    init(process: any AppProcess, interval: Double, clock: any HarnessClock, members: (@Sendable () -> [pid_t])? = nil) {
+        self.pid = process.pid
         self.interval = interval
+        self.clock = clock
         self.members = members
+        source = { time in process.sample(at: time) }
     }
 
     /// The main process's sample plus the threads of the run's other processes.
     private func takeSample() -> ProcessSample? {
-        let time = MonotonicClock.now()
-        guard var sample = try? ProcFS.sample(pid: pid, time: time) else { return nil }
+        let time = clock.now()
+        guard var sample = source(time) else { return nil }
         guard let members else { return sample }
         for member in members() where member != pid {
             guard let tids = try? ProcFS.threadIDs(pid: member) else { continue }
             for tid in tids {
                 if let thread = try? ProcFS.threadSample(pid: member, tid: tid) { sample.threads.append(thread) }
             }
-            lock.lock()
-            let known = seenMembers[member] != nil
-            lock.unlock()
+            let known = state.withLock { $0.seenMembers[member] != nil }
             if !known {
                 let command = ProcFS.commandLine(pid: member)
                 let parent = ProcFS.parentProcess(pid: member)
-                lock.lock()
-                seenMembers[member] = (command, time, parent)
-                lock.unlock()
+                state.withLock { $0.seenMembers[member] = (command, time, parent) }
             }
         }
         return sample
@@ -49,9 +57,7 @@ final class ProcSampler: @unchecked Sendable {
 
     /// The run's other processes seen so far.
     var otherProcesses: [pid_t: (command: String, firstSeen: UInt64, parent: pid_t?)] {
-        lock.lock()
-        defer { lock.unlock() }
-        return seenMembers
+        state.withLock { $0.seenMembers }
     }
 
     func start() {
@@ -63,9 +69,7 @@ final class ProcSampler: @unchecked Sendable {
     /// One sample now, or nil if the process is gone.
     func sampleNow() -> ProcessSample? {
         guard let sample = takeSample() else { return nil }
-        lock.lock()
-        samples.append(sample)
-        lock.unlock()
+        state.withLock { $0.samples.append(sample) }
         return sample
     }
 
@@ -75,56 +79,53 @@ final class ProcSampler: @unchecked Sendable {
     /// after an event would have that event's wakeups counted in the phase that follows. The
     /// harness polls `/proc` while it waits; the workload is not disturbed.
     func settledSample(timeout: Double) -> ProcessSample? {
-        let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
+        let deadline = clock.now() + RunSession.nanoseconds(timeout)
         while true {
             guard let sample = takeSample() else { return nil }
             if sample.isQuiet || sample.time >= deadline {
-                lock.lock()
-                samples.append(sample)
-                lock.unlock()
+                state.withLock { $0.samples.append(sample) }
                 return sample
             }
-            Thread.sleep(forTimeInterval: 0.001)
+            clock.sleep(until: clock.now() + 1_000_000)
         }
     }
 
     /// A sample taken once every thread is stopped (`T`: the group stop of SIGSTOP has completed),
     /// or nil after `timeout` seconds. Threads wake to enter the stop, so only this sample is final.
     func stoppedSample(timeout: Double) -> ProcessSample? {
-        let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
+        let deadline = clock.now() + RunSession.nanoseconds(timeout)
         while true {
             guard let sample = takeSample() else { return nil }
             if sample.threads.allSatisfy({ $0.state == "T" || $0.state == "t" }) {
-                lock.lock()
-                samples.append(sample)
-                lock.unlock()
+                state.withLock { $0.samples.append(sample) }
                 return sample
             }
             if sample.time >= deadline { return nil }
-            Thread.sleep(forTimeInterval: 0.001)
+            clock.sleep(until: clock.now() + 1_000_000)
         }
     }
 
     func stop() {
-        lock.lock()
-        stopped = true
-        lock.unlock()
+        state.withLock { $0.stopped = true }
+        wake.lock()
+        wake.broadcast()
+        wake.unlock()
     }
 
     /// Every sample, in time order.
     var all: [ProcessSample] {
-        lock.lock()
-        defer { lock.unlock() }
-        return samples.sorted { $0.time < $1.time }
+        state.withLock { $0.samples }.sorted { $0.time < $1.time }
     }
 
     private func loop() {
         while true {
-            lock.lock()
-            let done = stopped
-            lock.unlock()
+            let done = state.withLock { $0.stopped }
             if done || sampleNow() == nil { return }
-            Thread.sleep(forTimeInterval: interval)
+            let next = clock.now() + RunSession.nanoseconds(interval)
+            // `stopped` is read holding `wake`, so a `stop` in between cannot be missed.
+            wake.lock()
+            while !state.withLock({ $0.stopped }) && clock.now() < next { clock.wait(wake, until: next) }
+            wake.unlock()
         }
     }
 }

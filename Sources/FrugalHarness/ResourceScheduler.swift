@@ -34,6 +34,8 @@ public final class ResourceScheduler {
         return (order.filter { plans[$0].demand.isLight }, order.filter { !plans[$0].demand.isLight })
     }
 
+    // @unchecked: every field but `condition` is read and written only holding `condition`'s
+    // lock (an NSCondition, because the scheduler waits on it).
     private final class State: @unchecked Sendable {
         let condition = NSCondition()
         var results: [Result<RunRecord, Error>?]
@@ -48,7 +50,7 @@ public final class ResourceScheduler {
 
     /// Runs every plan; throws ``SuiteFailure`` when the harness itself fails, after the runs
     /// already going have ended.
-    public func run(_ plans: [RunPlan], progress: @escaping (SuiteRunner.Progress) -> Void = { _ in }) throws -> [RunRecord] {
+    public func run(_ plans: [RunPlan], progress: @escaping @Sendable (SuiteRunner.Progress) -> Void = { _ in }) throws -> [RunRecord] {
         let state = State(count: plans.count)
         var (light, exclusive) = Self.queues(plans)
         let group = DispatchGroup()

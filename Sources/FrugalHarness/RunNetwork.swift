@@ -1,10 +1,12 @@
 import Foundation
 import FrugalCore
 import FrugalProbe
+import NIOPosix
 
 /// The network side of one run: an origin server and a shaping proxy in front of it, both on
 /// loopback and both the run's own (so runs side by side with `--jobs` never share a link).
-/// The workload finds the proxy in `FRUGAL_PROXY=127.0.0.1:PORT`.
+/// The workload finds the proxy in `FRUGAL_PROXY=127.0.0.1:PORT`. One event-loop group of
+/// the run's own serves both, a loop each, so the origin's work never delays the proxy's timing.
 final class RunNetwork {
     /// The environment variable naming the proxy's address.
     static let environmentKey = FrugalProtocol.Environment.proxy
@@ -13,28 +15,32 @@ final class RunNetwork {
     let proxy: ShapingProxy
     let address: String
     let radio: RadioProfile.Technology
+    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
     private var conditions: [(time: UInt64, profile: NetworkProfile)]
     private var faults: [(time: UInt64, kind: String, detail: String)] = []
     private var stopped = false
 
     /// Starts both servers with `profile` in force.
     init(profile: NetworkProfile, radio: RadioProfile.Technology) throws {
-        origin = OriginServer(measuresCompressibility: true)
+        let loops = Array(group.makeIterator())
+        origin = OriginServer(group: loops[1 % loops.count], measuresCompressibility: true)
         let originPort: Int
         do {
             originPort = try origin.start()
         } catch {
             origin.stop()
-            throw HarnessError("cannot start the origin server on loopback: \(error)")
+            try? group.syncShutdownGracefully()
+            throw HarnessError.network(component: "origin server", underlying: error)
         }
         let now = MonotonicClock.now()
-        proxy = ShapingProxy(upstreamHost: "127.0.0.1", upstreamPort: originPort, profile: profile, origin: now)
+        proxy = ShapingProxy(upstreamHost: "127.0.0.1", upstreamPort: originPort, profile: profile, origin: now, group: loops[0])
         do {
             address = "127.0.0.1:\(try proxy.start())"
         } catch {
             proxy.stop()
             origin.stop()
-            throw HarnessError("cannot start the shaping proxy on loopback: \(error)")
+            try? group.syncShutdownGracefully()
+            throw HarnessError.network(component: "shaping proxy", underlying: error)
         }
         self.radio = radio
         conditions = [(now, profile)]
@@ -57,12 +63,13 @@ final class RunNetwork {
         faults.append((MonotonicClock.now(), kind, "\(fault) × \(connections) connection\(connections == 1 ? "" : "s")"))
     }
 
-    /// Stops both servers; idempotent. Open connections are closed.
+    /// Stops both servers and their event loops; idempotent. Open connections are closed.
     func stop() {
         guard !stopped else { return }
         stopped = true
         proxy.stop()
         origin.stop()
+        try? group.syncShutdownGracefully()
     }
 
     /// Stops the servers and returns what they saw, on the run's clock (seconds since `spawnTime`).

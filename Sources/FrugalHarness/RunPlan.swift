@@ -144,9 +144,3 @@ public struct HarnessOptions: Sendable {
         self.radio = radio
     }
 }
-
-/// A failure of the harness itself (exit code 3), as opposed to a finding about the workload.
-public struct HarnessError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-}

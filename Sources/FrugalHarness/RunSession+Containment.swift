@@ -8,6 +8,8 @@ import FrugalProbe
 extension RunSession {
     /// The run's other processes now: the cgroup's members, or without one the main process's group.
     func otherProcesses() -> [pid_t] {
+        // An in-memory app starts nothing on this machine, and its pid is nobody's group.
+        guard launcher.startsSystemProcesses else { return [] }
         if let containment { return containment.pids.filter { $0 != process.pid } }
         return ProcessGroupScan.members(ofGroup: process.pid).filter { $0 != process.pid }
     }
@@ -23,7 +25,8 @@ extension RunSession {
     /// Signals every process of the run (SIGTERM, SIGSTOP, SIGCONT, as systemd's control-group kill mode does).
     func signalEveryProcess(_ signal: Int32) {
         process.kill(signal)
-        for pid in otherProcesses() { _ = Glibc.kill(pid, signal) }
+        // ESRCH: that one has ended meanwhile, which is no failure of the signal.
+        for pid in otherProcesses() { _ = try? SystemCall.retrying("kill", subject: "\(pid)") { Glibc.kill(pid, signal) } }
     }
 
     /// Once a main process has exited: whatever of the run still runs outlived it. Each is
@@ -45,7 +48,7 @@ extension RunSession {
         if let containment {
             containment.killAll()
         } else {
-            for (pid, _, _) in found { _ = Glibc.kill(pid, SIGKILL) }
+            for (pid, _, _) in found { _ = try? SystemCall.retrying("kill", subject: "\(pid)") { Glibc.kill(pid, SIGKILL) } }
         }
         let ended = MonotonicClock.now()
         for (pid, command, started) in found {

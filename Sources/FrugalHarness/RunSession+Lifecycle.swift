@@ -18,9 +18,9 @@ extension RunSession {
         // The end of the inactive phase is sampled before the app is told it is active again.
         let endSample = exited == nil ? sampler.sampleNow() : nil
         let problem = exited == nil
-            ? sendAndWait(.becomeActive, until: MonotonicClock.now() + Self.nanoseconds(options.inputTimeout))
+            ? sendAndWait(.becomeActive, until: clock.now() + Self.nanoseconds(options.inputTimeout))
             : "the workload exited while inactive"
-        steps.append(StepRecord(index: index, step: step, start: start, end: MonotonicClock.now(), phaseStart: startSample?.time ?? start,
+        steps.append(StepRecord(index: index, step: step, start: start, end: clock.now(), phaseStart: startSample?.time ?? start,
                                 sampleAtStart: startSample, sampleAtEnd: endSample, problem: problem))
         if exited != nil { stopped = true }
     }
@@ -34,7 +34,7 @@ extension RunSession {
             failDelivery("enterBackground", error: error, step: .home, index: index, start: start)
             return
         }
-        guard reader.waitForAck(sequence, until: start + Self.nanoseconds(options.backgroundWatchdog), clock: MonotonicClock.now) else {
+        guard reader.waitForAck(sequence, until: start + Self.nanoseconds(options.backgroundWatchdog)) else {
             if process.hasExited {
                 stopped = true
                 record(.home, index: index, start: start, problem: "the workload exited before entering the background")
@@ -46,7 +46,7 @@ extension RunSession {
             record(.home, index: index, start: start, problem: detail)
             return
         }
-        let entered = MonotonicClock.now()
+        let entered = clock.now()
         // Sample the start of the background time, so its CPU is measured from here.
         _ = sampler.settledSample(timeout: options.settleTimeout)
         let budget = plan.scenario.effectiveBackgroundTimeBudget
@@ -56,7 +56,7 @@ extension RunSession {
         let expirationAt = entered + Self.nanoseconds(budget - min(5, budget / 4))
         var expirationSent = false
         while !Self.openBackgroundTasks(reader.snapshot).isEmpty {
-            let now = MonotonicClock.now()
+            let now = clock.now()
             if now >= budgetEnd {
                 let open = Self.openBackgroundTasks(reader.snapshot).map { "'\($0.name)' (#\($0.id))" }.joined(separator: ", ")
                 let detail = "background task watchdog: background task \(open) still open when the \(DisplayFormat.number(budget)) s of background time ran out"
@@ -83,7 +83,7 @@ extension RunSession {
                 return
             }
         }
-        suspendAfterBackgroundGrace(from: MonotonicClock.now(), index: index, start: start, subject: "workload",
+        suspendAfterBackgroundGrace(from: clock.now(), index: index, start: start, subject: "workload",
                                     failure: "the process could not be stopped", suspend: suspend)
     }
 
@@ -102,7 +102,7 @@ extension RunSession {
     /// (its exit is the finding); otherwise the harness failed, and the run says so as
     /// `harness-error` instead of blaming the app with a watchdog it never had the chance to meet.
     func failDelivery(_ command: String, error: Error, step: ScenarioStep, index: Int, start: UInt64) {
-        if process.hasExited || process.waitForExit(until: MonotonicClock.now() + 100_000_000) != nil {
+        if process.hasExited || process.waitForExit(until: clock.now() + 100_000_000) != nil {
             stopped = true
             record(step, index: index, start: start, problem: "the workload exited before \(command) could be delivered")
             return
@@ -148,7 +148,7 @@ extension RunSession {
         } else if continueProcess {
             process.kill(SIGCONT)
         }
-        let time = MonotonicClock.now()
+        let time = clock.now()
         if var last = suspensions.popLast() {
             last.end = time
             last.sampleAtEnd = endSample
@@ -184,8 +184,8 @@ extension RunSession {
     func systemKill(from: AppState, subject: String, index: Int, start: UInt64, sendKill: () -> Void) {
         if isSuspended { endSuspension(endedBy: "kill", continueProcess: false) }
         sendKill()
-        let exit = process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(5))
-        systemEvents.append(WorkloadEvent(time: exit?.time ?? MonotonicClock.now(), body: .stateChanged(StateChange(from: from, to: .notRunning))))
+        let exit = process.waitForExit(until: clock.now() + Self.nanoseconds(5))
+        systemEvents.append(WorkloadEvent(time: exit?.time ?? clock.now(), body: .stateChanged(StateChange(from: from, to: .notRunning))))
         killedByScenario = exit != nil
         record(.kill, index: index, start: start, problem: exit == nil ? "the \(subject) did not die after SIGKILL" : nil)
         if exit == nil { stopped = true }
@@ -197,7 +197,7 @@ extension RunSession {
             let from: AppState = isSuspended ? .suspended : currentAppState()
             if isSuspended { endSuspension(endedBy: "relaunch", continueProcess: false) }
             process.kill(SIGKILL)
-            if let exit = process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(5)) {
+            if let exit = process.waitForExit(until: clock.now() + Self.nanoseconds(5)) {
                 systemEvents.append(WorkloadEvent(time: exit.time, body: .stateChanged(StateChange(from: from, to: .notRunning))))
             }
         }

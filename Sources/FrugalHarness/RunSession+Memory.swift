@@ -16,7 +16,7 @@ extension RunSession {
     /// The delivery itself, on whatever thread calls it: it touches only the process and sampler
     /// it is given (each locked inside) and the memory record (locked), never the session's state.
     /// `programSignal`: the signal a black-box program gets as its warning (nil: a control message).
-    static func deliverWarning(_ level: MemoryWarningLevel, origin: String, sequence: Int, to current: (process: ChildProcess, sampler: ProcSampler),
+    static func deliverWarning(_ level: MemoryWarningLevel, origin: String, sequence: Int, to current: (process: any AppProcess, sampler: ProcSampler),
                                memory: MemoryPressure, programSignal: Int32?) -> (WarningDelivery, String?) {
         let (process, sampler) = current
         // `normal` asks nothing of the app: it is sent without the samples around it.
@@ -26,8 +26,12 @@ extension RunSession {
         var problem: String?
         if let signal = programSignal {
             // A black-box program's warning is a signal to its main process (a wrapper gets it).
-            if level != .normal && Glibc.kill(process.pid, signal) != 0 {
-                problem = "could not send signal \(signal) to pid \(process.pid): \(String(cString: strerror(errno)))"
+            if level != .normal {
+                do {
+                    try SystemCall.retrying("kill", subject: "\(process.pid)") { Glibc.kill(process.pid, signal) }
+                } catch {
+                    problem = "could not send signal \(signal) to pid \(process.pid): \(error)"
+                }
             }
         } else {
             do {
@@ -67,7 +71,7 @@ extension RunSession {
         sequence += 1
         let sent = sequence
         var (_, problem) = deliverWarning(level, origin: "scenario", sequence: sent)
-        if problem == nil && !reader.waitForAck(sent, until: start + Self.nanoseconds(options.inputTimeout), clock: MonotonicClock.now) {
+        if problem == nil && !reader.waitForAck(sent, until: start + Self.nanoseconds(options.inputTimeout)) {
             problem = process.hasExited ? "the workload exited before handling the memory warning" : "the memory warning was not handled in time"
         }
         record(.memoryWarning(level: level), index: index, start: start, problem: problem)
@@ -100,7 +104,7 @@ extension RunSession {
             memory.addBalloon(hog)
             let ready = EventStreamReader(fd: hog.eventFD)
             // The hog closes its event pipe once every page is touched (or it dies).
-            ready.waitForEnd(until: start + Self.nanoseconds(10), clock: MonotonicClock.now)
+            ready.waitForEnd(until: start + Self.nanoseconds(10))
             record(.balloon(bytes: bytes), index: index, start: start,
                    problem: hog.hasExited ? "the balloon was killed before it filled (the OOM killer took it)" : nil)
         } catch {

@@ -24,13 +24,13 @@ extension RunSession {
             record(step, index: index, start: start, problem: protocolMismatch?.description)
             return
         }
-        if reader.waitForAck(sequence, until: deadline, clock: MonotonicClock.now) {
+        if reader.waitForAck(sequence, until: deadline) {
             record(step, index: index, start: start)
             return
         }
         // Back before the deadline: the event stream ended, so the app is exiting; let the reaper
         // see it, or an app that exits at once would be blamed on the watchdog.
-        let now = MonotonicClock.now()
+        let now = clock.now()
         if now < deadline { _ = process.waitForExit(until: min(deadline, now + Self.nanoseconds(2))) }
         if process.hasExited {
             stopped = true
@@ -47,14 +47,14 @@ extension RunSession {
         if killedByScenario {
             // Not running: time passes before a relaunch, with nothing to sample.
             // Interruptible: Ctrl-C must not wait out a long pause before a relaunch.
-            options.interruption.sleep(until: end)
-            steps.append(StepRecord(index: index, step: .wait(seconds: duration), start: start, end: MonotonicClock.now()))
+            options.interruption.sleep(until: end, clock: clock)
+            steps.append(StepRecord(index: index, step: .wait(seconds: duration), start: start, end: clock.now()))
             return
         }
         let startSample = sampler.settledSample(timeout: min(options.settleTimeout, duration))
         let exited = process.waitForExit(until: end)
         let endSample = exited == nil ? sampler.sampleNow() : nil
-        steps.append(StepRecord(index: index, step: .wait(seconds: duration), start: start, end: MonotonicClock.now(),
+        steps.append(StepRecord(index: index, step: .wait(seconds: duration), start: start, end: clock.now(),
                                 phaseStart: startSample?.time ?? start, sampleAtStart: startSample, sampleAtEnd: endSample,
                                 problem: exited == nil ? nil : "the workload exited during the wait"))
         if exited != nil { stopped = true }

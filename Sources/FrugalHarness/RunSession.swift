@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import FrugalCore
 import FrugalProbe
 
@@ -10,8 +11,12 @@ final class RunSession {
     let options: HarnessOptions
     let plan: RunPlan
     let workload: String
+    /// What starts the run's processes and the time its waits and watchdogs run on: the real
+    /// ones, or a test's in-memory app and manual clock (`Seams/`).
+    let launcher: any ProcessLauncher
+    let clock: any HarnessClock
     /// The current process, its event stream, its `/proc` sampler and its hang watcher.
-    private(set) var process: ChildProcess
+    private(set) var process: any AppProcess
     private(set) var reader: EventStreamReader
     private(set) var sampler: ProcSampler
     private(set) var hangWatcher: HangWatcher
@@ -77,10 +82,13 @@ final class RunSession {
     var tornDown = false
 
     /// `launchArguments` is the program's argv for a black-box run (its path resolved).
-    init(plan: RunPlan, workload: String, options: HarnessOptions, launchArguments: [String]? = nil) throws {
+    init(plan: RunPlan, workload: String, options: HarnessOptions, launchArguments: [String]? = nil,
+         launcher: any ProcessLauncher = SystemProcessLauncher(), clock: any HarnessClock = SystemClock()) throws {
         self.options = options
         self.plan = plan
         self.workload = workload
+        self.launcher = launcher
+        self.clock = clock
         if case .command = plan.target { isBlackBox = true } else { isBlackBox = false }
         let command = Self.launchCommand(plan, options: options)
         self.launchArguments = launchArguments ?? command.arguments
@@ -88,11 +96,14 @@ final class RunSession {
         // On a pure v2 machine a pressure run's memory group is v2 too, and a process is in one v2
         // group only: that group is then the run's group as well, made first.
         var memoryFirst: MemoryPressure?
-        if case .success(let own) = MemoryCgroup.ownGroup(), own.0 == .v2 {
+        if launcher.startsSystemProcesses, case .success(let own) = MemoryCgroup.ownGroup(), own.0 == .v2 {
             let pressure = MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure)
             if pressure.cgroup != nil { memoryFirst = pressure }
         }
-        if let group = memoryFirst?.cgroup {
+        if !launcher.startsSystemProcesses {
+            // An in-memory app is no process of this machine: no cgroup could hold it.
+            (containment, containmentUnavailable) = (nil, "the app is not a process of this machine")
+        } else if let group = memoryFirst?.cgroup {
             (containment, containmentUnavailable) = (RunCgroup.adopting(v2MemoryGroup: group.path), nil)
         } else {
             switch RunCgroup.create(label: workload) {
@@ -100,7 +111,7 @@ final class RunSession {
             case .failure(let error): (containment, containmentUnavailable) = (nil, error.description)
             }
         }
-        taskExitToken = TaskExitMonitor.shared.beginWatching()
+        taskExitToken = launcher.startsSystemProcesses ? TaskExitMonitor.shared.beginWatching() : nil
         do {
             sandbox = try Sandbox(parent: options.sandboxParent, workload: workload, resources: plan.bundleResources,
                                   documents: plan.documents)
@@ -108,19 +119,23 @@ final class RunSession {
             containment?.remove()
             _ = memoryFirst?.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
             taskExitToken.map(TaskExitMonitor.shared.endWatching)
-            throw HarnessError("cannot create the app sandbox under \(options.sandboxParent.path): \(error)")
+            throw HarnessError.sandbox(parent: options.sandboxParent.path, underlying: error)
         }
-        let network: RunNetwork
+        let network: RunNetwork?
         do {
             // A scenario's own link and radio (frugal.yml's options) win over the run's defaults.
-            network = try RunNetwork(profile: plan.scenario.networkProfile.flatMap(NetworkProfile.named) ?? options.networkProfile,
-                                     radio: plan.scenario.radio ?? options.radio)
+            // An in-memory app opens no socket: no origin or proxy is started for it.
+            network = launcher.startsSystemProcesses
+                ? try RunNetwork(profile: plan.scenario.networkProfile.flatMap(NetworkProfile.named) ?? options.networkProfile,
+                                 radio: plan.scenario.radio ?? options.radio)
+                : nil
         } catch {
             sandbox.remove()
             containment?.remove()
             _ = memoryFirst?.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
             taskExitToken.map(TaskExitMonitor.shared.endWatching)
-            throw HarnessError("cannot start the run's origin server and shaping proxy: \(error)")
+            // RunNetwork names the server that failed and keeps its error.
+            throw error
         }
         self.network = network
         memory = memoryFirst ?? MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure,
@@ -128,9 +143,10 @@ final class RunSession {
         do {
             (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: self.launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
                                                                      blackBox: isBlackBox, options: options, sandbox: sandbox,
-                                                                     network: network, memory: memory, containment: containment)
+                                                                     network: network, memory: memory, containment: containment,
+                                                                     launcher: launcher, clock: clock)
         } catch {
-            network.stop()
+            network?.stop()
             sandbox.remove()
             _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
             containment?.remove()
@@ -182,12 +198,14 @@ final class RunSession {
     /// the run joins the run's memory cgroup, if it has one, and the run's cgroup (last: on a
     /// hybrid machine that is the unified tree) before it execs.
     private static func spawn(arguments: [String], trailingBytes: [[UInt8]]? = nil, ownEnvironment: [String: String], blackBox: Bool,
-                              options: HarnessOptions, sandbox: Sandbox, network: RunNetwork, memory: MemoryPressure, containment: RunCgroup?) throws
-        -> (ChildProcess, EventStreamReader, ProcSampler, HangWatcher) {
-        let process: ChildProcess
+                              options: HarnessOptions, sandbox: Sandbox, network: RunNetwork?, memory: MemoryPressure, containment: RunCgroup?,
+                              launcher: any ProcessLauncher, clock: any HarnessClock) throws
+        -> (any AppProcess, EventStreamReader, ProcSampler, HangWatcher) {
+        let process: any AppProcess
+        let reader: EventStreamReader
         do {
             var environment = options.environment.merging(ownEnvironment) { $1 }
-                .merging(sandbox.environment) { $1 }.merging(network.environment) { _, proxy in proxy }
+                .merging(sandbox.environment) { $1 }.merging(network?.environment ?? [:]) { _, proxy in proxy }
             if blackBox {
                 // A black-box program finds its sandbox the Unix way: its home and its temporary directory.
                 environment["HOME"] = sandbox.root.path
@@ -196,16 +214,17 @@ final class RunSession {
             if let peer = SlowPeer.shared { environment[SlowPeer.environmentVariable] = String(peer.port) }
             var groups = memory.cgroup?.procsPaths ?? []
             if let containment, !groups.contains(containment.procsPath) { groups.append(containment.procsPath) }
-            process = try ChildProcess(arguments: arguments, environment: environment, cgroupProcs: groups,
-                                       oomScoreAdjustment: memory.cgroup == nil ? nil : MemoryPressure.workloadOOMScore,
-                                       trailingBytes: trailingBytes)
+            (process, reader) = try launcher.launch(LaunchRequest(arguments: arguments, environment: environment, cgroupProcs: groups,
+                                                                  oomScoreAdjustment: memory.cgroup == nil ? nil : MemoryPressure.workloadOOMScore,
+                                                                  trailingBytes: trailingBytes), clock: clock)
         } catch {
-            throw HarnessError("cannot start \(arguments.first ?? "the app"): \(error)")
+            throw HarnessError.spawn(program: arguments.first ?? "the app", underlying: error)
         }
-        let reader = EventStreamReader(fd: process.eventFD)
-        let sampler = ProcSampler(pid: process.pid, interval: options.sampleInterval, members: containment.map { group in { group.pids } })
+        var members: (@Sendable () -> [pid_t])?
+        if let containment { members = { containment.pids } }
+        let sampler = ProcSampler(process: process, interval: options.sampleInterval, clock: clock, members: members)
         sampler.start()
-        return (process, reader, sampler, HangWatcher(reader: reader, pid: process.pid))
+        return (process, reader, sampler, HangWatcher(reader: reader, process: process))
     }
 
     /// Starts a new process of the same workload in the same sandbox; the current one must have exited.
@@ -213,7 +232,8 @@ final class RunSession {
         try archiveCurrentProcess()
         (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
                                                                  blackBox: isBlackBox, options: options, sandbox: sandbox,
-                                                                 network: network!, memory: memory, containment: containment)
+                                                                 network: network, memory: memory, containment: containment,
+                                                                 launcher: launcher, clock: clock)
         if isBlackBox { startProgramWatch() }
         registerForInterruption()
         currentProcess.value = (process, sampler)
@@ -227,7 +247,7 @@ final class RunSession {
 
     /// Carries out one step; sets `stopped` when the scenario cannot go on.
     func perform(_ step: ScenarioStep, index: Int) {
-        let start = index == 0 ? process.spawnTime : MonotonicClock.now()
+        let start = index == 0 ? process.spawnTime : clock.now()
         if isBlackBox {
             performProgramStep(step, index: index, start: start)
             return
@@ -259,7 +279,7 @@ final class RunSession {
 
     /// Records a step as done.
     func record(_ step: ScenarioStep, index: Int, start: UInt64, problem: String? = nil) {
-        steps.append(StepRecord(index: index, step: step, start: start, end: MonotonicClock.now(), problem: problem))
+        steps.append(StepRecord(index: index, step: step, start: start, end: clock.now(), problem: problem))
     }
 
     /// Sends a control message and waits for its acknowledgement; returns the problem, if any.
@@ -270,7 +290,7 @@ final class RunSession {
         } catch {
             return "could not deliver \(command.rawValue): \(error)"
         }
-        if reader.waitForAck(sequence, until: deadline, clock: MonotonicClock.now) { return nil }
+        if reader.waitForAck(sequence, until: deadline) { return nil }
         if let error = reader.controlError(for: sequence) { return "the app could not carry out \(command.rawValue): \(error.problem)" }
         return process.hasExited ? "the workload exited before handling \(command.rawValue)"
             : "\(command.rawValue) not handled in time"
@@ -287,8 +307,8 @@ final class RunSession {
 
     /// Reaps the current process and keeps what it reported.
     private func archiveCurrentProcess() throws {
-        guard let exit = process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(30)) else {
-            throw HarnessError("workload \(workload) (pid \(process.pid)) could not be reaped after SIGKILL")
+        guard let exit = process.waitForExit(until: clock.now() + Self.nanoseconds(30)) else {
+            throw HarnessError.unreapable(workload: workload, pid: process.pid)
         }
         if let token = interruptionToken { options.interruption.unregister(token) }
         interruptionToken = nil
@@ -299,7 +319,7 @@ final class RunSession {
             self.outsideWatcher = nil
         }
         sampler.stop()
-        reader.waitForEnd(until: MonotonicClock.now() + Self.nanoseconds(2), clock: MonotonicClock.now)
+        reader.waitForEnd(until: clock.now() + Self.nanoseconds(2))
         hangWatcher.stop()
         if let failure = reader.failure, outcome == nil {
             // What the app wrote after the failure was never seen: no verdict can rest on it.
@@ -330,7 +350,7 @@ final class RunSession {
             // The scenario ended without terminate: close the control pipe (the app ends itself on
             // EOF) and give it the terminate budget before killing it.
             process.closeControl()
-            if process.waitForExit(until: MonotonicClock.now() + Self.nanoseconds(options.terminateWatchdog)) == nil {
+            if process.waitForExit(until: clock.now() + Self.nanoseconds(options.terminateWatchdog)) == nil {
                 kill(outcome: .timedOut, detail: "did not exit within \(DisplayFormat.number(options.terminateWatchdog)) s after the scenario ended")
             }
         }
@@ -344,7 +364,7 @@ final class RunSession {
             throw error
         }
         let processes = finishedProcesses
-        guard let first = processes.first, let last = processes.last else { throw HarnessError("no process was run") }
+        guard let first = processes.first, let last = processes.last else { throw HarnessError.noProcessRun }
         // Whether the kernel's OOM killer ended the run is decided on the last process's exit.
         let memoryFacts = finishMemory(exit: last.segment.exitStatus ?? ExitStatus())
         let containmentFacts = finishContainment(mainProcesses: processes.map(\.segment.pid))
@@ -393,11 +413,10 @@ extension ResourceUsage {
 }
 
 /// The run's current process and sampler, behind a lock: what other threads may see of a session.
-final class CurrentProcess: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: (process: ChildProcess, sampler: ProcSampler)?
-    var value: (process: ChildProcess, sampler: ProcSampler)? {
-        get { lock.withLock { current } }
-        set { lock.withLock { current = newValue } }
+final class CurrentProcess: Sendable {
+    private let current = Mutex<(process: any AppProcess, sampler: ProcSampler)?>(nil)
+    var value: (process: any AppProcess, sampler: ProcSampler)? {
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
     }
 }

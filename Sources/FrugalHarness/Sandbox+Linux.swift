@@ -30,15 +30,15 @@ final class Sandbox {
         let manager = FileManager.default
         let url = directory.appendingPathComponent(resource.path)
         guard url.standardizedFileURL.path.hasPrefix(directory.standardizedFileURL.path + "/") else {
-            throw HarnessError("'\(resource.path)' is outside \(directory.lastPathComponent)")
+            throw HarnessError.resourceOutside(path: resource.path, directory: directory.lastPathComponent)
         }
         try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        guard manager.createFile(atPath: url.path, contents: nil) else { throw HarnessError("cannot create \(url.path)") }
+        guard manager.createFile(atPath: url.path, contents: nil) else { throw HarnessError.file(path: url.path, operation: "create") }
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         if resource.content == .file {
             guard let source = resource.sourcePath, let input = FileHandle(forReadingAtPath: source) else {
-                throw HarnessError("cannot read \(resource.sourcePath ?? resource.path)")
+                throw HarnessError.file(path: resource.sourcePath ?? resource.path, operation: "read")
             }
             defer { try? input.close() }
             while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { try handle.write(contentsOf: chunk) }

@@ -5,10 +5,22 @@ import FrugalProbe
 /// Runs one plan: spawns the workload, carries out the scenario's steps, watches the guide's
 /// watchdogs, samples `/proc` from outside, and returns everything as a `RunRecord`.
 /// A workload that crashes, hangs or is killed is recorded, not thrown.
-public final class ScenarioRunner {
+public final class ScenarioRunner: Sendable {
     let options: HarnessOptions
+    let launcher: any ProcessLauncher
+    let clock: any HarnessClock
 
-    public init(options: HarnessOptions) { self.options = options }
+    public convenience init(options: HarnessOptions) {
+        self.init(options: options, launcher: SystemProcessLauncher(), clock: SystemClock())
+    }
+
+    /// A runner whose apps are started by `launcher` and whose waits and watchdogs run on `clock`
+    /// (a test's in-memory app and manual clock).
+    init(options: HarnessOptions, launcher: any ProcessLauncher, clock: any HarnessClock) {
+        self.options = options
+        self.launcher = launcher
+        self.clock = clock
+    }
 
     /// Runs `plan` to its end. Throws only when the harness itself cannot work (spawn failed).
     public func run(_ plan: RunPlan) throws -> RunRecord {
@@ -30,9 +42,10 @@ public final class ScenarioRunner {
 
     private func runSession(plan: RunPlan, workload: String, launchArguments: [String]?) throws -> RunRecord {
         guard plan.scenario.steps.first == .launch else {
-            throw HarnessError("scenario '\(plan.scenario.name)' must start with launch")
+            throw HarnessError.scenario(name: plan.scenario.name, problem: "must start with launch")
         }
-        let session = try RunSession(plan: plan, workload: workload, options: options, launchArguments: launchArguments)
+        let session = try RunSession(plan: plan, workload: workload, options: options, launchArguments: launchArguments,
+                                     launcher: launcher, clock: clock)
         // However the run ends (a thrown error included), nothing of it is left behind: every
         // process of its cgroup, the cgroup, the proxy, the sandbox (finish tears down too).
         defer { session.teardown() }
@@ -77,9 +90,9 @@ public final class ScenarioRunner {
     /// A black-box program under any scenario, through the same session as an app: the same
     /// sandbox, cgroup, proxy, sampler and teardown.
     private func runCommand(_ arguments: [String], plan: RunPlan) throws -> RunRecord {
-        guard let first = arguments.first else { throw HarnessError("no command given") }
+        guard let first = arguments.first else { throw HarnessError.commandNotFound(nil) }
         let path = first.contains("/") ? first : Self.which(first)
-        guard let path else { throw HarnessError("command not found: \(first)") }
+        guard let path else { throw HarnessError.commandNotFound(first) }
         return try runSession(plan: plan, workload: plan.workloadName, launchArguments: [path] + arguments.dropFirst())
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import FrugalCore
 
 @_silgen_name("swift_demangle")
@@ -10,9 +11,9 @@ private func _swiftDemangle(_ mangledName: UnsafePointer<CChar>?, _ mangledNameL
 /// the rest are looked up in the binary's ELF symbol table (by file offset, as glibc prints them
 /// for position-independent binaries), and Swift names are demangled by the Swift runtime's own
 /// `swift_demangle`.
-final class StackSymbolizer: @unchecked Sendable {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var tables: [String: ELFSymbolTable?] = [:]
+final class StackSymbolizer: Sendable {
+    /// Each binary's table, read once (nil: unreadable); shared by every run's reader.
+    private static let tables = Mutex<[String: ELFSymbolTable?]>([:])
 
     init() {}
 
@@ -44,17 +45,17 @@ final class StackSymbolizer: @unchecked Sendable {
     }
 
     private static func table(_ path: String) -> ELFSymbolTable? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let cached = tables[path] { return cached }
-        let table = try? ELFSymbolTable(path: path)
-        tables[path] = table
-        return table
+        tables.withLock { tables in
+            if let cached = tables[path] { return cached }
+            let table = try? ELFSymbolTable(path: path)
+            tables[path] = table
+            return table
+        }
     }
 }
 
 /// The function symbols of an ELF64 little-endian file (`.symtab`, else `.dynsym`), by address.
-struct ELFSymbolTable {
+struct ELFSymbolTable: Sendable {
     private var starts: [UInt64] = []
     private var ends: [UInt64] = []
     private var names: [String] = []

@@ -8,11 +8,13 @@ import FrugalProbe
 /// is waiting in returns at once; each run then sees `signal` on its own thread, records itself
 /// as `interrupted` and ends through its normal teardown (reap, cgroup, proxy, sandbox). The
 /// suite starts no new run once interrupted.
+// @unchecked: `received`, `next` and `stoppers` are read and written only holding `lock` (an
+// NSCondition: a run can wait on it).
 public final class SuiteInterruption: @unchecked Sendable {
     private let lock = NSCondition()
     private var received: Int32?
     private var next = 0
-    private var stoppers: [Int: () -> Void] = [:]
+    private var stoppers: [Int: @Sendable () -> Void] = [:]
 
     public init() {}
 
@@ -35,7 +37,7 @@ public final class SuiteInterruption: @unchecked Sendable {
 
     /// Registers how to stop a live process; returns a token for `unregister`. Registered after
     /// an interrupt, it is stopped at once.
-    func register(_ stop: @escaping () -> Void) -> Int {
+    func register(_ stop: @escaping @Sendable () -> Void) -> Int {
         lock.lock()
         next += 1
         let token = next
@@ -52,14 +54,13 @@ public final class SuiteInterruption: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Sleeps until `deadline` (monotonic ns) or an interrupt, whichever comes first.
-    func sleep(until deadline: UInt64) {
+    /// Sleeps until `deadline` (ns on `clock`) or an interrupt, whichever comes first.
+    func sleep(until deadline: UInt64, clock: any HarnessClock = SystemClock()) {
         lock.lock()
         defer { lock.unlock() }
         while received == nil {
-            let now = MonotonicClock.now()
-            if now >= deadline { return }
-            _ = lock.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+            if clock.now() >= deadline { return }
+            clock.wait(lock, until: deadline)
         }
     }
 

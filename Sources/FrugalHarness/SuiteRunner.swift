@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import FrugalCore
 
 /// Runs plans, one at a time or `jobs` side by side, and reports progress; one workload's
@@ -21,19 +22,17 @@ public final class SuiteRunner {
     }
 
     /// The work shared by the workers, behind one lock.
-    private final class Queue: @unchecked Sendable {
-        let lock = NSLock()
+    private struct Queue {
         var results: [Result<RunRecord, Error>?]
         /// Position in `order`, the next plan to start.
         var next = 0
         var failed = false
-        init(count: Int) { results = Array(repeating: nil, count: count) }
     }
 
     /// Runs every plan. Throws `SuiteFailure` only when the harness itself fails, after the plans
     /// already running have ended; it carries the records that finished.
-    public func run(_ plans: [RunPlan], progress: @escaping (Progress) -> Void = { _ in }) throws -> [RunRecord] {
-        let queue = Queue(count: plans.count)
+    public func run(_ plans: [RunPlan], progress: @escaping @Sendable (Progress) -> Void = { _ in }) throws -> [RunRecord] {
+        let queue = Mutex(Queue(results: Array(repeating: nil, count: plans.count)))
         // Longest scenarios first: with several jobs the suite ends when its last run does, so a
         // long run started last would leave the other jobs idle. Records keep the plans' order.
         let order = plans.indices.sorted { (-plans[$0].scenario.waitSeconds, $0) < (-plans[$1].scenario.waitSeconds, $1) }
@@ -43,29 +42,32 @@ public final class SuiteRunner {
             let worker = Thread { [runner] in
                 defer { group.leave() }
                 while true {
-                    queue.lock.lock()
                     // An interrupted suite starts no new run; the runs going on end as `interrupted`.
-                    guard queue.next < plans.count, !queue.failed, runner.options.interruption.signal == nil else { queue.lock.unlock(); return }
-                    let index = order[queue.next]
-                    queue.next += 1
-                    progress(.starting(index: index + 1, of: plans.count, plan: plans[index]))
-                    queue.lock.unlock()
-                    let result = Result { try runner.run(plans[index]) }
-                    queue.lock.lock()
-                    queue.results[index] = result
-                    switch result {
-                    case .success(let record): progress(.finished(index: index + 1, of: plans.count, record: record))
-                    case .failure: queue.failed = true
+                    let next = queue.withLock { queue -> Int? in
+                        guard queue.next < plans.count, !queue.failed, runner.options.interruption.signal == nil else { return nil }
+                        let index = order[queue.next]
+                        queue.next += 1
+                        progress(.starting(index: index + 1, of: plans.count, plan: plans[index]))
+                        return index
                     }
-                    queue.lock.unlock()
+                    guard let index = next else { return }
+                    let result = Result { try runner.run(plans[index]) }
+                    queue.withLock { queue in
+                        queue.results[index] = result
+                        switch result {
+                        case .success(let record): progress(.finished(index: index + 1, of: plans.count, record: record))
+                        case .failure: queue.failed = true
+                        }
+                    }
                 }
             }
             worker.name = "frugal-suite-worker"
             worker.start()
         }
         group.wait()
-        let records = queue.results.compactMap { try? $0?.get() }
-        for case .failure(let error)? in queue.results {
+        let results = queue.withLock { $0.results }
+        let records = results.compactMap { try? $0?.get() }
+        for case .failure(let error)? in results {
             throw SuiteFailure(underlying: error, completed: records)
         }
         return records

@@ -1,7 +1,9 @@
 import FrugalCore
 
 /// The app's delegate, as `UIApplicationDelegate`: the runtime calls these on the main thread
-/// as the app moves between states. Every method has an empty default.
+/// as the app moves between states. Every method has an empty default. A delegate is isolated
+/// to the `MainActor` (the app's main run loop), as `UIApplicationDelegate` is.
+@MainActor
 public protocol AppDelegate: AnyObject {
     /// Launch: set up what the first screen needs, and nothing more.
     func didFinishLaunching(_ app: Application)

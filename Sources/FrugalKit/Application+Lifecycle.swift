@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import FrugalCore
 import FrugalProbe
 
@@ -11,17 +12,20 @@ public struct BackgroundTaskIdentifier: Hashable, Sendable {
 }
 
 /// The lifecycle's mutable parts. Background tasks may be begun and ended from any thread.
-final class LifecycleRuntime {
+final class LifecycleRuntime: Sendable {
     struct OpenTask {
         var name: String
-        var expiration: (() -> Void)?
+        var expiration: (@MainActor @Sendable () -> Void)?
     }
 
-    let lock = Lock()
-    var openTasks: [Int: OpenTask] = [:]
-    var nextTaskID = 1
-    /// Notifications that arrived in the background, one per name (the system coalesces them), in order.
-    var queuedNotifications: [String] = []
+    struct State {
+        var openTasks: [Int: OpenTask] = [:]
+        var nextTaskID = 1
+        /// Notifications that arrived in the background, one per name (the system coalesces them), in order.
+        var queuedNotifications: [String] = []
+    }
+
+    let state = Mutex(State())
 }
 
 /// The app's transitions between the guide's states (Table 3-1), driven by the harness.
@@ -30,11 +34,11 @@ extension Application {
     /// Every call must be balanced by `endBackgroundTask`. When the background time runs low,
     /// `expiration` is called on the main thread; end the task there. A task still open when the
     /// time is over gets the app killed. Safe from any thread.
-    public func beginBackgroundTask(name: String, expiration: (() -> Void)? = nil) -> BackgroundTaskIdentifier {
-        let id = lifecycle.lock.withLock { () -> Int in
-            let id = lifecycle.nextTaskID
-            lifecycle.nextTaskID += 1
-            lifecycle.openTasks[id] = LifecycleRuntime.OpenTask(name: name, expiration: expiration)
+    public nonisolated func beginBackgroundTask(name: String, expiration: (@MainActor @Sendable () -> Void)? = nil) -> BackgroundTaskIdentifier {
+        let id = lifecycle.state.withLock { state -> Int in
+            let id = state.nextTaskID
+            state.nextTaskID += 1
+            state.openTasks[id] = LifecycleRuntime.OpenTask(name: name, expiration: expiration)
             return id
         }
         emitter.emit(.backgroundTask(BackgroundTaskEvent(id: id, name: name, phase: .begun)))
@@ -42,15 +46,15 @@ extension Application {
     }
 
     /// Ends a background task; once none is open, the app may be suspended. Safe from any thread.
-    public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
-        let task = lifecycle.lock.withLock { lifecycle.openTasks.removeValue(forKey: identifier.rawValue) }
+    public nonisolated func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
+        let task = lifecycle.state.withLock { $0.openTasks.removeValue(forKey: identifier.rawValue) }
         guard let task else { return }
         emitter.emit(.backgroundTask(BackgroundTaskEvent(id: identifier.rawValue, name: task.name, phase: .ended)))
     }
 
     /// The names of the background tasks still open.
-    public var openBackgroundTasks: [String] {
-        lifecycle.lock.withLock { lifecycle.openTasks.sorted { $0.key < $1.key }.map(\.value.name) }
+    public nonisolated var openBackgroundTasks: [String] {
+        lifecycle.state.withLock { $0.openTasks.sorted { $0.key < $1.key }.map(\.value.name) }
     }
 
     func resignActive() {
@@ -78,9 +82,9 @@ extension Application {
         guard state == .background else { return }
         runLoop.meter.measure("willEnterForeground") { delegate.willEnterForeground(self) }
         transition(to: .inactive)
-        let queued = lifecycle.lock.withLock { () -> [String] in
-            defer { lifecycle.queuedNotifications.removeAll() }
-            return lifecycle.queuedNotifications
+        let queued = lifecycle.state.withLock { state -> [String] in
+            defer { state.queuedNotifications.removeAll() }
+            return state.queuedNotifications
         }
         for name in queued { deliverNotification(name) }
         becomeActive()
@@ -88,7 +92,7 @@ extension Application {
 
     /// The background time is nearly over: each open task's expiration handler, on the main thread.
     func expireBackgroundTasks() {
-        let open = lifecycle.lock.withLock { lifecycle.openTasks.sorted { $0.key < $1.key } }
+        let open = lifecycle.state.withLock { $0.openTasks.sorted { $0.key < $1.key } }
         for (id, task) in open {
             emitter.emit(.backgroundTask(BackgroundTaskEvent(id: id, name: task.name, phase: .expirationHandlerCalled)))
             if let expiration = task.expiration {
@@ -100,8 +104,8 @@ extension Application {
     /// A notification from the system: delivered now, or queued (one per name) in the background.
     func receiveNotification(_ name: String) {
         if state == .background {
-            lifecycle.lock.withLock {
-                if !lifecycle.queuedNotifications.contains(name) { lifecycle.queuedNotifications.append(name) }
+            lifecycle.state.withLock { state in
+                if !state.queuedNotifications.contains(name) { state.queuedNotifications.append(name) }
             }
         } else {
             deliverNotification(name)

@@ -12,7 +12,7 @@ extension Notification.Name {
 
 extension Application {
     /// The `userInfo` key of a memory warning's level.
-    public static let memoryWarningLevelKey = "level"
+    public nonisolated static let memoryWarningLevelKey = "level"
 
     /// Delivers a memory warning on the main run loop: the notification (caches evict), then
     /// the delegate, as one measured handler; reports what the app held before and after.

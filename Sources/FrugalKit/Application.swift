@@ -1,21 +1,27 @@
 import Foundation
+import Synchronization
 import FrugalCore
 import FrugalProbe
 import CFrugalSystem
 
 /// The running app, as `UIApplication`: its state, its main run loop, and the way events and
 /// lifecycle calls reach its delegate.
+///
+/// It lives on the main thread (the `MainActor`): its state and the delegate's calls are the
+/// main run loop's. What other threads may use is marked `nonisolated`: the app's name, its run
+/// loop's `perform(_:_:)`, `mark(_:detail:)` and background tasks.
+@MainActor
 public final class Application {
     /// The workload's name, as the harness knows it.
-    public let name: String
+    public nonisolated let name: String
     /// The main run loop: timers, read sources and posted work, on the main thread.
-    public let runLoop: MainRunLoop
+    public nonisolated let runLoop: MainRunLoop
     /// The app's state, as the guide's Table 3-1 names them.
     public private(set) var state: AppState = .notRunning
-    let emitter: EventEmitter
+    nonisolated let emitter: EventEmitter
     let delegate: AppDelegate
     /// Background tasks and queued notifications (`Application+Lifecycle.swift`).
-    let lifecycle = LifecycleRuntime()
+    nonisolated let lifecycle = LifecycleRuntime()
     private var controlBuffer: [UInt8] = []
     private let decoder = JSONDecoder()
 
@@ -27,9 +33,10 @@ public final class Application {
     }
 
     /// The running app, once `run` has started it: FrugalKit's services (files, network) reach the
-    /// event stream through it. Set and read on the main thread only, except `emitter`, which is
-    /// thread-safe.
-    nonisolated(unsafe) public private(set) static var current: Application?
+    /// event stream through it, from any thread.
+    public nonisolated static var current: Application? { running.withLock { $0 } }
+    /// Set once, by `run`.
+    private nonisolated static let running = Mutex<Application?>(nil)
 
     /// Runs `delegate` as the app `name` on the calling (main) thread until it terminates, then
     /// exits the process. `pipes` are the harness's control and event descriptors
@@ -40,14 +47,14 @@ public final class Application {
         let preferPAPI = environment[FrugalProtocol.Environment.counters] != "rusage"
         do {
             let app = try Application(name: name, delegate: delegate, emitter: emitter, preferPAPI: preferPAPI)
-            current = app
+            running.withLock { $0 = app }
             // The harness asks for the main thread's stack with a signal when a handler hangs.
             if frugal_install_stack_dumper(pipes.events) != 0 {
                 app.mark("stack-dumper-unavailable", detail: String(cString: strerror(errno)))
             }
             try app.runLoop.addControlSource(fd: pipes.control) { [unowned app] fd in app.readControl(fd) }
             app.start()
-            app.runLoop.run()
+            try app.runLoop.run()
             exit(0)
         } catch {
             FileHandle.standardError.write(Data("frugal-workload: \(name): \(error)\n".utf8))
@@ -55,8 +62,8 @@ public final class Application {
         }
     }
 
-    /// Records a workload-specific fact as evidence.
-    public func mark(_ name: String, detail: String? = nil) {
+    /// Records a workload-specific fact as evidence. Safe from any thread.
+    public nonisolated func mark(_ name: String, detail: String? = nil) {
         emitter.emit(.mark(Mark(name: name, detail: detail)))
     }
 
@@ -78,9 +85,17 @@ public final class Application {
 
     private func readControl(_ fd: Int32) {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if count <= 0 {
-            if count < 0 && errno == EINTR { return }
+        let count: Int
+        do {
+            count = try buffer.withUnsafeMutableBytes { raw in
+                try SystemCall.retrying("read", subject: "control pipe") { read(fd, raw.baseAddress, raw.count) }
+            }
+        } catch {
+            // The pipe cannot be read: the harness can no longer reach the app, as if it closed it.
+            mark("control-pipe-unreadable", detail: "\(error)")
+            count = 0
+        }
+        if count == 0 {
             // The harness closed the pipe: nobody will tell us to terminate, so end as if asked.
             runLoop.removeReadSource(fd: fd)
             terminate(sequence: nil)
@@ -125,7 +140,7 @@ public final class Application {
     }
 
     /// What was wrong with a control line this runtime could not carry out.
-    static func controlError(_ line: Data, decoder: JSONDecoder) -> ControlError {
+    nonisolated static func controlError(_ line: Data, decoder: JSONDecoder) -> ControlError {
         struct Envelope: Decodable {
             var sequence: Int?
             var command: String?

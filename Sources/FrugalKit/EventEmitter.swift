@@ -1,13 +1,14 @@
 import Foundation
+import Synchronization
 import FrugalCore
 import FrugalProbe
 
 /// Writes the workload's events to the harness, one JSON line each, on the event pipe named by
 /// `FRUGAL_EVENT_FD`. Without that variable (an app run by hand) events are dropped.
-public final class EventEmitter: @unchecked Sendable {
+public final class EventEmitter: Sendable {
     private let fd: Int32?
-    private let lock = Lock()
-    private let encoder = JSONEncoder()
+    /// Held while a line is encoded and written, so lines from several threads never interleave.
+    private let encoder = Mutex(JSONEncoder())
 
     /// An emitter writing to `fd`, or to nothing.
     public init(fd: Int32?) { self.fd = fd }
@@ -20,17 +21,16 @@ public final class EventEmitter: @unchecked Sendable {
     /// Sends `body`, stamped now.
     public func emit(_ body: WorkloadEvent.Body, at time: UInt64 = MonotonicClock.now()) {
         guard let fd else { return }
-        lock.withLock {
+        encoder.withLock { encoder in
             guard var line = try? encoder.encode(WorkloadEvent(time: time, body: body)) else { return }
             line.append(UInt8(ascii: "\n"))
             line.withUnsafeBytes { raw in
                 var offset = 0
                 while offset < raw.count {
-                    let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        return  // the harness is gone; nothing to report to
-                    }
+                    // A failed write (EPIPE): the harness is gone, and there is nobody to report to.
+                    guard let written = try? SystemCall.retrying("write", subject: "event pipe", {
+                        write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    }) else { return }
                     offset += written
                 }
             }

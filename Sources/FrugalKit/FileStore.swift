@@ -2,12 +2,13 @@ import Foundation
 import FrugalCore
 import FrugalProbe
 import CFrugalSystem
+import Synchronization
 
 /// The app's files in its sandbox. Every write goes in the write journal (a `fileWrite` event:
 /// path, offset, length, fsync, thread, time, call site and, for a write over existing content,
 /// a block diff against what was there), and every call that touches the disk is reported
 /// through `BlockingCalls`. Thread-safe; calls on one file are the app's to order.
-public final class FileStore: @unchecked Sendable {
+public final class FileStore: Sendable {
     /// The store of the running app's sandbox.
     public static let shared = FileStore(sandbox: .current)
 
@@ -17,22 +18,21 @@ public final class FileStore: @unchecked Sendable {
     /// system takes them, else a sidecar record at the sandbox root.
     public let exclusionMechanism: BackupExclusionMechanism
     /// Where journal entries go; by default the running app's event stream.
-    let journal: (FileWrite) -> Void
-    private let lock = Lock()
-    private var sidecarPaths: Set<String>
-    private var announcedMechanism = false
+    let journal: @Sendable (FileWrite) -> Void
+    /// The paths the sidecar record lists, and whether the mechanism was announced.
+    private let state: Mutex<(sidecarPaths: Set<String>, announcedMechanism: Bool)>
 
     /// A store over `sandbox`. `exclusionMechanism` nil detects it (`FRUGAL_BACKUP_EXCLUSION=sidecar`
     /// forces the sidecar); `journal` nil sends entries to the running app's event stream.
     public init(sandbox: Sandbox, exclusionMechanism: BackupExclusionMechanism? = nil,
-                journal: ((FileWrite) -> Void)? = nil) {
+                journal: (@Sendable (FileWrite) -> Void)? = nil) {
         self.sandbox = sandbox
         let forced = ProcessInfo.processInfo.environment[FrugalProtocol.Environment.backupExclusion].flatMap(BackupExclusionMechanism.init(rawValue:))
         self.exclusionMechanism = exclusionMechanism ?? forced
             ?? (ExtendedAttributes.supported(at: sandbox.root.path) ? .extendedAttribute : .sidecar)
         self.journal = journal ?? { Application.current?.emitter.emit(.fileWrite($0), at: $0.end) }
         let sidecar = sandbox.root.appendingPathComponent(BackupExclusion.sidecarPath).path
-        sidecarPaths = (try? FileReader.readText(sidecar)).map(BackupExclusion.parseSidecar) ?? []
+        state = Mutex(((try? FileReader.readText(sidecar)).map(BackupExclusion.parseSidecar) ?? [], false))
     }
 
     /// The file's URL.
@@ -199,9 +199,9 @@ public final class FileStore: @unchecked Sendable {
 
     /// Says once which mechanism marks exclusions, so the report can name it.
     private func announce() {
-        let first = lock.withLock { () -> Bool in
-            defer { announcedMechanism = true }
-            return !announcedMechanism
+        let first = state.withLock { state -> Bool in
+            defer { state.announcedMechanism = true }
+            return !state.announcedMechanism
         }
         guard first else { return }
         let detail = exclusionMechanism == .extendedAttribute
@@ -213,9 +213,9 @@ public final class FileStore: @unchecked Sendable {
     /// Adds or removes a path in the sidecar record, rewriting it when it changes. The record's
     /// own bytes are journaled like any other write, so they are not an unexplained gap.
     private func updateSidecar(_ relativePath: String, excluded: Bool) throws {
-        let text: String? = lock.withLock {
-            let changed = excluded ? sidecarPaths.insert(relativePath).inserted : sidecarPaths.remove(relativePath) != nil
-            return changed ? sidecarPaths.sorted().map { $0 + "\n" }.joined() : nil
+        let text: String? = state.withLock { state in
+            let changed = excluded ? state.sidecarPaths.insert(relativePath).inserted : state.sidecarPaths.remove(relativePath) != nil
+            return changed ? state.sidecarPaths.sorted().map { $0 + "\n" }.joined() : nil
         }
         guard let text else { return }
         try replace(StoredFile(.other, BackupExclusion.sidecarPath, dataClass: .support), with: Array(text.utf8))

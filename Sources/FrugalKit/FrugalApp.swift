@@ -6,11 +6,11 @@ import FrugalCore
 public struct AppEntry: Sendable {
     /// The name the harness selects the app by (`FRUGAL_APP`).
     public let name: String
-    /// Makes the app's delegate; called once, in the app's process, before launch.
-    public let makeDelegate: @Sendable () -> AppDelegate
+    /// Makes the app's delegate; called once, on the main thread, before launch.
+    public let makeDelegate: @MainActor @Sendable () -> AppDelegate
 
     /// An app called `name` whose delegate `makeDelegate` makes.
-    public init(_ name: String, makeDelegate: @escaping @Sendable () -> AppDelegate) {
+    public init(_ name: String, makeDelegate: @escaping @MainActor @Sendable () -> AppDelegate) {
         self.name = name
         self.makeDelegate = makeDelegate
     }
@@ -37,7 +37,8 @@ public protocol FrugalApp {
 }
 
 extension FrugalApp {
-    /// Runs the app the harness asked for; never returns.
+    /// Runs the app the harness asked for on the main thread; never returns.
+    @MainActor
     public static func main() {
         Application.main(apps: apps)
     }
@@ -47,6 +48,7 @@ extension Application {
     /// Runs the app among `apps` that the harness selected (`FRUGAL_APP`) on the calling (main)
     /// thread until it terminates, then exits the process: 0 once terminated, 1 when the process
     /// was not started by the harness or names no app it holds, 3 when the runtime cannot start.
+    /// Call it from the main thread (a `@main` type's `main()`).
     public static func main(apps: [AppEntry]) -> Never {
         let environment = ProcessInfo.processInfo.environment
         let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "app").lastPathComponent
@@ -62,13 +64,13 @@ extension Application {
     }
 
     /// Which app to run, and on which pipes, from the process's environment (pure, for tests).
-    struct Launch {
+    struct Launch: Sendable {
         var entry: AppEntry
         /// The name the harness knows the app by.
         var name: String
         var pipes: (control: Int32, events: Int32)
 
-        enum Problem: Error, Equatable, CustomStringConvertible {
+        enum Problem: Error, Equatable, CustomStringConvertible, Sendable {
             /// No harness pipes: someone ran the executable directly.
             case startedByHand
             /// The executable holds no app at all.

@@ -18,10 +18,13 @@ final class HandlerMeter {
     init(emitter: EventEmitter, preferPAPI: Bool) {
         self.counters = ThreadCounters(preferPAPI: preferPAPI)
         self.emitter = emitter
-        self.schedstatFD = open("/proc/self/task/\(frugal_gettid())/schedstat", O_RDONLY | O_CLOEXEC)
+        // Without schedstat (an older kernel, no procfs) the run-queue delay is unavailable: -1.
+        self.schedstatFD = (try? SystemCall.retrying("open", subject: "schedstat") {
+            open("/proc/self/task/\(frugal_gettid())/schedstat", O_RDONLY | O_CLOEXEC)
+        }) ?? -1
     }
 
-    deinit { if schedstatFD >= 0 { close(schedstatFD) } }
+    deinit { if schedstatFD >= 0 { try? SystemCall.close(schedstatFD, subject: "schedstat") } }
 
     var availability: [CounterAvailability] { counters.availability }
 
@@ -29,8 +32,10 @@ final class HandlerMeter {
     private func runQueueDelay() -> UInt64? {
         guard schedstatFD >= 0 else { return nil }
         var buffer = [UInt8](repeating: 0, count: 96)
-        let count = buffer.withUnsafeMutableBytes { pread(schedstatFD, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return nil }
+        // A failed read leaves the delay unavailable for this handler (nil), never 0.
+        guard let count = try? buffer.withUnsafeMutableBytes({ raw in
+            try SystemCall.retrying("pread", subject: "schedstat") { pread(schedstatFD, raw.baseAddress, raw.count, 0) }
+        }), count > 0 else { return nil }
         let fields = String(decoding: buffer[0..<count], as: UTF8.self).split(separator: " ")
         return fields.count >= 2 ? UInt64(fields[1]) : nil
     }

@@ -1,20 +1,27 @@
 import Foundation
+import Synchronization
 import FrugalProbe
 import CFrugalSystem
 
 /// The workload's main run loop: one thread sleeping in `epoll_wait` until a timer is due, a
 /// file descriptor is readable (the control pipe) or another thread posts work. Like
 /// `NSRunLoop`, it wakes only when there is something to do.
+///
+/// The loop runs on the process's main thread, so it and everything it calls are isolated to
+/// the `MainActor`: timers, read sources and the app's delegate run there, one at a time. The
+/// one way in from any other thread is `perform(_:_:)`. (The loop does not run Swift
+/// concurrency's main-actor jobs: `await` on the main actor from a `Task` never runs here.)
+@MainActor
 public final class MainRunLoop {
-    private let epollFD: Int32
+    private nonisolated let epollFD: Int32
     /// Other threads write here to wake the loop for posted work.
-    private let wakeFD: Int32
+    private nonisolated let wakeFD: Int32
     private var timers: [RunLoopTimer] = []
     /// Each watched descriptor: the handler's name (nil for the runtime's control pipe, whose
     /// messages are measured one by one) and the handler.
     private var readSources: [Int32: (name: String?, handler: (Int32) -> Void)] = [:]
-    private let postedLock = Lock()
-    private var posted: [(String, () -> Void)] = []
+    /// Work posted from any thread, waiting for the loop.
+    private nonisolated let posted = Mutex<[(name: String, block: @MainActor @Sendable () -> Void)]>([])
     private var running = false
     let meter: HandlerMeter
 
@@ -26,8 +33,9 @@ public final class MainRunLoop {
     }
 
     deinit {
-        close(wakeFD)
-        close(epollFD)
+        // Nothing can be done about a failed close of the loop's own descriptors at its end.
+        try? SystemCall.close(wakeFD, subject: "run loop eventfd")
+        try? SystemCall.close(epollFD, subject: "run loop epoll")
     }
 
     private func register(fd: Int32) throws {
@@ -53,7 +61,8 @@ public final class MainRunLoop {
     /// Stops watching `fd`. Call on the main thread.
     public func removeReadSource(fd: Int32) {
         readSources[fd] = nil
-        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
+        // It fails only for a descriptor no longer registered (closed already): nothing to undo.
+        _ = try? SystemCall.retrying("epoll_ctl", subject: "DEL \(fd)") { epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil) }
     }
 
     /// Schedules a timer. Call on the main thread.
@@ -82,31 +91,32 @@ public final class MainRunLoop {
     }
 
     /// Runs `block` on the main thread as the handler `name`. Safe from any thread; wakes the loop.
-    public func perform(_ name: String, _ block: @escaping () -> Void) {
-        postedLock.withLock { posted.append((name, block)) }
+    public nonisolated func perform(_ name: String, _ block: @escaping @MainActor @Sendable () -> Void) {
+        posted.withLock { $0.append((name, block)) }
         var one: UInt64 = 1
-        _ = write(wakeFD, &one, 8)
+        // EAGAIN only when the counter is already at its maximum: the loop is woken anyway.
+        _ = try? SystemCall.retrying("write", subject: "run loop eventfd") { write(wakeFD, &one, 8) }
     }
 
     /// Makes `run()` return after the current handler.
     public func stop() { running = false }
 
-    /// Runs until `stop()`.
-    func run() {
+    /// Runs until `stop()`; throws when the loop cannot wait any more (`epoll_wait` failed with
+    /// anything but EINTR, which is retried), so the app ends with the error instead of a trap.
+    func run() throws {
         running = true
         var events = [epoll_event](repeating: epoll_event(), count: 8)
         while running {
             let timeout = nextTimeoutMilliseconds()
-            let count = events.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeout) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                fatalError("epoll_wait: \(String(cString: strerror(errno)))")
+            let count = try events.withUnsafeMutableBufferPointer { buffer in
+                try SystemCall.retrying("epoll_wait") { epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout) }
             }
             for index in 0..<Int(count) {
                 let fd = frugal_epoll_event_fd(&events[index])
                 if fd == wakeFD {
                     var value: UInt64 = 0
-                    _ = read(wakeFD, &value, 8)
+                    // EAGAIN: another wakeup was read already; the posted work is run either way.
+                    _ = try? SystemCall.retrying("read", subject: "run loop eventfd") { read(wakeFD, &value, 8) }
                     runPosted()
                 } else if let source = readSources[fd] {
                     if let name = source.name {
@@ -122,7 +132,7 @@ public final class MainRunLoop {
     }
 
     private func runPosted() {
-        let work = postedLock.withLock { () -> [(String, () -> Void)] in
+        let work = posted.withLock { posted in
             defer { posted.removeAll() }
             return posted
         }

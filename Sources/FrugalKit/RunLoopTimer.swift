@@ -1,5 +1,7 @@
 /// A timer on the main run loop, like `NSTimer`: an interval, whether it repeats, and a
-/// tolerance that lets the run loop fire it late to share one wakeup with other timers.
+/// tolerance that lets the run loop fire it late to share one wakeup with other timers. It lives
+/// on the main run loop: create, fire and invalidate it there.
+@MainActor
 public final class RunLoopTimer {
     /// Names the timer in handler records (`timer:<name>`, or `frame:<name>` for a frame timer).
     public let name: String

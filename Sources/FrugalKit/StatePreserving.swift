@@ -6,6 +6,7 @@ import FrugalCore
 /// (`Application.preserveState`), and reads it back at launch (`Application.restoredState`).
 /// The runtime reports `preservedState` after `didEnterBackground` and after `didFinishLaunching`,
 /// so the harness can compare what a relaunched app restored with what it had.
+@MainActor
 public protocol StatePreserving: AnyObject {
     /// The state the user would expect to find again, as key → value.
     var preservedState: [String: String] { get }
@@ -13,7 +14,7 @@ public protocol StatePreserving: AnyObject {
 
 extension Application {
     /// Where preserved state is kept: `Library/Application Support/preserved-state.json` in the sandbox.
-    public static var preservedStateURL: URL {
+    public nonisolated static var preservedStateURL: URL {
         Sandbox.current.applicationSupport.appendingPathComponent("preserved-state.json")
     }
 

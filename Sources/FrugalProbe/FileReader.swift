@@ -8,7 +8,8 @@ public enum FileReader {
     /// The file's contents as UTF-8 text.
     public static func readText(_ path: String) throws -> String {
         let fd = try SystemCall.retrying("open", subject: path) { open(path, O_RDONLY | O_CLOEXEC) }
-        defer { close(fd) }
+        // Read-only: a failed close loses nothing.
+        defer { try? SystemCall.close(fd, subject: path) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CPAPI
+import Synchronization
 import FrugalCore
 
 /// A failed PAPI call: the function, PAPI's code and `PAPI_strerror`'s text.
@@ -21,15 +22,15 @@ public struct PAPIError: Error, CustomStringConvertible, Sendable, Equatable {
 
 /// The PAPI library, initialised once per process for threaded use.
 public enum PAPI {
-    private static let lock = Lock()
-    nonisolated(unsafe) private static var initResult: Result<Int32, PAPIError>?
+    /// The first initialisation's result, nil until then.
+    private static let initResult = Mutex<Result<Int32, PAPIError>?>(nil)
 
     /// Initialises PAPI (library, threads, counting domain) once; later calls return the first result.
     /// The domain is set to all modes because context switches happen in the kernel: counting
     /// user mode alone reads 0 (docs/ARCHITECTURE.md, "Where the counters come from").
     @discardableResult
     public static func initialize() throws -> Int32 {
-        try lock.withLock {
+        try initResult.withLock { initResult in
             if let initResult { return try initResult.get() }
             let result: Result<Int32, PAPIError>
             let version = PAPI_library_init(frugal_papi_ver_current())

@@ -38,4 +38,13 @@ public enum SystemCall {
             return result
         }
     }
+
+    /// `close(fd)`: throws on failure except EINTR, after which Linux has closed the descriptor
+    /// anyway (retrying could close a number another thread just reused, as swift-nio notes).
+    public static func close(_ fd: Int32, subject: String? = nil) throws {
+        if Glibc.close(fd) == -1 {
+            let error = Glibc.errno
+            if error != EINTR { throw SystemCallError(call: "close", subject: subject, errno: error) }
+        }
+    }
 }

@@ -55,9 +55,10 @@ public enum VirtualMemory {
         if result != 0 { throw SystemCallError(call: "posix_fadvise", subject: "DONTNEED", errno: result) }
     }
 
-    /// `munmap`.
+    /// `munmap`. It fails only for an address range that is not a mapping (EINVAL), a bug the
+    /// caller cannot recover from at its release: the failure is dropped.
     public static func unmap(_ address: UnsafeMutableRawPointer, length: Int) {
-        _ = munmap(address, length)
+        _ = try? SystemCall.retrying("munmap") { munmap(address, length) }
     }
 
     /// How many of the range's pages are resident (`mincore`).

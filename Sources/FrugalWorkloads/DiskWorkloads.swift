@@ -1,6 +1,7 @@
 import Foundation
 import FrugalCore
 import FrugalKit
+import Synchronization
 
 extension WorkloadCatalogue {
     /// The disk pairs (issue 6), each under the short `disk-session` scenario.
@@ -51,24 +52,21 @@ public struct DiskGroundTruth: Codable, Sendable, Equatable {
 }
 
 /// Counts an app's writes as it makes them; thread-safe, as downloads save off the main thread.
-final class WriteLedger: @unchecked Sendable {
-    private let lock = NSLock()
-    private var truth = DiskGroundTruth()
+final class WriteLedger: Sendable {
+    private let totals = Mutex(DiskGroundTruth())
 
     func record(bytes: Int, changed: Int, synced: Bool) {
-        lock.lock()
-        defer { lock.unlock() }
-        truth.bytesWritten += bytes
-        truth.changedBytes += changed
-        truth.writes += 1
-        if synced { truth.fsyncs += 1 }
+        totals.withLock { truth in
+            truth.bytesWritten += bytes
+            truth.changedBytes += changed
+            truth.writes += 1
+            if synced { truth.fsyncs += 1 }
+        }
     }
 
     /// Reports the totals as a mark.
     func report(_ app: Application) {
-        lock.lock()
-        let truth = self.truth
-        lock.unlock()
+        let truth = totals.withLock { $0 }
         let json = (try? JSONEncoder().encode(truth)).map { String(decoding: $0, as: UTF8.self) }
         app.mark(DiskGroundTruth.markName, detail: json)
     }

@@ -7,7 +7,7 @@ import FrugalKit
 /// they keep it.
 final class DownloadsApp: AppDelegate {
     static let downloads = 4
-    static let bytesPerDownload = 4 * 1_048_576
+    nonisolated static let bytesPerDownload = 4 * 1_048_576
 
     let location: SandboxLocation
     let store = FileStore.shared
@@ -41,8 +41,8 @@ final class DownloadsApp: AppDelegate {
 /// Exports an 8 MiB archive to tmp in 1 MiB appends on a queue of its own, reads it back to
 /// "share" it, and then deletes it, or does not.
 final class ExportApp: AppDelegate {
-    static let chunks = 8
-    static let chunkBytes = 1_048_576
+    nonisolated static let chunks = 8
+    nonisolated static let chunkBytes = 1_048_576
 
     let cleansUp: Bool
     let store = FileStore.shared

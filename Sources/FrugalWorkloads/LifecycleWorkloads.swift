@@ -1,6 +1,7 @@
 import Foundation
 import FrugalKit
 import FrugalCore
+import FrugalProbe
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -147,15 +148,15 @@ final class SharingServerApp: AppDelegate {
         listener = fd
         app.mark("sharing-server", detail: "listening on 127.0.0.1:\(port)")
         try? app.runLoop.addReadSource(fd: fd, name: "sharing-accept") { fd in
-            let client = accept(fd, nil, nil)
-            if client >= 0 { close(client) }
+            // A peer that went away before it was accepted needs nothing.
+            if let client = try? SystemCall.retrying("accept", { accept(fd, nil, nil) }) { try? SystemCall.close(client) }
         }
     }
 
     private func closeListener(_ app: Application) {
         guard listener >= 0 else { return }
         app.runLoop.removeReadSource(fd: listener)
-        close(listener)
+        try? SystemCall.close(listener, subject: "listener")
         listener = -1
     }
 }

@@ -1,15 +1,11 @@
 import Foundation
+import FrugalProbe
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Small blocking TCP helpers on 127.0.0.1 for the sample apps: real sockets, real waits.
 enum LoopbackSocket {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        init(_ call: String) { description = "\(call): \(String(cString: strerror(errno)))" }
-    }
-
     private static func address(port: UInt16) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -18,35 +14,47 @@ enum LoopbackSocket {
         return address
     }
 
+    /// Calls `body` with `address` as a `sockaddr`.
+    private static func withSocketAddress<T>(_ address: inout sockaddr_in, _ body: (UnsafeMutablePointer<sockaddr>) throws -> T) rethrows -> T {
+        try withUnsafeMutablePointer(to: &address) { try $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }
+    }
+
+    private static func streamSocket() throws -> Int32 {
+        try SystemCall.retrying("socket") { socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+    }
+
     /// A listening socket on an ephemeral loopback port.
     static func listen() throws -> (fd: Int32, port: UInt16) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Failure("socket") }
+        let fd = try streamSocket()
         var bound = address(port: 0)
-        let result = withUnsafePointer(to: &bound) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0, Glibc.listen(fd, 16) == 0 else {
-            close(fd)
-            throw Failure("bind/listen")
-        }
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        do {
+            try withSocketAddress(&bound) { address in
+                try SystemCall.retrying("bind") { bind(fd, address, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            try SystemCall.retrying("listen") { Glibc.listen(fd, 16) }
+            try withSocketAddress(&actual) { address in try SystemCall.retrying("getsockname") { getsockname(fd, address, &length) } }
+        } catch {
+            try? SystemCall.close(fd)
+            throw error
+        }
         return (fd, UInt16(bigEndian: actual.sin_port))
     }
 
     /// A connected socket to `port` on loopback.
     static func connect(port: UInt16) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Failure("socket") }
+        let fd = try streamSocket()
         var target = address(port: port)
-        let result = withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else {
-            close(fd)
-            throw Failure("connect")
+        do {
+            try withSocketAddress(&target) { address in
+                try SystemCall.retrying("connect", subject: "127.0.0.1:\(port)") {
+                    Glibc.connect(fd, address, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        } catch {
+            try? SystemCall.close(fd)
+            throw error
         }
         return fd
     }
@@ -54,12 +62,9 @@ enum LoopbackSocket {
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw Failure("write")
+            offset += try bytes[offset...].withUnsafeBytes { raw in
+                try SystemCall.retrying("write") { write(fd, raw.baseAddress, raw.count) }
             }
-            offset += written
         }
     }
 
@@ -68,10 +73,8 @@ enum LoopbackSocket {
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16384)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Failure("read")
+            let count = try buffer.withUnsafeMutableBytes { raw in
+                try SystemCall.retrying("read") { read(fd, raw.baseAddress, raw.count) }
             }
             if count == 0 { return result }
             result += buffer[0..<count]
@@ -89,9 +92,9 @@ enum SlowLoopbackServer {
         let port = try ProcessInfo.processInfo.environment["FRUGAL_SLOW_PEER_PORT"].flatMap { UInt16($0) }
             ?? startStandIn(latency: latency, responseBytes: responseBytes)
         let fd = try LoopbackSocket.connect(port: port)
-        defer { close(fd) }
+        defer { try? SystemCall.close(fd) }
         try LoopbackSocket.writeAll(fd, Array("SLOW \(Int(latency * 1000)) \(responseBytes)\n".utf8) + payload)
-        shutdown(fd, Int32(SHUT_WR))
+        try SystemCall.retrying("shutdown") { shutdown(fd, Int32(SHUT_WR)) }
         return try LoopbackSocket.readToEnd(fd)
     }
 
@@ -99,14 +102,14 @@ enum SlowLoopbackServer {
     private static func startStandIn(latency: Double, responseBytes: Int) throws -> UInt16 {
         let (fd, port) = try LoopbackSocket.listen()
         let thread = Thread {
-            var client: Int32 = -1
-            repeat { client = accept(fd, nil, nil) } while client < 0 && errno == EINTR
-            close(fd)
-            guard client >= 0 else { return }
+            // One client, then the listener is done; a failed accept leaves the app's request to fail.
+            let client = try? SystemCall.retrying("accept") { accept(fd, nil, nil) }
+            try? SystemCall.close(fd)
+            guard let client else { return }
             _ = try? LoopbackSocket.readToEnd(client)
             Thread.sleep(forTimeInterval: latency)
             try? LoopbackSocket.writeAll(client, [UInt8](repeating: UInt8(ascii: "s"), count: responseBytes))
-            close(client)
+            try? SystemCall.close(client)
         }
         thread.name = "slow-server-stand-in"
         thread.start()

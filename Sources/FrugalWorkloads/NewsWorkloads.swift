@@ -24,7 +24,7 @@ final class NewsFeed {
     }
 
     /// Looks for stories off the main thread and reports the count back on the main run loop.
-    func check(app: Application, completion: @escaping (Int) -> Void) {
+    func check(app: Application, completion: @escaping @MainActor @Sendable (Int) -> Void) {
         queue.async { [inbox] in
             let count = (try? FileManager.default.contentsOfDirectory(atPath: inbox).count) ?? 0
             app.runLoop.perform("feed-checked") { completion(count) }

@@ -19,7 +19,7 @@ extension WorkloadCatalogue {
                            summary: "test fixture: every input blocks the main thread for 400 ms in MainThreadBlocker.blockMainThread",
                            defaultScenarios: ["standard"], inDefaultSuite: false) { HangingApp() },
         WorkloadDefinition(name: "fixture.background-hang",
-                           summary: "test fixture: didEnterBackground blocks for 7 s, past the 5 s background watchdog",
+                           summary: "test fixture: didEnterBackground and willTerminate block for 7 s, past the 5 s watchdogs",
                            defaultScenarios: ["suspend-resume"], inDefaultSuite: false) { BackgroundHangApp() },
     ]
 }
@@ -43,7 +43,7 @@ final class MainThreadFeedApp: AppDelegate {
         }
     }
 
-    private func fetch() throws -> [UInt8] {
+    private nonisolated func fetch() throws -> [UInt8] {
         try BlockingCalls.measure("network.request", detail: "GET /feed from a server that takes 150 ms") {
             try SlowLoopbackServer.request(latency: 0.150, responseBytes: 4096, payload: Array("GET /feed".utf8))
         }
@@ -57,9 +57,14 @@ final class HangingApp: AppDelegate {
     }
 }
 
-/// Blocks in didEnterBackground past the watchdog: the background watchdog test's fixture.
+/// Blocks in didEnterBackground and in willTerminate past the watchdogs: the fixture of the
+/// background and terminate watchdogs' real-process tests.
 final class BackgroundHangApp: AppDelegate {
     func didEnterBackground(_ app: Application) {
+        MainThreadBlocker.blockMainThread(milliseconds: 7000)
+    }
+
+    func willTerminate(_ app: Application) {
         MainThreadBlocker.blockMainThread(milliseconds: 7000)
     }
 }

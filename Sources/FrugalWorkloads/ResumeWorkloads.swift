@@ -36,7 +36,7 @@ enum FixedWork {
 /// A calendar whose agenda depends on the date: the significant-time-change notification
 /// (queued while suspended, delivered on return) makes it rebuild the agenda.
 final class AgendaApp: AppDelegate {
-    static let rebuildSeconds = 0.8
+    nonisolated static let rebuildSeconds = 0.8
     let rebuildsOnMainThread: Bool
     let queue = DispatchQueue(label: "agenda")
     var agendaVersion = 0
@@ -57,11 +57,12 @@ final class AgendaApp: AppDelegate {
 
 /// Indexes its library on a worker thread from launch, 3 s of CPU work in all.
 final class IndexingApp: AppDelegate {
-    static let indexingSeconds = 3.0
+    nonisolated static let indexingSeconds = 3.0
     let pausesInBackground: Bool
     private let condition = NSCondition()
-    private var paused = false
-    private var stopped = false
+    // Read and written only holding `condition`, which makes nonisolated(unsafe) safe.
+    nonisolated(unsafe) private var paused = false
+    nonisolated(unsafe) private var stopped = false
     init(pausesInBackground: Bool) { self.pausesInBackground = pausesInBackground }
 
     func didFinishLaunching(_ app: Application) {

@@ -16,11 +16,11 @@ public struct WorkloadDefinition: Sendable {
     /// The user's documents the harness installs in Documents before launch (not the app's writes).
     public let documents: [BundleResource]
     /// Makes the app's delegate, in the workload's process.
-    public let makeDelegate: @Sendable () -> AppDelegate
+    public let makeDelegate: @MainActor @Sendable () -> AppDelegate
 
     public init(name: String, summary: String, defaultScenarios: [String], inDefaultSuite: Bool = true,
                 bundleResources: [BundleResource] = [], documents: [BundleResource] = [],
-                makeDelegate: @escaping @Sendable () -> AppDelegate) {
+                makeDelegate: @escaping @MainActor @Sendable () -> AppDelegate) {
         self.name = name
         self.summary = summary
         self.defaultScenarios = defaultScenarios

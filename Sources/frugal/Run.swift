@@ -152,7 +152,7 @@ struct Run: ParsableCommand {
         var records: [RunRecord] = []
         var harnessFailure: String?
         do {
-            let onProgress: (SuiteRunner.Progress) -> Void = { progress in
+            let onProgress: @Sendable (SuiteRunner.Progress) -> Void = { progress in
                 guard !quiet else { return }
                 switch progress {
                 case .starting(let index, let count, let plan):

@@ -34,7 +34,7 @@ final class CIWorkflowTests: XCTestCase {
         process.currentDirectoryURL = directory
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let log = directory.appendingPathComponent("log-\(UUID().uuidString.prefix(8)).txt")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: log.path, contents: nil))
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle
         process.standardError = handle

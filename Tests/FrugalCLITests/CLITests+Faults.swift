@@ -61,18 +61,20 @@ final class CLIFaultTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     }
 
-    /// Timing: the first run (`true`) ends in well under a second and the second sleeps 60 s, so
-    /// a SIGINT 3 s in falls in the second run on any machine that starts a process in 3 s.
+    /// The first run ends at once; the second says it has started (a marker file) and sleeps
+    /// 60 s: the SIGINT is sent when the marker appears, so it falls in the second run.
     func testSIGINTKeepsFinishedRunsAndExits130() throws {
         let directory = try temporaryDirectory()
         let out = directory.appendingPathComponent("out")
+        let marker = directory.appendingPathComponent("second-started").path
         let process = Process()
         process.executableURL = CLITests.binary
-        process.arguments = ["run", "--no-history", "--repeat", "2", "--jobs", "1", "--out", out.path, "--", "/bin/sh", "-c", "[ -e \(directory.path)/second ] && sleep 60; touch \(directory.path)/second"]
+        process.arguments = ["run", "--no-history", "--repeat", "2", "--jobs", "1", "--out", out.path, "--", "/bin/sh", "-c",
+                             "[ -e \(directory.path)/second ] && { touch \(marker); sleep 60; }; touch \(directory.path)/second"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        Thread.sleep(forTimeInterval: 3)
+        XCTAssertTrue(CLITests.eventually { FileManager.default.fileExists(atPath: marker) }, "the second run never started")
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 130)
@@ -108,16 +110,20 @@ final class CLIFaultTests: XCTestCase {
     }
 
     /// Two runs into one --out: the second is refused at once instead of replacing the first's.
-    /// Timing: the first run's command sleeps 5 s; the second starts 1 s in.
+    /// The second starts once the first holds the lock (its pid is in the lock file), and the
+    /// first's command ends when the test says so (a file outside the report's directory).
     func testASecondRunIntoTheSameOutIsRefused() throws {
         let directory = try temporaryDirectory()
         let out = directory.appendingPathComponent("out").path
+        let go = try temporaryDirectory().appendingPathComponent("go").path
         let first = Process()
         first.executableURL = CLITests.binary
-        first.arguments = ["run", "--quiet", "--no-history", "--out", out, "--", "sleep", "5"]
+        first.arguments = ["run", "--quiet", "--no-history", "--out", out, "--", "/bin/sh", "-c", "while [ ! -e \(go) ]; do sleep 0.05; done"]
         try first.run()
-        Thread.sleep(forTimeInterval: 1)
+        let lock = directory.appendingPathComponent(".out.frugal-lock").path
+        XCTAssertTrue(CLITests.eventually { !((try? String(contentsOfFile: lock, encoding: .utf8)) ?? "").isEmpty }, "the first run never took the lock")
         let second = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", out, "--", "true"])
+        XCTAssertTrue(FileManager.default.createFile(atPath: go, contents: nil), "cannot tell the first run to end")
         first.waitUntilExit()
         XCTAssertEqual(second.status, 1, second.stderr)
         XCTAssertTrue(second.stderr.contains("another frugal run"), second.stderr)

@@ -24,16 +24,10 @@ final class ProjectCLITests: XCTestCase {
 
     /// An app executable started by hand says in one line that `frugal run` must start it, and exits 1.
     func testAnAppExecutableStartedByHandSaysSoAndExitsOne() throws {
-        let process = Process()
-        process.executableURL = host
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 1)
-        XCTAssertEqual(stderr.split(separator: "\n").count, 1, stderr)
-        XCTAssertTrue(stderr.contains("must be started by `frugal run`"), stderr)
+        let result = try CLITests.run(host, [])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("must be started by `frugal run`"), result.stderr)
     }
 
     /// The apps of frugal.yml run under its scenarios: a user's executable (here the workload host,
@@ -77,16 +71,9 @@ final class ProjectCLITests: XCTestCase {
         scenarios:
           brief: [launch, {wait: 0.3}, terminate]
         """)
-        let process = Process()
-        process.executableURL = CLITests.binary
-        process.currentDirectoryURL = directory
-        process.arguments = ["run", "--products-dir", host.deletingLastPathComponent().path, "--out", "out", "--no-history", "--quiet"]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, stderr)
+        let run = try CLITests.run(CLITests.binary, ["run", "--products-dir", host.deletingLastPathComponent().path, "--out", "out", "--no-history", "--quiet"],
+                                   in: directory)
+        XCTAssertEqual(run.status, 0, run.stderr)
         let report = try String(contentsOf: directory.appendingPathComponent("out/report.json"), encoding: .utf8)
         XCTAssertTrue(report.contains("\"scenario\" : \"brief\""))
         let products = try CLITests.frugal(["list", "--products", "--config", directory.appendingPathComponent("frugal.yml").path])

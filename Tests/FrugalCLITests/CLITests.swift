@@ -12,22 +12,51 @@ final class CLITests: XCTestCase {
 
     func frugal(_ arguments: [String]) throws -> Result { try Self.frugal(arguments) }
 
+    /// Polls `condition` until it holds or `timeout` s of real time pass; returns whether it held.
+    /// For what another process does (a file it writes): the poll ends as soon as it has, and the
+    /// generous timeout only bounds a test that would otherwise hang.
+    static func eventually(timeout: Double = 60, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            if Date() >= deadline { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
     static func frugal(_ arguments: [String]) throws -> Result {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             XCTFail("frugal is not built at \(binary.path)")
             return Result(status: -1, stdout: "", stderr: "")
         }
+        return try run(binary, arguments)
+    }
+
+    /// Runs `executable` to its end and returns its status and both outputs: the tests' one way
+    /// to run a process and read what it wrote.
+    ///
+    /// Both pipes are drained at once. Reading one to its end before the other would leave a
+    /// child that fills the other pipe (64 KiB) blocked on its write, and the test waiting forever.
+    static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // Written by the reading thread only, read after `group.wait()`, which orders the two.
+        final class Collected: @unchecked Sendable { var data = Data() }
+        let stderr = Collected()
+        let group = DispatchGroup()
+        let errors = err.fileHandleForReading
+        DispatchQueue.global().async(group: group) { stderr.data = errors.readDataToEndOfFile() }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr.data, as: UTF8.self))
     }
 
     func testUnknownWorkloadExitsOneWithOneLineNamingItAndTheKnownOnes() throws {

@@ -142,7 +142,8 @@ final class BlackBoxRunTests: XCTestCase {
         sleeper.executableURL = URL(fileURLWithPath: "/bin/sh")
         sleeper.arguments = ["-c", "echo $$ > \(path)/cgroup.procs && exec sleep 60"]
         try sleeper.run()
-        Thread.sleep(forTimeInterval: 0.2)
+        XCTAssertTrue(eventually { !((try? String(contentsOfFile: "\(path)/cgroup.procs", encoding: .utf8)) ?? "").isEmpty },
+                      "the shell never joined the leftover group")
         let swept = RunContainment.sweepLeftovers()
         XCTAssertTrue(swept.contains { $0.hasPrefix(path) }, "\(swept)")
         sleeper.waitUntilExit()
@@ -218,7 +219,7 @@ final class RunCgroupTests: XCTestCase {
             joiner.executableURL = URL(fileURLWithPath: "/bin/sh")
             joiner.arguments = ["-c", "echo $$ > \(group.procsPath) || exit 1; sleep 60 & exec sleep 60"]
             try joiner.run()
-            Thread.sleep(forTimeInterval: 0.3)
+            _ = eventually { group.pids.count == 2 }
             XCTAssertEqual(group.pids.count, 2, "\(kind): the shell joined and its child is inside too")
             XCTAssertTrue(group.freeze(), "\(kind): frozen")
             XCTAssertTrue(group.isFrozen)

@@ -51,6 +51,20 @@ final class LifecycleHarnessTests: XCTestCase {
         XCTAssertTrue(audit.evidence.contains { $0.description.contains("didEnterBackground") })
     }
 
+    func testTheTerminateWatchdogKillsARealAppStuckInWillTerminate() throws {
+        // A 1 s watchdog instead of 5 s keeps the test short; WatchdogTests checks the 5 s.
+        let scenario = Scenario(name: "terminate", summary: "test", steps: [.launch, .terminate])
+        let record = try ScenarioRunnerTests.runner { $0.terminateWatchdog = 1 }
+            .run(RunPlan(target: .builtIn(name: "fixture.background-hang"), scenario: scenario, repetition: 1))
+        XCTAssertEqual(record.outcome, .killedWatchdog)
+        let detail = try XCTUnwrap(record.outcomeDetail)
+        XCTAssertTrue(detail.contains("terminate watchdog") && detail.contains("still in willTerminate"), detail)
+        XCTAssertEqual(record.exitStatus?.signal, SIGKILL)
+        let terminate = try XCTUnwrap(record.steps.last)
+        XCTAssertGreaterThanOrEqual(Double(terminate.end - terminate.start) / 1e9, 1)
+        XCTAssertLessThan(Double(terminate.end - terminate.start) / 1e9, 6.9, "killed by the watchdog, not at the fixture's 7 s")
+    }
+
     func testASuspendedAppAccruesNoCPUTimeAndNoWakeups() throws {
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: "server.keeps-listening"),
                                                                   scenario: ScenarioCatalogue.suspendResume, repetition: 1))

@@ -1,8 +1,9 @@
 import Foundation
+import Synchronization
 import XCTest
 import FrugalCore
 import FrugalHarness
-import FrugalKit
+@testable import FrugalKit
 
 /// FrugalKit's client over real sockets, through the real shaping proxy to the real origin.
 /// Completions come on the client's worker threads here (no run loop).
@@ -16,7 +17,7 @@ final class NetworkClientTests: XCTestCase {
         let originPort = try origin.start()
         proxy = ShapingProxy(upstreamHost: "127.0.0.1", upstreamPort: originPort)
         let port = try proxy.start()
-        client = NetworkClient(endpoint: NetworkEndpoint(host: "127.0.0.1", port: port), runLoop: nil)
+        client = NetworkClient(endpoint: NetworkEndpoint(host: "127.0.0.1", port: port), deliveringOn: nil)
     }
 
     override func tearDown() {
@@ -27,21 +28,18 @@ final class NetworkClientTests: XCTestCase {
 
     /// Runs `requests` resumed together and waits for all of them.
     func results(_ requests: [NetworkRequest], timeout: Double = 20) -> [Result<NetworkResponse, NetworkError>] {
-        let lock = NSLock()
-        var results = [Result<NetworkResponse, NetworkError>?](repeating: nil, count: requests.count)
+        let results = Mutex([Result<NetworkResponse, NetworkError>?](repeating: nil, count: requests.count))
         let group = DispatchGroup()
         let tasks = requests.enumerated().map { index, request in
             group.enter()
-            return client.dataTask(with: request) { result in
-                lock.lock()
-                results[index] = result
-                lock.unlock()
+            return client.dataTask(with: request, completionOnWorkerThread: { result in
+                results.withLock { $0[index] = result }
                 group.leave()
-            }
+            })
         }
         tasks.forEach { $0.resume() }
         XCTAssertEqual(group.wait(timeout: .now() + timeout), .success)
-        return results.map { $0 ?? .failure(.system("no completion")) }
+        return results.withLock { $0 }.map { $0 ?? .failure(.system("no completion")) }
     }
 
     func testGetAndPostKeepOneConnectionAlive() throws {
@@ -90,28 +88,33 @@ final class NetworkClientTests: XCTestCase {
         XCTAssertEqual(timedOut.failure, .timedOut(seconds: 0.5))
 
         let done = DispatchSemaphore(value: 0)
-        var outcome: Result<NetworkResponse, NetworkError>?
-        let task = client.dataTask(with: NetworkRequest(target: "/json/100", timeout: 30)) { result in
-            outcome = result
+        let outcome = Mutex<Result<NetworkResponse, NetworkError>?>(nil)
+        let task = client.dataTask(with: NetworkRequest(target: "/json/100", timeout: 30), completionOnWorkerThread: { result in
+            outcome.withLock { $0 = result }
             done.signal()
-        }
+        })
+        let accepted = proxy.statistics().acceptedConnections
         task.resume()
-        Thread.sleep(forTimeInterval: 0.3)
+        // Cancelled once its connection is open and stalled at the proxy, not before it started.
+        XCTAssertTrue(eventually { self.proxy.statistics().acceptedConnections > accepted }, "the request never reached the proxy")
         XCTAssertEqual(task.state, .running)
         task.cancel()
         // Generous: cancellation shuts the socket down at once; 5 s only guards a hung test.
         XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
-        XCTAssertEqual(outcome?.failure, .cancelled)
+        XCTAssertEqual(outcome.withLock { $0 }?.failure, .cancelled)
         XCTAssertEqual(task.state, .finished)
     }
 
     func testNoEndpointFailsEveryTask() {
-        let offline = NetworkClient(endpoint: nil, runLoop: nil)
+        let offline = NetworkClient(endpoint: nil, deliveringOn: nil)
         let done = DispatchSemaphore(value: 0)
-        var outcome: Result<NetworkResponse, NetworkError>?
-        offline.dataTask(with: .get("/ping")) { outcome = $0; done.signal() }.resume()
+        let outcome = Mutex<Result<NetworkResponse, NetworkError>?>(nil)
+        offline.dataTask(with: .get("/ping"), completionOnWorkerThread: { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }).resume()
         XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
-        XCTAssertEqual(outcome?.failure, .noEndpoint)
+        XCTAssertEqual(outcome.withLock { $0 }?.failure, .noEndpoint)
     }
 }
 

@@ -8,7 +8,7 @@ final class ScenarioRunnerTests: XCTestCase {
     static func runner(_ configure: (inout HarnessOptions) -> Void = { _ in }) throws -> ScenarioRunner {
         guard let host = WorkloadHostLocator.locate() else {
             XCTFail("frugal-workload-host is not built beside the tests")
-            throw HarnessError("no host")
+            throw HarnessError.file(path: "frugal-workload-host", operation: "find")
         }
         var options = HarnessOptions(workloadHost: host)
         configure(&options)
@@ -35,15 +35,18 @@ final class ScenarioRunnerTests: XCTestCase {
         XCTAssertNotNil(record.resourceUsage)
     }
 
-    func testLaunchWatchdogKillsAnAppThatDoesNotHandleEventsWithinFiveSeconds() throws {
-        let record = try Self.runner().run(RunPlan(target: .builtIn(name: "fixture.launch-hang"), scenario: ScenarioCatalogue.idle, repetition: 1))
+    /// A real app killed by the launch watchdog. A 1 s watchdog instead of the guide's 5 s keeps
+    /// the test short: the 5 s itself is checked at the exact second in `WatchdogTests`.
+    func testLaunchWatchdogKillsARealAppThatDoesNotHandleEventsInTime() throws {
+        let record = try Self.runner { $0.launchWatchdog = 1 }
+            .run(RunPlan(target: .builtIn(name: "fixture.launch-hang"), scenario: ScenarioCatalogue.idle, repetition: 1))
         XCTAssertEqual(record.outcome, .killedWatchdog)
         XCTAssertTrue(record.outcomeDetail?.contains("launch watchdog") ?? false, record.outcomeDetail ?? "")
         XCTAssertTrue(record.outcomeDetail?.contains("didFinishLaunching") ?? false, record.outcomeDetail ?? "")
         XCTAssertEqual(record.exitStatus?.signal, SIGKILL)
         let seconds = Double(record.endTime - record.startTime) / 1e9
-        XCTAssertGreaterThanOrEqual(seconds, 5)
-        XCTAssertLessThan(seconds, 6.9, "killed by the 5 s watchdog, not at the fixture's 7 s")
+        XCTAssertGreaterThanOrEqual(seconds, 1)
+        XCTAssertLessThan(seconds, 6.9, "killed by the 1 s watchdog, not at the fixture's 7 s")
         let report = ReportBuilder.runReport(record)
         XCTAssertNil(report.metrics[MetricName.lifecycleLaunchMs]?.value)
         XCTAssertLessThan(report.audits["lifecycle.launch-time"]?.score ?? 1, 0.5)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import FrugalHarness
 import FrugalCore
@@ -10,10 +11,9 @@ import FrugalWorkloads
 /// which run alone. The first test to ask runs them all; the pairs are then judged exactly as
 /// when each ran alone, in about the time of the exclusive ones (the scheduler's promise, which
 /// `frugal run` relies on too: light neighbours move no verdict).
-final class ScheduledRuns: @unchecked Sendable {
+final class ScheduledRuns: Sendable {
     let workloads: [String]
-    private let lock = NSLock()
-    private var records: [String: RunRecord]?
+    private let records = Mutex<[String: RunRecord]?>(nil)
 
     init(_ workloads: [String]) { self.workloads = workloads }
 
@@ -28,13 +28,13 @@ final class ScheduledRuns: @unchecked Sendable {
     }
 
     func record(_ workload: String) throws -> RunRecord {
-        lock.lock()
-        defer { lock.unlock() }
-        if records == nil {
-            let host = try XCTUnwrap(WorkloadHostLocator.locate(), "frugal-workload-host is not built beside the tests")
-            let ran = try ResourceScheduler(options: HarnessOptions(workloadHost: host)).run(try workloads.map(Self.plan))
-            records = Dictionary(ran.map { ($0.workload, $0) }, uniquingKeysWith: { first, _ in first })
+        try records.withLock { records in
+            if records == nil {
+                let host = try XCTUnwrap(WorkloadHostLocator.locate(), "frugal-workload-host is not built beside the tests")
+                let ran = try ResourceScheduler(options: HarnessOptions(workloadHost: host)).run(try workloads.map(Self.plan))
+                records = Dictionary(ran.map { ($0.workload, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+            return try XCTUnwrap(records?[workload], "\(workload) is not among this class's scheduled runs")
         }
-        return try XCTUnwrap(records?[workload], "\(workload) is not among this class's scheduled runs")
     }
 }

@@ -2,6 +2,7 @@ import FrugalProbe
 import FrugalCore
 import FrugalHarness
 import Foundation
+import Synchronization
 import XCTest
 
 /// End-to-end tests over real loopback sockets: blocking client → ShapingProxy → OriginServer.
@@ -27,16 +28,6 @@ final class ShapingProxyTests: XCTestCase {
         origin?.stop()
         proxy = nil
         origin = nil
-    }
-
-    /// Waits (briefly) until `condition` holds: trace events are recorded on the proxy's loops.
-    private func eventually(_ timeout: Double = 2, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
     }
 
     func testUnshapedForwardsExactBytesAndTraceTotalsMatch() throws {
@@ -176,7 +167,10 @@ final class ShapingProxyTests: XCTestCase {
         try startServers()
         let socket = try BlockingSocket(port: port, timeout: 10)
         try socket.send("GET /bytes/50000000 HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n")
-        usleep(500_000)  // do not read: the proxy must stop reading from the origin
+        XCTAssertTrue(eventually { self.proxy.statistics().peakQueuedBytes > 0 }, "the response never started to flow")
+        // Not a synchronisation: the half second in which nothing is read is the condition under
+        // test (the origin could send 50 MB in it; the proxy must stop reading from it instead).
+        usleep(500_000)
         let peak = proxy.statistics().peakQueuedBytes
         print("peak queued bytes with a stopped reader: \(peak)")
         XCTAssertLessThan(peak, 1 << 20)
@@ -188,15 +182,16 @@ final class ShapingProxyTests: XCTestCase {
     func testProfileChangeAppliesToOpenConnection() throws {
         try startServers(profile: .test(downlinkBitsPerSecond: 1_000_000))
         let socket = try BlockingSocket(port: port)
-        let proxy = self.proxy!
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
-            proxy.setProfile(.unshaped)
-        }
+        try socket.send("GET /bytes/2000000 HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n")
+        // The rate is lifted once the response flows, shaped, on this open connection.
+        XCTAssertTrue(eventually { self.proxy.trace().totalBytes(.downlink) > 0 }, "the response never started to flow")
+        let shaped = proxy.trace().totalBytes(.downlink)
+        proxy.setProfile(.unshaped)
         // 2 MB would take 16 s at 1 Mbit/s.
-        let (response, seconds) = try timed { try socket.request("/bytes/2000000", keepBody: false) }
+        let (response, seconds) = try timed { try socket.readResponse(keepBody: false) }
         XCTAssertEqual(response.status, 200)
-        print("2 MB with the rate lifted after 0.3 s: \(String(format: "%.3f", seconds)) s")
-        XCTAssertGreaterThan(seconds, 0.25)
+        print("2 MB with the rate lifted after \(shaped) shaped bytes: the rest in \(String(format: "%.3f", seconds)) s")
+        XCTAssertLessThan(shaped, 2_000_000, "the 1 Mbit/s limit held until it was lifted")
         XCTAssertLessThan(seconds, 3)
     }
 
@@ -228,24 +223,21 @@ final class ShapingProxyTests: XCTestCase {
     func testParallelConnectionsShareTheLinkFairly() throws {
         try startServers(profile: .test(downlinkBitsPerSecond: 1_000_000))
         let port = self.port
-        let lock = NSLock()
-        var durations: [Double] = []
-        var failures: [String] = []
+        let outcomes = Mutex<(durations: [Double], failures: [String])>(([], []))
         // Two 100 kB downloads at once share one 1 Mbit/s link: both take ~1.6 s, not 0.8 s.
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
             do {
                 let socket = try BlockingSocket(port: port)
                 let (response, seconds) = try timed { try socket.request("/bytes/100000") }
-                lock.lock()
-                durations.append(seconds)
-                if response.body.count != 100_000 { failures.append("short body") }
-                lock.unlock()
+                outcomes.withLock { outcomes in
+                    outcomes.durations.append(seconds)
+                    if response.body.count != 100_000 { outcomes.failures.append("short body") }
+                }
             } catch {
-                lock.lock()
-                failures.append("\(error)")
-                lock.unlock()
+                outcomes.withLock { $0.failures.append("\(error)") }
             }
         }
+        let (durations, failures) = outcomes.withLock { $0 }
         XCTAssertEqual(failures, [])
         print("two parallel 100 kB downloads on one 1 Mbit/s link: \(durations.map { String(format: "%.3f s", $0) }) (ideal 1.60 s each)")
         XCTAssertEqual(durations.max() ?? 0, 1.6, accuracy: 1.6 * 0.15)

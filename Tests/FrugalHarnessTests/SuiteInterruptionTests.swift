@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 import FrugalCore
 import FrugalProbe
@@ -8,18 +9,17 @@ import FrugalProbe
 final class SuiteInterruptionTests: XCTestCase {
     func testInterruptStopsRegisteredProcessesOnceAndLateOnesAtOnce() {
         let interruption = SuiteInterruption()
-        var stopped: [String] = []
-        let lock = NSLock()
-        let first = interruption.register { lock.withLock { stopped.append("first") } }
-        let gone = interruption.register { lock.withLock { stopped.append("gone") } }
+        let stopped = Mutex<[String]>([])
+        let first = interruption.register { stopped.withLock { $0.append("first") } }
+        let gone = interruption.register { stopped.withLock { $0.append("gone") } }
         interruption.unregister(gone)
         XCTAssertNil(interruption.signal)
         interruption.interrupt(signal: SIGINT)
         interruption.interrupt(signal: SIGTERM)
         XCTAssertEqual(interruption.signal, SIGINT, "the first signal counts")
-        _ = interruption.register { lock.withLock { stopped.append("late") } }
+        _ = interruption.register { stopped.withLock { $0.append("late") } }
         interruption.unregister(first)
-        XCTAssertEqual(lock.withLock { stopped }, ["first", "first", "late"])
+        XCTAssertEqual(stopped.withLock { $0 }, ["first", "first", "late"])
     }
 
     /// Timing: the sleep is 60 s and the interrupt comes after 0.2 s; 20 s is a generous bound.

@@ -99,7 +99,7 @@ final class UserAppTests: XCTestCase {
         }
         let line = Array(#"{"sequence":41,"command":"teleport","argument":"mars"}"#.utf8) + [10]
         XCTAssertEqual(line.withUnsafeBytes { write(process.controlFD, $0.baseAddress, $0.count) }, line.count)
-        XCTAssertFalse(reader.waitForAck(41, until: MonotonicClock.now() + 10_000_000_000, clock: MonotonicClock.now))
+        XCTAssertFalse(reader.waitForAck(41, until: MonotonicClock.now() + 10_000_000_000))
         let error = try XCTUnwrap(reader.controlError(for: 41), "no answer to an unknown command")
         XCTAssertEqual(error.command, "teleport")
         XCTAssertTrue(error.problem.contains("unknown command 'teleport'"), error.problem)

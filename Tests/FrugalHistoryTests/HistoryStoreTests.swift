@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 import FrugalCore
 import FrugalHistory
@@ -41,18 +42,19 @@ final class HistoryStoreTests: XCTestCase {
         let path = directory.appendingPathComponent("history.sqlite").path
         _ = try HistoryStore(path: path)
         let writers = 6, appends = 15
-        let failures = FailureList()
+        let failures = Mutex<[String]>([])
+        let report = report(score: 0.5)
         DispatchQueue.concurrentPerform(iterations: writers) { writer in
             do {
                 let store = try HistoryStore(path: path)
                 for index in 0..<appends {
-                    try store.append(report(score: 0.5), commit: "w\(writer)", recordedAt: "2026-01-01T00:00:\(index)Z")
+                    try store.append(report, commit: "w\(writer)", recordedAt: "2026-01-01T00:00:\(index)Z")
                 }
             } catch {
-                failures.add("\(error)")
+                failures.withLock { $0.append("\(error)") }
             }
         }
-        XCTAssertEqual(failures.all, [])
+        XCTAssertEqual(failures.withLock { $0 }, [])
         XCTAssertEqual(try HistoryStore(path: path).runCount(), writers * appends)
     }
 
@@ -66,12 +68,4 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertEqual(try store.runCount(), 1)
         XCTAssertEqual(try store.history(limit: 5).series.first?.points.map(\.score), [0.9])
     }
-}
-
-/// Errors collected from several threads.
-final class FailureList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var errors: [String] = []
-    func add(_ error: String) { lock.lock(); errors.append(error); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return errors }
 }

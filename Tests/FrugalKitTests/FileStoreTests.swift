@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import FrugalKit
 import FrugalCore
@@ -6,11 +7,10 @@ import FrugalProbe
 
 /// `FileStore` on real files in a real sandbox directory, its journal collected directly.
 final class FileStoreTests: XCTestCase {
-    final class Journal: @unchecked Sendable {
-        private let lock = NSLock()
-        private var entries: [FileWrite] = []
-        func add(_ entry: FileWrite) { lock.lock(); entries.append(entry); lock.unlock() }
-        var all: [FileWrite] { lock.lock(); defer { lock.unlock() }; return entries }
+    final class Journal: Sendable {
+        private let entries = Mutex<[FileWrite]>([])
+        func add(_ entry: FileWrite) { entries.withLock { $0.append(entry) } }
+        var all: [FileWrite] { entries.withLock { $0 } }
     }
 
     var root: URL!

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import FrugalKit
 @testable import FrugalCore
@@ -8,6 +9,7 @@ import FrugalProbe
 /// machine can be late by tens of ms); what is asserted is order and grouping, not speed.
 final class MainRunLoopTests: XCTestCase {
     /// Runs a loop on its own thread, collecting its handler records through a real pipe.
+    @MainActor
     final class Harness {
         var records: [HandlerRecord] = []
         let loop: MainRunLoop
@@ -23,9 +25,9 @@ final class MainRunLoopTests: XCTestCase {
         }
 
         /// Runs the loop on the calling thread for `seconds`, then decodes what it emitted.
-        func run(for seconds: Double) {
+        func run(for seconds: Double) throws {
             loop.scheduleTimer(name: "stop", interval: seconds, repeats: false) { [loop] _ in loop.stop() }
-            loop.run()
+            try loop.run()
             close(writeFD)
             var data = Data()
             var buffer = [UInt8](repeating: 0, count: 65536)
@@ -45,11 +47,14 @@ final class MainRunLoopTests: XCTestCase {
         func starts(of name: String) -> [UInt64] { records.filter { $0.name == name }.map(\.start) }
     }
 
-    func testRepeatingTimerFiresOnSchedule() throws {
+    func testRepeatingTimerFiresOnSchedule() throws { try MainActor.assumeIsolated { try Self.mainRepeatingTimerFiresOnSchedule() } }
+
+    @MainActor
+    private static func mainRepeatingTimerFiresOnSchedule() throws {
         let harness = try Harness()
         let begin = MonotonicClock.now()
         harness.loop.scheduleTimer(name: "tick", interval: 0.1, repeats: true) { _ in }
-        harness.run(for: 0.55)
+        try harness.run(for: 0.55)
         let ticks = harness.starts(of: "timer:tick")
         XCTAssertEqual(ticks.count, 5, "a 100 ms timer fires 5 times in 550 ms")
         for (index, start) in ticks.enumerated() {
@@ -57,47 +62,63 @@ final class MainRunLoopTests: XCTestCase {
         }
     }
 
-    func testToleranceLetsTwoTimersShareOneWakeup() throws {
+    func testToleranceLetsTwoTimersShareOneWakeup() throws { try MainActor.assumeIsolated { try Self.mainToleranceLetsTwoTimersShareOneWakeup() } }
+
+    @MainActor
+    private static func mainToleranceLetsTwoTimersShareOneWakeup() throws {
         let harness = try Harness()
         // A may fire up to 100 ms late; B is due 40 ms after A's date: the loop wakes once, at B's date.
         harness.loop.scheduleTimer(name: "a", interval: 0.1, repeats: false, tolerance: 0.1) { _ in }
         harness.loop.scheduleTimer(name: "b", interval: 0.14, repeats: false) { _ in }
-        harness.run(for: 0.4)
+        try harness.run(for: 0.4)
         let a = try XCTUnwrap(harness.starts(of: "timer:a").first), b = try XCTUnwrap(harness.starts(of: "timer:b").first)
         XCTAssertLessThan(b > a ? b - a : a - b, 5_000_000, "both fired in the same wakeup")
     }
 
-    func testWithoutToleranceTimersFireApart() throws {
+    func testWithoutToleranceTimersFireApart() throws { try MainActor.assumeIsolated { try Self.mainWithoutToleranceTimersFireApart() } }
+
+    @MainActor
+    private static func mainWithoutToleranceTimersFireApart() throws {
         let harness = try Harness()
         harness.loop.scheduleTimer(name: "a", interval: 0.1, repeats: false) { _ in }
         harness.loop.scheduleTimer(name: "b", interval: 0.14, repeats: false) { _ in }
-        harness.run(for: 0.4)
+        try harness.run(for: 0.4)
         let a = try XCTUnwrap(harness.starts(of: "timer:a").first), b = try XCTUnwrap(harness.starts(of: "timer:b").first)
         XCTAssertGreaterThan(b - a, 30_000_000, "b waited for its own date")
     }
 
-    func testWorkPostedFromAnotherThreadRunsOnTheLoopThread() throws {
+    func testWorkPostedFromAnotherThreadRunsOnTheLoopThread() throws { try MainActor.assumeIsolated { try Self.mainWorkPostedFromAnotherThreadRunsOnTheLoopThread() } }
+
+    @MainActor
+    private static func mainWorkPostedFromAnotherThreadRunsOnTheLoopThread() throws {
         let harness = try Harness()
         let loopThread = pthread_self()
-        final class Box: @unchecked Sendable { var thread: pthread_t? }
-        let ranOn = Box()
+        final class RanOn: Sendable { let thread = Mutex<pthread_t?>(nil) }
+        let ranOn = RanOn()
+        // Posted once the loop runs (its first timer fired), so the post must wake it.
+        let running = DispatchSemaphore(value: 0)
+        harness.loop.scheduleTimer(name: "running", interval: 0.01, repeats: false) { _ in running.signal() }
         Thread.detachNewThread { [loop = harness.loop] in
-            Thread.sleep(forTimeInterval: 0.05)
-            loop.perform("from-worker") { ranOn.thread = pthread_self() }
+            // Generous: the timer is due in 10 ms; 10 s only bounds a loop that never ran.
+            guard running.wait(timeout: .now() + 10) == .success else { return }
+            loop.perform("from-worker") { ranOn.thread.withLock { $0 = pthread_self() } }
         }
-        harness.run(for: 0.3)
+        try harness.run(for: 0.3)
         XCTAssertEqual(harness.starts(of: "posted:from-worker").count, 1)
-        XCTAssertTrue(ranOn.thread.map { pthread_equal($0, loopThread) != 0 } ?? false)
+        XCTAssertTrue(ranOn.thread.withLock { $0 }.map { pthread_equal($0, loopThread) != 0 } ?? false)
     }
 
-    func testInvalidatedTimerStops() throws {
+    func testInvalidatedTimerStops() throws { try MainActor.assumeIsolated { try Self.mainInvalidatedTimerStops() } }
+
+    @MainActor
+    private static func mainInvalidatedTimerStops() throws {
         let harness = try Harness()
         var fired = 0
         harness.loop.scheduleTimer(name: "once-then-stop", interval: 0.05, repeats: true) { timer in
             fired += 1
             timer.invalidate()
         }
-        harness.run(for: 0.3)
+        try harness.run(for: 0.3)
         XCTAssertEqual(fired, 1)
     }
 }

@@ -16,7 +16,7 @@ final class MemoryToolsTests: XCTestCase {
         sandbox = Sandbox(root: root)
         let resource = BundleResource(path: "atlas.bin", bytes: 4 << 20, content: .pattern, seed: 3)
         let url = sandbox.bundle.appendingPathComponent("atlas.bin")
-        FileManager.default.createFile(atPath: url.path, contents: Data(resource.contents(offset: 0, count: resource.bytes)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data(resource.contents(offset: 0, count: resource.bytes))))
         // Clean pages, as the harness leaves an installed bundle: only those can be dropped.
         let handle = try FileHandle(forWritingTo: url)
         try handle.synchronize()

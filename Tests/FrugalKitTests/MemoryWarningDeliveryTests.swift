@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import FrugalKit
 import FrugalCore
@@ -17,24 +18,26 @@ final class MemoryWarningDeliveryTests: XCTestCase {
         }
     }
 
-    func testWarningGoesToTheDelegateAndObserversAndIsReportedWithTheLedger() throws {
+    func testWarningGoesToTheDelegateAndObserversAndIsReportedWithTheLedger() throws { try MainActor.assumeIsolated { try Self.mainWarningGoesToTheDelegateAndObserversAndIsReportedWithTheLedger() } }
+
+    @MainActor
+    private static func mainWarningGoesToTheDelegateAndObserversAndIsReportedWithTheLedger() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
         defer { close(fds[0]) }
         let delegate = Recorder()
         delegate.cache.setObject([1, 2, 3], forKey: 1, cost: 3000)
         let app = try Application(name: "t", delegate: delegate, emitter: EventEmitter(fd: fds[1]), preferPAPI: false)
-        final class Observed: @unchecked Sendable { var levels: [MemoryWarningLevel] = [] }
-        let observed = Observed()
+        let observed = Mutex<[MemoryWarningLevel]>([])
         let token = NotificationCenter.default.addObserver(forName: .frugalMemoryWarning, object: nil, queue: nil) { note in
-            if let level = note.userInfo?[Application.memoryWarningLevelKey] as? MemoryWarningLevel { observed.levels.append(level) }
+            if let level = note.userInfo?[Application.memoryWarningLevelKey] as? MemoryWarningLevel { observed.withLock { $0.append(level) } }
         }
         defer { NotificationCenter.default.removeObserver(token) }
         app.handleMemoryWarning("critical", sequence: 7)
         app.simulateMemoryWarning(level: .normal)
         close(fds[1])
         XCTAssertEqual(delegate.levels, [.critical, .normal])
-        XCTAssertEqual(observed.levels, [.critical, .normal])
+        XCTAssertEqual(observed.withLock { $0 }, [.critical, .normal])
         XCTAssertTrue(delegate.cachesEmptyWhenTold, "caches evict before the delegate is told")
         let lines = String(decoding: FileHandle(fileDescriptor: fds[0]).readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
         let events = try lines.map { try JSONDecoder().decode(WorkloadEvent.self, from: Data($0.utf8)) }

@@ -1,24 +1,23 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import FrugalProbe
 
 /// Real kernel counters: these need perf events (PAPI) or getrusage, and skip saying why where
 /// the machine refuses.
-/// Carries a result out of another thread; the semaphore orders the accesses.
-final class ResultBox<T>: @unchecked Sendable { var value: T? }
-
 final class ThreadCountersTests: XCTestCase {
     /// Runs `body` on a fresh thread (counters are per thread) and waits for it.
-    func onNewThread<T>(_ body: @escaping () -> T) -> T {
-        let box = ResultBox<T>()
+    func onNewThread<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+        let box = Mutex<T?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            box.value = body()
+            let value = body()
+            box.withLock { $0 = value }
             done.signal()
         }
         thread.start()
         done.wait()
-        return box.value!
+        return box.withLock { $0 }!
     }
 
     static func sleepHundredTimes() {

@@ -93,7 +93,7 @@ enum LoopbackPeers {
 }
 
 /// A one-connection-at-a-time echo server on loopback, for a byte-exact round trip.
-final class EchoServer: @unchecked Sendable {
+final class EchoServer: Sendable {
     let port: Int
     private let listener: Int32
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,22 +66,23 @@ enum TokenBucketReference {
     }
 
     /// Runs `body` on a new thread that has joined network namespace `name` (sockets made there belong to it).
-    static func inNamespace<T>(_ name: String, _ body: @escaping () throws -> T) throws -> T {
-        var result: Result<T, Error>?
+    static func inNamespace<T: Sendable>(_ name: String, _ body: @escaping @Sendable () throws -> T) throws -> T {
+        let outcome = Outcome<T>()
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             defer { done.signal() }
             let fd = open("/var/run/netns/\(name)", O_RDONLY)
             guard fd >= 0, joinNetworkNamespace(fd) == 0 else {
-                result = .failure(LoopbackPeers.Failure("setns \(name)"))
+                outcome.result.withLock { $0 = Result<T, Error>.failure(LoopbackPeers.Failure("setns \(name)")) }
                 return
             }
             close(fd)
-            result = Result { try body() }
+            let result = Result { try body() }
+            outcome.result.withLock { $0 = result }
         }
         thread.start()
         done.wait()
-        return try result!.get()
+        return try outcome.result.withLock { $0 }!.get()
     }
 
     /// Seconds to move `bytes` from namespace a to namespace b across the shaped veth.
@@ -105,4 +107,9 @@ enum TokenBucketReference {
             return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         }
     }
+}
+
+/// A result carried out of another thread.
+private final class Outcome<T: Sendable>: Sendable {
+    let result = Mutex<Result<T, Error>?>(nil)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import FrugalCore
 import FrugalProbe
 
@@ -10,7 +11,7 @@ import FrugalProbe
 /// `cgroup.freeze` and `cpu.stat` are core files), the process's own v2 group on a pure v2 one;
 /// else the v1 freezer. Groups are named `frugal-run-<owner pid>-<random>-<label>`, so a group
 /// whose owner died can be found and swept (`RunContainment.sweepLeftovers`).
-final class RunCgroup: @unchecked Sendable {
+final class RunCgroup: Sendable {
     enum Kind: String { case v2 = "cgroup-v2", v1Freezer = "cgroup-v1-freezer" }
 
     let kind: Kind
@@ -65,15 +66,16 @@ final class RunCgroup: @unchecked Sendable {
     /// `only`: make the group of that kind or none (tests of the v1 path on a machine that has v2).
     static func create(label: String, only: Kind? = nil) -> Result<RunCgroup, HarnessError> {
         if ProcessInfo.processInfo.environment[disableVariable] == "off" {
-            return .failure(HarnessError("\(disableVariable)=off: run cgroups are switched off"))
+            return .failure(HarnessError.cgroup(reason: "\(disableVariable)=off: run cgroups are switched off"))
         }
         guard let file = try? FileReader.readText("/proc/self/cgroup") else {
-            return .failure(HarnessError("/proc/self/cgroup cannot be read"))
+            return .failure(HarnessError.cgroup(reason: "/proc/self/cgroup cannot be read"))
         }
         let candidates = parentCandidates(cgroupFile: file).filter { only == nil || $0.0 == only }
-        if candidates.isEmpty { return .failure(HarnessError("no cgroup v2 tree and no v1 freezer hierarchy is mounted")) }
+        if candidates.isEmpty { return .failure(HarnessError.cgroup(reason: "no cgroup v2 tree and no v1 freezer hierarchy is mounted")) }
         let safe = String(label.prefix(40).map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" })
         var problems: [String] = []
+        var lastFailure: SystemCallError?
         for (kind, parent) in candidates {
             let path = "\(parent)/\(namePrefix)\(getpid())-\(UUID().uuidString.prefix(8))-\(safe)"
             if mkdir(path, 0o755) == 0 {
@@ -86,9 +88,12 @@ final class RunCgroup: @unchecked Sendable {
                 live.withLock { $0[path] = group }
                 return .success(group)
             }
-            problems.append("mkdir \(path): \(String(cString: strerror(errno)))")
+            let failure = SystemCallError(call: "mkdir", subject: path, errno: errno)
+            lastFailure = failure
+            problems.append("\(failure)")
         }
-        return .failure(HarnessError(problems.joined(separator: "; ")))
+        // Every candidate's problem is in the reason; the last failed call is kept with its errno.
+        return .failure(HarnessError.cgroup(reason: problems.joined(separator: "; "), underlying: lastFailure))
     }
 
     private func read(_ file: String) -> String? { try? FileReader.readText(path + "/" + file) }
@@ -230,13 +235,10 @@ extension RunCgroup {
 }
 
 /// The run groups of this process, guarded by a lock.
-final class LiveGroups: @unchecked Sendable {
-    private let lock = NSLock()
-    private var groups: [String: RunCgroup] = [:]
+final class LiveGroups: Sendable {
+    private let groups = Mutex<[String: RunCgroup]>([:])
 
-    func withLock<T>(_ body: (inout [String: RunCgroup]) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&groups)
+    func withLock<T: Sendable>(_ body: (inout [String: RunCgroup]) -> T) -> T {
+        groups.withLock { body(&$0) }
     }
 }

@@ -5,7 +5,7 @@ import FrugalProbe
 /// A memory cgroup made for one run, as a child of the harness's own group (the harness never
 /// joins it, so the OOM killer acting on its limit can only take what runs inside). v1
 /// (`memory.limit_in_bytes`, as on this machine) and v2 (`memory.max`) are detected.
-final class MemoryCgroup: @unchecked Sendable {
+final class MemoryCgroup: Sendable {
     enum Controller: String { case v1, v2 }
 
     let controller: Controller
@@ -50,7 +50,7 @@ final class MemoryCgroup: @unchecked Sendable {
     /// Where this process's memory cgroup is: the v1 `memory` hierarchy, else the v2 one.
     static func ownGroup() -> Result<(Controller, String), HarnessError> {
         guard let text = try? FileReader.readText("/proc/self/cgroup") else {
-            return .failure(HarnessError("/proc/self/cgroup cannot be read"))
+            return .failure(HarnessError.cgroup(reason: "/proc/self/cgroup cannot be read"))
         }
         var unified: String?
         for line in text.split(separator: "\n") {
@@ -71,7 +71,7 @@ final class MemoryCgroup: @unchecked Sendable {
                 }
             }
         }
-        return .failure(HarnessError("no cgroup memory controller (v1 or v2) for this process"))
+        return .failure(HarnessError.cgroup(reason: "no cgroup memory controller (v1 or v2) for this process"))
     }
 
     /// Makes a child group of the harness's own, or says why it cannot.
@@ -84,21 +84,25 @@ final class MemoryCgroup: @unchecked Sendable {
         case .success(let found): own = found
         }
         guard access(own.1, W_OK) == 0 else {
-            return .failure(HarnessError("the memory cgroup \(own.1) is not writable by this user (uid \(geteuid())): pressure runs simulated"))
+            return .failure(HarnessError.cgroup(reason: "the memory cgroup \(own.1) is not writable by this user (uid \(geteuid())): pressure runs simulated"))
         }
         removeStaleGroups(in: own.1)
         if let unified = (try? FileReader.readText("/proc/self/cgroup")).flatMap(unifiedGroup) { removeStaleGroups(in: unified) }
         let safe = label.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "-" }
         let path = "\(own.1)/frugal-\(String(safe))-\(getpid())-\(UUID().uuidString.prefix(8))"
-        if mkdir(path, 0o755) != 0 {
-            return .failure(HarnessError("mkdir \(path): \(String(cString: strerror(errno)))"))
+        do {
+            try SystemCall.retrying("mkdir", subject: path) { mkdir(path, 0o755) }
+        } catch let error as SystemCallError {
+            return .failure(HarnessError.cgroup(reason: "\(error)", underlying: error))
+        } catch {
+            return .failure(HarnessError.cgroup(reason: "\(error)"))
         }
         if own.0 == .v2 && !FileReader.exists(path + "/memory.max") {
             // The parent must delegate the memory controller to its children.
             _ = try? write("+memory", to: own.1 + "/cgroup.subtree_control")
             if !FileReader.exists(path + "/memory.max") {
                 rmdir(path)
-                return .failure(HarnessError("cgroup v2: the memory controller is not enabled for children of \(own.1)"))
+                return .failure(HarnessError.cgroup(reason: "cgroup v2: the memory controller is not enabled for children of \(own.1)"))
             }
         }
         if own.0 == .v1, let pressureStallGroup {

@@ -1,25 +1,31 @@
 import Foundation
+import Synchronization
 import FrugalCore
 import FrugalProbe
 
 /// A run's memory machinery on the harness side: the workload's cgroup (made only when the
 /// scenario applies real pressure), the kernel-pressure monitor, the balloons, and the facts
 /// collected for the record. Thread-safe: the monitor and the delivery thread write facts.
-final class MemoryPressure: @unchecked Sendable {
+final class MemoryPressure: Sendable {
     /// The workload's cgroup, when one could be made.
     let cgroup: MemoryCgroup?
     /// Whether the kernel's medium/critical events are forwarded to the app as warnings.
     let forwardKernelEvents: Bool
-    private let lock = NSLock()
-    private var facts: MemoryRunFacts
-    private var monitor: PressureMonitor?
-    private(set) var balloons: [ChildProcess] = []
-    private var lastForward: UInt64 = 0
-    private var lastEvent: UInt64 = 0
-    /// A warning was forwarded and `normal` has not followed yet.
-    private var episodeOpen = false
-    private var finished = false
-    private var nextSequence = -1
+
+    /// What the monitor, the delivery thread and the session share.
+    private struct State {
+        var facts: MemoryRunFacts
+        var monitor: PressureMonitor?
+        var balloons: [ChildProcess] = []
+        var lastForward: UInt64 = 0
+        var lastEvent: UInt64 = 0
+        /// A warning was forwarded and `normal` has not followed yet.
+        var episodeOpen = false
+        var finished = false
+        var nextSequence = -1
+    }
+
+    private let state: Mutex<State>
     private let deliveries = DispatchQueue(label: "frugal.memory.deliveries")
     private let pending = DispatchGroup()
 
@@ -42,14 +48,15 @@ final class MemoryPressure: @unchecked Sendable {
         }
         guard pressured else {
             cgroup = nil
-            facts = MemoryRunFacts(cgroupUnavailable: "the scenario applies no real pressure, so the workload ran in the harness's group")
+            state = Mutex(State(facts: MemoryRunFacts(cgroupUnavailable: "the scenario applies no real pressure, so the workload ran in the harness's group")))
             return
         }
         if ProcessInfo.processInfo.environment[Self.disableVariable] == "off" {
             cgroup = nil
-            facts = MemoryRunFacts(cgroupUnavailable: "\(Self.disableVariable)=off: real pressure is switched off, so it runs simulated")
+            state = Mutex(State(facts: MemoryRunFacts(cgroupUnavailable: "\(Self.disableVariable)=off: real pressure is switched off, so it runs simulated")))
             return
         }
+        let facts: MemoryRunFacts
         switch MemoryCgroup.create(label: workload, pressureStallGroup: pressureStallGroup) {
         case .success(let group):
             cgroup = group
@@ -59,6 +66,7 @@ final class MemoryPressure: @unchecked Sendable {
             cgroup = nil
             facts = MemoryRunFacts(cgroupUnavailable: error.description)
         }
+        state = Mutex(State(facts: facts))
     }
 
     /// The app warning for a kernel pressure level. In a memory cgroup the kernel reclaims only
@@ -72,15 +80,18 @@ final class MemoryPressure: @unchecked Sendable {
     func startMonitoring(forward: @escaping @Sendable (MemoryWarningLevel, String) -> Void) {
         guard let cgroup else { return }
         do {
-            let monitor = try PressureMonitor(cgroup: cgroup) { [weak self] event in
+            let monitor = try PressureMonitor(cgroup: cgroup, onFailure: { [weak self] error in
+                guard let self else { return }
+                self.state.withLock { $0.facts.cgroupUnavailable = "pressure events stopped during the run: \(error)" }
+            }) { [weak self] event in
                 guard let self else { return }
                 let level = Self.warningLevel(forKernelLevel: event.level)
-                let forwardNow: Bool = self.lock.withLock {
-                    self.facts.pressureEvents.append(event)
-                    self.lastEvent = event.time
+                let forwardNow: Bool = self.state.withLock { state in
+                    state.facts.pressureEvents.append(event)
+                    state.lastEvent = event.time
                     guard self.forwardKernelEvents,
-                          event.time >= self.lastForward + UInt64(Self.forwardInterval * 1e9) else { return false }
-                    self.lastForward = event.time
+                          event.time >= state.lastForward + UInt64(Self.forwardInterval * 1e9) else { return false }
+                    state.lastForward = event.time
                     return true
                 }
                 if forwardNow {
@@ -89,27 +100,27 @@ final class MemoryPressure: @unchecked Sendable {
                 }
             }
             monitor.start()
-            self.monitor = monitor
+            state.withLock { $0.monitor = monitor }
         } catch {
-            lock.withLock { facts.cgroupUnavailable = "pressure events unavailable: \(error)" }
+            state.withLock { $0.facts.cgroupUnavailable = "pressure events unavailable: \(error)" }
         }
     }
 
     /// Once the kernel has been quiet for `quietInterval`, forwards `normal`, as the system's
     /// memory-pressure source does when pressure passes. Checks again until then.
     private func watchForQuiet(forward: @escaping @Sendable (MemoryWarningLevel, String) -> Void) {
-        let open: Bool = lock.withLock {
-            defer { episodeOpen = true }
-            return episodeOpen
+        let open: Bool = state.withLock { state in
+            defer { state.episodeOpen = true }
+            return state.episodeOpen
         }
         guard !open else { return }
         @Sendable func check() {
             DispatchQueue.global().asyncAfter(deadline: .now() + Self.quietInterval / 2) { [weak self] in
                 guard let self else { return }
-                let passed: Bool? = self.lock.withLock {
-                    if self.finished { return nil }
-                    guard MonotonicClock.now() >= self.lastEvent + UInt64(Self.quietInterval * 1e9) else { return false }
-                    self.episodeOpen = false
+                let passed: Bool? = self.state.withLock { state in
+                    if state.finished { return nil }
+                    guard MonotonicClock.now() >= state.lastEvent + UInt64(Self.quietInterval * 1e9) else { return false }
+                    state.episodeOpen = false
                     return true
                 }
                 switch passed {
@@ -129,44 +140,41 @@ final class MemoryPressure: @unchecked Sendable {
 
     /// A sequence number for a forwarded warning (negative: apart from the scenario's).
     func forwardedSequence() -> Int {
-        lock.withLock {
-            defer { nextSequence -= 1 }
-            return nextSequence
+        state.withLock { state in
+            defer { state.nextSequence -= 1 }
+            return state.nextSequence
         }
     }
 
-    func record(_ delivery: WarningDelivery) { lock.withLock { facts.deliveries.append(delivery) } }
-    func record(_ change: LimitChange) { lock.withLock { facts.limitChanges.append(change) } }
-    func addBalloon(_ process: ChildProcess) { lock.withLock { balloons.append(process) } }
+    func record(_ delivery: WarningDelivery) { state.withLock { $0.facts.deliveries.append(delivery) } }
+    func record(_ change: LimitChange) { state.withLock { $0.facts.limitChanges.append(change) } }
+    func addBalloon(_ process: ChildProcess) { state.withLock { $0.balloons.append(process) } }
+
+    /// The balloons started so far.
+    var balloons: [ChildProcess] { state.withLock { $0.balloons } }
 
     /// Ends everything: waits for deliveries under way, stops the monitor, kills the balloons,
     /// reads the OOM count, removes the cgroup. Returns the facts.
     func finish(workloadKilledBySIGKILL: Bool, harnessKilled: Bool) -> MemoryRunFacts {
-        lock.withLock { finished = true }
+        state.withLock { $0.finished = true }
         _ = pending.wait(timeout: .now() + 3)
-        monitor?.stop()
-        monitor = nil
+        state.withLock { state in
+            defer { state.monitor = nil }
+            return state.monitor
+        }?.stop()
         let kills = cgroup?.oomKills
-        for balloon in lock.withLock({ balloons }) {
+        for balloon in balloons {
             balloon.kill(SIGKILL)
             _ = balloon.waitForExit(until: MonotonicClock.now() + 5_000_000_000)
         }
         cgroup?.remove()
-        return lock.withLock {
-            facts.oomKills = kills
+        return state.withLock { state in
+            state.facts.oomKills = kills
             // The OOM killer sends SIGKILL; a kill the harness did not send, with the group's
             // OOM count raised, is the OOM killer's.
-            facts.killedByOOM = workloadKilledBySIGKILL && !harnessKilled && (kills ?? 0) > 0
-            facts.deliveries.sort { $0.time < $1.time }
-            return facts
+            state.facts.killedByOOM = workloadKilledBySIGKILL && !harnessKilled && (kills ?? 0) > 0
+            state.facts.deliveries.sort { $0.time < $1.time }
+            return state.facts
         }
-    }
-}
-
-extension NSLock {
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock()
-        defer { unlock() }
-        return try body()
     }
 }

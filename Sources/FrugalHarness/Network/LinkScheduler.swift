@@ -96,7 +96,7 @@ final class LinkScheduler {
         if timer != nil && timerDeadline <= deadline { return }
         timer?.cancel()
         timerDeadline = deadline
-        timer = eventLoop.scheduleTask(in: .nanoseconds(Int64(deadline > now ? deadline - now : 0))) { [self] in
+        timer = eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(deadline > now ? deadline - now : 0))) { [self] in
             timer = nil
             timerDeadline = .max
             serve()

@@ -21,7 +21,7 @@ import NIOPosix
 /// the server back instead of filling memory.
 ///
 /// Thread safety: methods may be called from any thread except the server's own event loops.
-public final class OriginServer: @unchecked Sendable {
+public final class OriginServer: Sendable {
     /// Largest N accepted in `/bytes/N`, `/random/N`, `/json/N` (64 GiB).
     public static let maximumBodyLength = 64 << 30
 
@@ -29,22 +29,18 @@ public final class OriginServer: @unchecked Sendable {
     public let host: String
     private let requestedPort: Int
     private let group: EventLoopGroup
-    private let ownsGroup: Bool
     private let recorder = OriginStatisticsRecorder()
     /// Whether each whole body is also deflated to measure its compressibility (costs CPU).
     public let measuresCompressibility: Bool
-    private let lock = NSLock()
-    private var channel: Channel?
-    private var boundPort: Int?
-    private var stopped = false
+    private let server = BoundServer()
 
     /// Creates a stopped server.
     ///
     /// - Parameters:
     ///   - host: address to listen on; keep it on loopback.
     ///   - port: port to listen on; 0 picks a free one (see ``start()``).
-    ///   - group: event loops to run on; by default the server creates (and later shuts down)
-    ///     its own single-threaded group, enough to saturate a shaped link.
+    ///   - group: event loops to run on (one loop is enough to saturate a shaped link); by
+    ///     default NIO's shared group. Its owner shuts it down, which closes open connections.
     ///   - measuresCompressibility: deflate every whole request and response body to count its
     ///     compressed size (``OriginStatistics/PathStatistics/deflatedBytes``); off by default
     ///     because it costs the server CPU in proportion to the bytes it serves.
@@ -52,19 +48,7 @@ public final class OriginServer: @unchecked Sendable {
         self.host = host
         self.measuresCompressibility = measuresCompressibility
         self.requestedPort = port
-        if let group {
-            self.group = group
-            self.ownsGroup = false
-        } else {
-            self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-            self.ownsGroup = true
-        }
-    }
-
-    deinit {
-        if ownsGroup && !stopped {
-            group.shutdownGracefully { _ in }
-        }
+        self.group = group ?? BoundServer.defaultGroup
     }
 
     /// Starts listening and returns the bound port.
@@ -86,38 +70,16 @@ public final class OriginServer: @unchecked Sendable {
                     try channel.pipeline.syncOperations.addHandler(OriginHandler(recorder: recorder, measuresCompressibility: measures))
                 }
             }
-        let channel = try bootstrap.bind(host: host, port: requestedPort).wait()
-        let port = channel.localAddress?.port ?? requestedPort
-        lock.lock()
-        self.channel = channel
-        self.boundPort = port
-        lock.unlock()
-        return port
+        return try server.bind(bootstrap, host: host, port: requestedPort)
     }
 
     /// The port the server listens on, once started.
-    public var port: Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        return boundPort
-    }
+    public var port: Int? { server.port }
 
-    /// Stops listening and, if the server created its event loops, shuts them down
-    /// (which closes every connection). Idempotent.
+    /// Stops listening; connections already open end when their clients close them or when
+    /// the group's owner shuts it down. Idempotent.
     public func stop() {
-        lock.lock()
-        if stopped {
-            lock.unlock()
-            return
-        }
-        stopped = true
-        let channel = self.channel
-        self.channel = nil
-        lock.unlock()
-        try? channel?.close().wait()
-        if ownsGroup {
-            try? group.syncShutdownGracefully()
-        }
+        server.close()
     }
 
     /// Counters since the server was created or last reset.

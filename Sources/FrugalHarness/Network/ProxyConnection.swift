@@ -23,7 +23,7 @@ import Darwin
 /// away cleanly, or when the proxy stops; it resets (`reset` event, RST to both sides)
 /// on a fault, on going offline, when the upstream cannot be reached, or when either
 /// socket fails (a reset from one peer is passed on to the other as a reset).
-final class ProxyConnection: @unchecked Sendable {
+final class ProxyConnection {
     enum Side: String {
         case client, upstream
     }
@@ -73,17 +73,20 @@ final class ProxyConnection: @unchecked Sendable {
         }
         phase = .connecting
         proxy.recorder.event(connection: id, .open)
+        // The upstream channel is made on this loop too, so its initializer may use `self`.
+        let bound = NIOLoopBound(self, eventLoop: client.eventLoop)
         ClientBootstrap(group: client.eventLoop)
             .channelOption(.autoRead, value: false)
             .channelOption(.allowRemoteHalfClosure, value: true)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connectTimeout(.seconds(10))
-            .channelInitializer { [self] channel in
+            .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ProxySideHandler(side: .upstream, connection: self))
+                    try channel.pipeline.syncOperations.addHandler(ProxySideHandler(side: .upstream, connection: bound.value))
                 }
             }
             .connect(host: proxy.upstreamHost, port: proxy.upstreamPort)
+            .assumeIsolated()
             .whenComplete { [self] result in
                 switch result {
                 case let .success(channel):
@@ -108,11 +111,11 @@ final class ProxyConnection: @unchecked Sendable {
         }
         let up = ShapedStream(
             direction: .uplink, source: client, sink: channel, connection: self,
-            link: proxy.uplink, profile: profile, faults: faults
+            link: proxy.uplink.value, profile: profile, faults: faults
         )
         let down = ShapedStream(
             direction: .downlink, source: channel, sink: client, connection: self,
-            link: proxy.downlink, profile: profile, faults: faults
+            link: proxy.downlink.value, profile: profile, faults: faults
         )
         uplink = up
         downlink = down
@@ -173,7 +176,7 @@ final class ProxyConnection: @unchecked Sendable {
         phase = .closed
         uplink?.halt()
         downlink?.halt()
-        write.whenComplete { [self] _ in resetChannels(detail: detail) }
+        write.assumeIsolated().whenComplete { [self] _ in resetChannels(detail: detail) }
     }
 
     private func resetChannels(detail: String) {

@@ -321,7 +321,7 @@ final class ShapedStream {
         if timer != nil && timerDeadline <= deadline { return }
         timer?.cancel()
         timerDeadline = deadline
-        timer = source.eventLoop.scheduleTask(in: .nanoseconds(Int64(deadline > now ? deadline - now : 0))) { [self] in
+        timer = source.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(deadline > now ? deadline - now : 0))) { [self] in
             timer = nil
             timerDeadline = .max
             pump()

@@ -3,6 +3,7 @@ import FrugalCore
 import Foundation
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// A traffic-shaping TCP proxy on loopback, so a workload's real sockets see a real
 /// network's bandwidth, latency and failures, and every chunk that crosses it is
@@ -31,7 +32,7 @@ import NIOPosix
 /// Threading: the proxy runs on one event loop (taken from `group`), which keeps the
 /// shared links lock-free and still moves several Gbit/s on loopback. Its methods may
 /// be called from any thread except that event loop (`start()` and `stop()` block).
-public final class ShapingProxy: @unchecked Sendable {
+public final class ShapingProxy: Sendable {
     /// Address the proxy listens on.
     public let listenHost: String
     /// Host the proxy connects to for every accepted connection.
@@ -43,24 +44,24 @@ public final class ShapingProxy: @unchecked Sendable {
 
     let recorder: TraceRecorder
     /// The shared device → origin link.
-    let uplink: LinkScheduler
+    let uplink: NIOLoopBoundBox<LinkScheduler>
     /// The shared origin → device link.
-    let downlink: LinkScheduler
+    let downlink: NIOLoopBoundBox<LinkScheduler>
     private let requestedPort: Int
-    private let group: EventLoopGroup
-    private let ownsGroup: Bool
     /// The one loop every channel of the proxy runs on.
     private let loop: EventLoop
+    private let server = BoundServer()
 
-    private let lock = NSLock()
-    private var currentProfile: NetworkProfile
-    private var faults = FaultSchedule()
-    private var connections: [Int: ProxyConnection] = [:]
-    private var nextConnectionID = 1
-    private var serverChannel: Channel?
-    private var boundPort: Int?
-    private var stopped = false
-    private var counters = ProxyStatistics()
+    private struct State {
+        var currentProfile: NetworkProfile
+        var faults = FaultSchedule()
+        /// Open connections, each usable only on `loop`.
+        var connections: [Int: NIOLoopBound<ProxyConnection>] = [:]
+        var nextConnectionID = 1
+        var counters = ProxyStatistics()
+    }
+
+    private let state: Mutex<State>
 
     /// Creates a stopped proxy.
     ///
@@ -71,8 +72,7 @@ public final class ShapingProxy: @unchecked Sendable {
     ///   - upstreamPort: the real server's port.
     ///   - profile: network conditions to impose from the start.
     ///   - origin: the run's time zero in monotonic nanoseconds; chunk and event times are relative to it.
-    ///   - group: where to take the proxy's event loop from; by default the proxy creates
-    ///     (and later shuts down) its own one-thread group.
+    ///   - group: where to take the proxy's event loop from; by default NIO's shared group.
     public init(
         listenHost: String = "127.0.0.1",
         listenPort: Int = 0,
@@ -86,25 +86,14 @@ public final class ShapingProxy: @unchecked Sendable {
         self.requestedPort = listenPort
         self.upstreamHost = upstreamHost
         self.upstreamPort = upstreamPort
-        self.currentProfile = profile
+        self.state = Mutex(State(currentProfile: profile))
         self.origin = origin
         self.recorder = TraceRecorder(origin: origin)
-        if let group {
-            self.group = group
-            self.ownsGroup = false
-        } else {
-            self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-            self.ownsGroup = true
-        }
-        self.loop = self.group.next()
-        self.uplink = LinkScheduler(direction: .uplink, bitsPerSecond: profile.uplinkBitsPerSecond, eventLoop: loop)
-        self.downlink = LinkScheduler(direction: .downlink, bitsPerSecond: profile.downlinkBitsPerSecond, eventLoop: loop)
-    }
-
-    deinit {
-        if ownsGroup && !stopped {
-            group.shutdownGracefully { _ in }
-        }
+        self.loop = (group ?? BoundServer.defaultGroup).next()
+        self.uplink = .makeBoxSendingValue(LinkScheduler(direction: .uplink, bitsPerSecond: profile.uplinkBitsPerSecond, eventLoop: loop),
+                                           eventLoop: loop)
+        self.downlink = .makeBoxSendingValue(LinkScheduler(direction: .downlink, bitsPerSecond: profile.downlinkBitsPerSecond, eventLoop: loop),
+                                             eventLoop: loop)
     }
 
     /// Starts listening and returns the bound port.
@@ -127,57 +116,30 @@ public final class ShapingProxy: @unchecked Sendable {
                     )
                 }
             }
-        let channel = try bootstrap.bind(host: listenHost, port: requestedPort).wait()
-        let port = channel.localAddress?.port ?? requestedPort
-        lock.lock()
-        serverChannel = channel
-        boundPort = port
-        lock.unlock()
-        return port
+        return try server.bind(bootstrap, host: listenHost, port: requestedPort)
     }
 
     /// The port the proxy listens on, once started.
-    public var port: Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        return boundPort
-    }
+    public var port: Int? { server.port }
 
-    /// Stops listening, closes every open connection (recorded as `close`, "proxy stopped"),
-    /// and shuts down the event loops if the proxy created them. Idempotent.
+    /// Stops listening and closes every open connection (recorded as `close`, "proxy
+    /// stopped"). Idempotent.
     public func stop() {
-        lock.lock()
-        if stopped {
-            lock.unlock()
-            return
-        }
-        stopped = true
-        let server = serverChannel
-        serverChannel = nil
-        let open = Array(connections.values)
-        lock.unlock()
-
-        try? server?.close().wait()
-        try? loop.submit { [uplink, downlink] in
+        guard server.close() else { return }
+        let open = state.withLock { Array($0.connections.values) }
+        try? loop.submit { [self] in
             for connection in open {
-                connection.finish(detail: "proxy stopped")
+                connection.value.finish(detail: "proxy stopped")
             }
-            uplink.shutdown()
-            downlink.shutdown()
+            uplink.value.shutdown()
+            downlink.value.shutdown()
         }.wait()
-        if ownsGroup {
-            try? group.syncShutdownGracefully()
-        }
     }
 
     // MARK: Profile and faults
 
     /// The network conditions in force.
-    public var profile: NetworkProfile {
-        lock.lock()
-        defer { lock.unlock() }
-        return currentProfile
-    }
+    public var profile: NetworkProfile { state.withLock { $0.currentProfile } }
 
     /// Changes the network conditions, for new *and open* connections:
     ///
@@ -189,15 +151,15 @@ public final class ShapingProxy: @unchecked Sendable {
     ///   refuses new ones (`refused` event). Coming back online accepts new connections;
     ///   connections reset while offline stay gone, as on a real phone.
     public func setProfile(_ profile: NetworkProfile) {
-        lock.lock()
-        currentProfile = profile
-        let open = Array(connections.values)
-        lock.unlock()
-        loop.execute { [uplink, downlink] in
-            uplink.setRate(bitsPerSecond: profile.uplinkBitsPerSecond)
-            downlink.setRate(bitsPerSecond: profile.downlinkBitsPerSecond)
+        let open = state.withLock { state in
+            state.currentProfile = profile
+            return Array(state.connections.values)
+        }
+        loop.execute { [self] in
+            uplink.value.setRate(bitsPerSecond: profile.uplinkBitsPerSecond)
+            downlink.value.setRate(bitsPerSecond: profile.downlinkBitsPerSecond)
             for connection in open {
-                connection.apply(profile)
+                connection.value.apply(profile)
             }
         }
     }
@@ -206,16 +168,12 @@ public final class ShapingProxy: @unchecked Sendable {
     /// connection accepted until ``clearFaults()`` when `connections` is `nil`.
     /// Open connections are not affected; see ``ProxyFault`` for what each fault does.
     public func inject(_ fault: ProxyFault, connections: Int? = nil) {
-        lock.lock()
-        faults.add(fault, connections: connections)
-        lock.unlock()
+        state.withLock { $0.faults.add(fault, connections: connections) }
     }
 
     /// Removes every fault waiting for future connections.
     public func clearFaults() {
-        lock.lock()
-        faults.clear()
-        lock.unlock()
+        state.withLock { $0.faults.clear() }
     }
 
     // MARK: Trace and statistics
@@ -232,53 +190,53 @@ public final class ShapingProxy: @unchecked Sendable {
 
     /// Counters since the proxy was created.
     public func statistics() -> ProxyStatistics {
-        lock.lock()
-        defer { lock.unlock() }
-        var stats = counters
-        stats.openConnections = connections.count
-        return stats
+        state.withLock { state in
+            var stats = state.counters
+            stats.openConnections = state.connections.count
+            return stats
+        }
     }
 
     // MARK: Internal
 
     /// Decides, at accept time, what a new connection is: refused, or forwarded with
     /// the profile and the faults in force right now.
+    /// Runs on `loop`, in the accepted channel's initializer.
     private func accept(_ channel: Channel) -> ProxyConnection {
-        lock.lock()
-        defer { lock.unlock() }
-        let id = nextConnectionID
-        nextConnectionID += 1
-        counters.acceptedConnections += 1
-        let profile = currentProfile
-        var refusal: String?
-        var taken: [ProxyFault] = []
-        if profile.isOffline {
-            refusal = "offline"
-        } else {
-            taken = faults.take()
-            if taken.contains(.refuse) { refusal = "fault: refuse" }
+        let connection = state.withLock { state -> NIOLoopBound<ProxyConnection> in
+            let id = state.nextConnectionID
+            state.nextConnectionID += 1
+            state.counters.acceptedConnections += 1
+            let profile = state.currentProfile
+            var refusal: String?
+            var taken: [ProxyFault] = []
+            if profile.isOffline {
+                refusal = "offline"
+            } else {
+                taken = state.faults.take()
+                if taken.contains(.refuse) { refusal = "fault: refuse" }
+            }
+            let connection = NIOLoopBound(ProxyConnection(
+                id: id, client: channel, proxy: self, profile: profile, faults: taken, refusal: refusal
+            ), eventLoop: loop)
+            if refusal == nil {
+                state.connections[id] = connection
+            } else {
+                state.counters.refusedConnections += 1
+            }
+            return connection
         }
-        let connection = ProxyConnection(
-            id: id, client: channel, proxy: self, profile: profile, faults: taken, refusal: refusal
-        )
-        if refusal == nil {
-            connections[id] = connection
-        } else {
-            counters.refusedConnections += 1
-        }
-        return connection
+        return connection.value
     }
 
     func unregister(_ connection: ProxyConnection) {
-        lock.lock()
-        connections[connection.id] = nil
-        lock.unlock()
+        state.withLock { $0.connections[connection.id] = nil }
     }
 
     func noteQueued(_ bytes: Int) {
-        lock.lock()
-        if bytes > counters.peakQueuedBytes { counters.peakQueuedBytes = bytes }
-        lock.unlock()
+        state.withLock { state in
+            if bytes > state.counters.peakQueuedBytes { state.counters.peakQueuedBytes = bytes }
+        }
     }
 }
 

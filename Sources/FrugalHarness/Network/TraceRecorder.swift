@@ -1,15 +1,14 @@
 import FrugalProbe
 import FrugalCore
-import Foundation
+import Synchronization
 
 /// Thread-safe, append-only recorder behind ``ShapingProxy/trace()``.
 ///
 /// Connections live on different event loops, so appends take a lock. A lock per
 /// released chunk is cheap next to the write syscall that goes with it (at 1 Gbit/s
 /// with 64 KiB reads that is ~2,000 appends a second).
-final class TraceRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var trace = ProxyTrace()
+final class TraceRecorder: Sendable {
+    private let trace = Mutex(ProxyTrace())
     let origin: UInt64
 
     init(origin: UInt64) {
@@ -22,29 +21,22 @@ final class TraceRecorder: @unchecked Sendable {
 
     func chunk(connection: Int, direction: TrafficChunk.Direction, at now: UInt64, bytes: Int) {
         let chunk = TrafficChunk(connection: connection, direction: direction, time: seconds(now), bytes: bytes)
-        lock.lock()
-        trace.chunks.append(chunk)
-        lock.unlock()
+        trace.withLock { $0.chunks.append(chunk) }
     }
 
     func event(connection: Int, _ kind: ConnectionEvent.Kind, at now: UInt64 = MonotonicClock.now(), detail: String? = nil) {
         let event = ConnectionEvent(connection: connection, kind: kind, time: seconds(now), detail: detail)
-        lock.lock()
-        trace.events.append(event)
-        lock.unlock()
+        trace.withLock { $0.events.append(event) }
     }
 
     func snapshot() -> ProxyTrace {
-        lock.lock()
-        defer { lock.unlock() }
-        return trace
+        trace.withLock { $0 }
     }
 
     func reset() -> ProxyTrace {
-        lock.lock()
-        defer { lock.unlock() }
-        let old = trace
-        trace = ProxyTrace()
-        return old
+        trace.withLock { trace in
+            defer { trace = ProxyTrace() }
+            return trace
+        }
     }
 }

@@ -9,59 +9,86 @@ import FrugalProbe
 /// Values that are `DiscardableContent` (a `PurgeableBuffer`) are pinned by `object(forKey:)`
 /// (call `endContentAccess()` when done) and evicted when their content was discarded. Their
 /// cost is not counted as held: unpinned, the kernel may take it back at any time.
-public final class Cache<Key: Hashable, Value> {
+///
+/// Safe from any thread, as `NSCache` is.
+// @unchecked: every mutable field is in `state`, read and written only holding `lock`; like
+// NSCache, the cache hands a value to whichever thread asks (a value shared so must be safe).
+public final class Cache<Key: Hashable, Value>: MemoryWarningEvicting, @unchecked Sendable {
     private struct Entry {
         var value: Value
         var cost: Int
         var lastUse: UInt64
     }
 
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var clock: UInt64 = 0
+        var countLimit: Int
+        var totalCostLimit: Int
+        var observer: NSObjectProtocol?
+    }
+
     /// Names the cache in the report's evidence.
     public let name: String
     /// The most entries kept (0: no limit).
-    public var countLimit: Int { didSet { trim() } }
+    public var countLimit: Int {
+        get { withState { $0.countLimit } }
+        set {
+            withState { $0.countLimit = newValue }
+            trim()
+        }
+    }
     /// The most total cost kept (0: no limit).
-    public var totalCostLimit: Int { didSet { trim() } }
+    public var totalCostLimit: Int {
+        get { withState { $0.totalCostLimit } }
+        set {
+            withState { $0.totalCostLimit = newValue }
+            trim()
+        }
+    }
     /// Whether a memory warning empties the cache.
     public let evictsOnMemoryWarning: Bool
-    private let lock = Lock()
-    private var entries: [Key: Entry] = [:]
-    private var clock: UInt64 = 0
-    private var observer: NSObjectProtocol?
+    private let lock = NSLock()
+    private var state: State
     /// Decided once from the type: casting each value would box (copy) value types.
     private let valuesAreDiscardable = Value.self is DiscardableContent.Type
 
     /// A cache called `name` (in evidence), holding at most `countLimit` objects and `totalCostLimit` of cost (0: no limit); it empties itself on a memory warning unless told not to.
     public init(name: String, countLimit: Int = 0, totalCostLimit: Int = 0, evictsOnMemoryWarning: Bool = true) {
         self.name = name
-        self.countLimit = countLimit
-        self.totalCostLimit = totalCostLimit
+        self.state = State(countLimit: countLimit, totalCostLimit: totalCostLimit)
         self.evictsOnMemoryWarning = evictsOnMemoryWarning
         if evictsOnMemoryWarning {
-            observer = NotificationCenter.default.addObserver(forName: .frugalMemoryWarning, object: nil, queue: nil) { [weak self] note in
-                if note.userInfo?[Application.memoryWarningLevelKey] as? MemoryWarningLevel != .normal { self?.removeAllObjects() }
-            }
+            let observer = MemoryTools.observeWarnings(self)
+            withState { $0.observer = observer }
         } else {
             MemoryTools.emit(MemoryEvent(kind: .cacheOptOut, cache: name))
         }
         report()
     }
 
+    /// Runs `body` on the state, holding the lock.
+    private func withState<T>(_ body: (inout State) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
+    }
+
     deinit {
-        if let observer { NotificationCenter.default.removeObserver(observer) }
+        if let observer = withState({ $0.observer }) { NotificationCenter.default.removeObserver(observer) }
         MemoryTools.setCache(ObjectIdentifier(self), bytes: nil, optedOut: false)
     }
 
     /// The sum of the entries' costs.
-    public var totalCost: Int { lock.withLock { entries.values.reduce(0) { $0 + $1.cost } } }
+    public var totalCost: Int { withState { $0.entries.values.reduce(0) { $0 + $1.cost } } }
     /// The number of entries.
-    public var count: Int { lock.withLock { entries.count } }
+    public var count: Int { withState { $0.entries.count } }
 
     /// Adds or replaces the entry for `key`, then evicts past the limits.
     public func setObject(_ value: Value, forKey key: Key, cost: Int = 0) {
-        lock.withLock {
-            clock += 1
-            entries[key] = Entry(value: value, cost: cost, lastUse: clock)
+        withState { state in
+            state.clock += 1
+            state.entries[key] = Entry(value: value, cost: cost, lastUse: state.clock)
         }
         trim()
     }
@@ -69,11 +96,11 @@ public final class Cache<Key: Hashable, Value> {
     /// The value for `key`. A discardable value comes back pinned, or not at all when its
     /// content was discarded (the entry is then evicted).
     public func object(forKey key: Key) -> Value? {
-        let value: Value? = lock.withLock {
-            guard var entry = entries[key] else { return nil }
-            clock += 1
-            entry.lastUse = clock
-            entries[key] = entry
+        let value: Value? = withState { state in
+            guard var entry = state.entries[key] else { return nil }
+            state.clock += 1
+            entry.lastUse = state.clock
+            state.entries[key] = entry
             return entry.value
         }
         guard let value else { return nil }
@@ -87,29 +114,34 @@ public final class Cache<Key: Hashable, Value> {
 
     /// Removes the object for `key`, if any.
     public func removeObject(forKey key: Key) {
-        _ = lock.withLock { entries.removeValue(forKey: key) }
+        withState { _ = $0.entries.removeValue(forKey: key) }
         report()
+    }
+
+    /// A memory warning (not the all-clear) empties the cache.
+    func evict(for level: MemoryWarningLevel) {
+        if level != .normal { removeAllObjects() }
     }
 
     /// Empties the cache.
     public func removeAllObjects() {
-        lock.withLock { entries.removeAll() }
+        withState { $0.entries.removeAll() }
         report()
     }
 
     private func trim() {
-        lock.withLock {
-            while (countLimit > 0 && entries.count > countLimit)
-                    || (totalCostLimit > 0 && entries.values.reduce(0, { $0 + $1.cost }) > totalCostLimit) {
-                guard let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key else { break }
-                entries.removeValue(forKey: oldest)
+        withState { state in
+            while (state.countLimit > 0 && state.entries.count > state.countLimit)
+                    || (state.totalCostLimit > 0 && state.entries.values.reduce(0, { $0 + $1.cost }) > state.totalCostLimit) {
+                guard let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key else { break }
+                state.entries.removeValue(forKey: oldest)
             }
         }
         report()
     }
 
     private func report() {
-        let held = valuesAreDiscardable ? 0 : lock.withLock { entries.values.reduce(0) { $0 + $1.cost } }
+        let held = valuesAreDiscardable ? 0 : withState { $0.entries.values.reduce(0) { $0 + $1.cost } }
         MemoryTools.setCache(ObjectIdentifier(self), bytes: held, optedOut: !evictsOnMemoryWarning)
     }
 }

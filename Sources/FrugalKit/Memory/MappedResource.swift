@@ -44,7 +44,7 @@ public final class MappedResource {
             mapped = try VirtualMemory.mapFile(fd: file, length: max(length, 1), subject: path)
             if randomAccess { try VirtualMemory.advise(mapped, length: max(length, 1), .random) }
         } catch {
-            close(file)
+            try? SystemCall.close(file, subject: path)
             throw error
         }
         fd = file
@@ -55,7 +55,8 @@ public final class MappedResource {
 
     deinit {
         VirtualMemory.unmap(base, length: max(count, 1))
-        close(fd)
+        // A read-only descriptor: a failed close loses nothing.
+        try? SystemCall.close(fd, subject: name)
         MemoryTools.emit(MemoryEvent(kind: .resourceReleased, resource: name, bytes: count))
     }
 

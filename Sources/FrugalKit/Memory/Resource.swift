@@ -15,7 +15,8 @@ public enum Resource {
 
     static func readWhole(_ path: String) throws -> [UInt8] {
         let fd = try SystemCall.retrying("open", subject: path) { open(path, O_RDONLY | O_CLOEXEC) }
-        defer { close(fd) }
+        // Read-only: a failed close loses nothing.
+        defer { try? SystemCall.close(fd, subject: path) }
         var info = stat()
         try SystemCall.retrying("fstat", subject: path) { fstat(fd, &info) }
         let size = Int(info.st_size)

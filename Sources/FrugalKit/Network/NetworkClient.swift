@@ -13,7 +13,10 @@ import FrugalProbe
 /// Each request runs on one of the client's worker threads inside
 /// `BlockingCalls.measure("network.request", ...)`, with the app's call site, and is reported to
 /// the harness as a `networkRequest` event (outcome, bytes, whether the connection was reused).
-/// Idle workers sleep on a condition variable: an idle client causes no wakeups.
+/// Idle workers sleep on a condition variable: an idle client causes no wakeups. Safe from any
+/// thread.
+// @unchecked: its mutable fields (`pending`, `workers`, `idleWorkers`, `nextID`, `invalidated`)
+// are read and written only holding `condition`'s lock (NSCondition, for the workers' wait).
 public final class NetworkClient: @unchecked Sendable {
     /// How the client behaves.
     public struct Configuration: Sendable {
@@ -39,9 +42,16 @@ public final class NetworkClient: @unchecked Sendable {
     private var nextID = 1
     private var invalidated = false
 
-    /// A client delivering completions on `runLoop` (or on its worker threads when nil).
-    public init(endpoint: NetworkEndpoint?, configuration: Configuration = Configuration(), runLoop: MainRunLoop?,
-                emitter: EventEmitter? = nil) {
+    /// A client delivering completions on `runLoop`.
+    public convenience init(endpoint: NetworkEndpoint?, configuration: Configuration = Configuration(), runLoop: MainRunLoop,
+                            emitter: EventEmitter? = nil) {
+        self.init(endpoint: endpoint, configuration: configuration, deliveringOn: runLoop, emitter: emitter)
+    }
+
+    /// A client delivering completions on `runLoop`, or on its worker threads when nil (only
+    /// `dataTask(with:completionOnWorkerThread:)` can be used then: tests without a run loop).
+    init(endpoint: NetworkEndpoint?, configuration: Configuration = Configuration(), deliveringOn runLoop: MainRunLoop?,
+         emitter: EventEmitter? = nil) {
         self.endpoint = endpoint
         self.configuration = configuration
         self.runLoop = runLoop
@@ -50,12 +60,26 @@ public final class NetworkClient: @unchecked Sendable {
 
     /// The app's client: the proxy from `FRUGAL_PROXY`, completions on the app's main run loop.
     public convenience init(app: Application, configuration: Configuration = Configuration()) {
-        self.init(endpoint: NetworkEndpoint.fromEnvironment(), configuration: configuration, runLoop: app.runLoop, emitter: app.emitter)
+        self.init(endpoint: NetworkEndpoint.fromEnvironment(), configuration: configuration, deliveringOn: app.runLoop, emitter: app.emitter)
     }
 
     /// A suspended task for `request`; `completion` runs on the main run loop.
     public func dataTask(with request: NetworkRequest, file: String = #fileID, line: Int = #line,
-                         completion: @escaping (Result<NetworkResponse, NetworkError>) -> Void) -> NetworkTask {
+                         completion: @escaping @MainActor @Sendable (Result<NetworkResponse, NetworkError>) -> Void) -> NetworkTask {
+        guard let runLoop else { preconditionFailure("NetworkClient: a client without a run loop has no main thread to deliver on") }
+        let name = "network:\(request.method) \(request.target)"
+        return makeTask(request, file: file, line: line) { result in runLoop.perform(name) { completion(result) } }
+    }
+
+    /// A suspended task whose completion runs on the worker thread that ran it (a client
+    /// without a run loop, in tests).
+    func dataTask(with request: NetworkRequest, file: String = #fileID, line: Int = #line,
+                  completionOnWorkerThread completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void) -> NetworkTask {
+        makeTask(request, file: file, line: line, completion: completion)
+    }
+
+    private func makeTask(_ request: NetworkRequest, file: String, line: Int,
+                          completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void) -> NetworkTask {
         let id = withLock { () -> Int in
             defer { nextID += 1 }
             return nextID
@@ -119,11 +143,7 @@ public final class NetworkClient: @unchecked Sendable {
     }
 
     private func deliver(_ task: NetworkTask, _ result: Result<NetworkResponse, NetworkError>) {
-        if let runLoop {
-            runLoop.perform("network:\(task.request.method) \(task.request.target)") { task.completion(result) }
-        } else {
-            task.completion(result)
-        }
+        task.completion(result)
     }
 
     /// One worker: takes waiting tasks in order and runs each on its kept-alive connection.
@@ -172,7 +192,7 @@ public final class NetworkClient: @unchecked Sendable {
                 guard let endpoint else { throw NetworkError.noEndpoint }
                 let open = try connection ?? TCPConnection(to: endpoint, timeout: request.timeout)
                 connection = open
-                open.setTimeout(request.timeout)
+                do { try open.setTimeout(request.timeout) } catch { throw NetworkError.system("\(error)") }
                 let cancelled = withLock { () -> Bool in
                     task.connection = open
                     return task.cancelRequested

@@ -1,7 +1,10 @@
 import Foundation
 
 /// One request of a `NetworkClient`, as `URLSessionDataTask`: created suspended, started with
-/// `resume()`, stopped with `cancel()`. Its completion runs once, on the main run loop.
+/// `resume()`, stopped with `cancel()`. Its completion runs once, on the main run loop. Safe from
+/// any thread.
+// @unchecked: its mutable fields (`taskState`, `cancelRequested`, `connection`) are read and
+// written only holding its client's lock (`NetworkClient.withLock`).
 public final class NetworkTask: @unchecked Sendable {
     /// Where a task is in its life.
     public enum State: Sendable, Equatable {
@@ -21,7 +24,8 @@ public final class NetworkTask: @unchecked Sendable {
     public let request: NetworkRequest
     let file: String
     let line: Int
-    let completion: (Result<NetworkResponse, NetworkError>) -> Void
+    /// Delivers the result: on the main run loop for an app's client.
+    let completion: @Sendable (Result<NetworkResponse, NetworkError>) -> Void
     private let client: NetworkClient
 
     // Guarded by the client's lock.
@@ -30,7 +34,7 @@ public final class NetworkTask: @unchecked Sendable {
     var connection: TCPConnection?
 
     init(id: Int, request: NetworkRequest, client: NetworkClient, file: String, line: Int,
-         completion: @escaping (Result<NetworkResponse, NetworkError>) -> Void) {
+         completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void) {
         self.id = id
         self.request = request
         self.client = client

@@ -1,15 +1,20 @@
 import FrugalProbe
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// One blocking TCP connection of `NetworkClient`, each system call wrapped once
 /// (`SystemCall.retrying`: EINTR retried, errno kept) and mapped to a `NetworkError`.
-final class TCPConnection: @unchecked Sendable {
-    private let lock = Lock()
-    private var fd: Int32
+final class TCPConnection: Sendable {
+    /// The socket, -1 once closed; locked because `abort` comes from another thread.
+    private let fd: Mutex<Int32>
     /// Requests answered on this connection (more than 0: it is being kept alive).
-    var requestsServed = 0
+    private let served = Mutex(0)
+    var requestsServed: Int {
+        get { served.withLock { $0 } }
+        set { served.withLock { $0 = newValue } }
+    }
 
     /// Connects to `endpoint`; reads and writes fail after `timeout` seconds without progress.
     init(to endpoint: NetworkEndpoint, timeout: Double) throws {
@@ -19,11 +24,18 @@ final class TCPConnection: @unchecked Sendable {
         } catch let error as SystemCallError {
             throw NetworkError.system("\(error)")
         }
-        self.fd = fd
+        self.fd = Mutex(fd)
         var one: Int32 = 1
-        // Requests are small and timed: Nagle + delayed ACK would add ~40 ms stalls.
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        setTimeout(timeout)
+        do {
+            // Requests are small and timed: Nagle + delayed ACK would add ~40 ms stalls.
+            try SystemCall.retrying("setsockopt", subject: "TCP_NODELAY") {
+                setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            }
+            try setTimeout(timeout)
+        } catch {
+            close()
+            throw NetworkError.system("\(error)")
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(endpoint.port).bigEndian)
@@ -48,19 +60,22 @@ final class TCPConnection: @unchecked Sendable {
     deinit { close() }
 
     /// Sets the no-progress timeout of reads and writes.
-    func setTimeout(_ seconds: Double) {
+    func setTimeout(_ seconds: Double) throws {
         let whole = max(0, seconds.rounded(.down))
         var value = timeval(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1e6))
         if value.tv_sec == 0 && value.tv_usec == 0 { value.tv_usec = 1000 }
-        let descriptor = lock.withLock { fd }
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        let descriptor = fd.withLock { $0 }
+        for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+            try SystemCall.retrying("setsockopt", subject: option == SO_RCVTIMEO ? "SO_RCVTIMEO" : "SO_SNDTIMEO") {
+                setsockopt(descriptor, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size))
+            }
+        }
     }
 
     /// Writes all of `bytes`.
     func send(_ bytes: [UInt8], timeout: Double) throws {
         var sent = 0
-        let descriptor = lock.withLock { fd }
+        let descriptor = fd.withLock { $0 }
         while sent < bytes.count {
             do {
                 let count = try SystemCall.retrying("send") {
@@ -75,7 +90,7 @@ final class TCPConnection: @unchecked Sendable {
 
     /// One `recv` into `buffer`: the count read, 0 at end of stream.
     func receive(into buffer: inout [UInt8], timeout: Double) throws -> Int {
-        let descriptor = lock.withLock { fd }
+        let descriptor = fd.withLock { $0 }
         do {
             return try SystemCall.retrying("recv") {
                 buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
@@ -88,22 +103,25 @@ final class TCPConnection: @unchecked Sendable {
     /// Whether a kept-alive connection can no longer be used: the peer closed or reset it (an
     /// idle HTTP connection has nothing to read, so anything readable means it is gone).
     var isStale: Bool {
-        let descriptor = lock.withLock { fd }
+        let descriptor = fd.withLock { $0 }
         guard descriptor >= 0 else { return true }
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&entry, 1, 0)
+        // A descriptor poll cannot look at is as good as gone.
+        let ready = (try? SystemCall.retrying("poll") { poll(&entry, 1, 0) }) ?? 1
         return ready != 0
     }
 
     /// Aborts a blocked send or recv from another thread (cancellation).
     func abort() {
-        lock.withLock { if fd >= 0 { _ = shutdown(fd, Int32(SHUT_RDWR)) } }
+        // ENOTCONN (the peer is gone already) leaves nothing blocked to abort.
+        fd.withLock { fd in if fd >= 0 { _ = try? SystemCall.retrying("shutdown") { shutdown(fd, Int32(SHUT_RDWR)) } } }
     }
 
     func close() {
-        lock.withLock {
+        fd.withLock { fd in
             if fd >= 0 {
-                _ = Glibc.close(fd)
+                // A failed close of a connection being dropped leaves nothing to do.
+                try? SystemCall.close(fd, subject: "connection")
                 fd = -1
             }
         }

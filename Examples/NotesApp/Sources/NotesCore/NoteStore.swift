@@ -19,6 +19,7 @@ public struct Edit: Equatable {
 
 /// The notes, kept in `Documents/notes.json` (the user's data: backed up). Edits are kept in
 /// memory and saved together: at most once per `saveDelay`, and at once on leaving the foreground.
+@MainActor
 public final class NoteStore {
     public private(set) var notes: [Note] = []
     /// Edits not yet sent to the server: only these go out, not whole notes.

@@ -10,6 +10,8 @@ public final class NotesAppDelegate: AppDelegate, StatePreserving {
     var sync: SyncClient!
     var clock = 0
     var openNote = 0
+    /// The background task the sync on leaving runs in.
+    var syncTask = BackgroundTaskIdentifier.invalid
     /// `NOTES_REGRESSION=poll` switches on the deliberate regression (see SyncClient.startPolling).
     let regression = ProcessInfo.processInfo.environment["NOTES_REGRESSION"]
 
@@ -56,9 +58,8 @@ public final class NotesAppDelegate: AppDelegate, StatePreserving {
         thumbnails.purge()
         if regression != "poll" { sync.stopPolling() }
         // The upload may outlive didEnterBackground: ask for the time, and end the task either way.
-        var task = BackgroundTaskIdentifier.invalid
-        task = app.beginBackgroundTask(name: "sync-notes") { app.endBackgroundTask(task) }
-        sync.push(store) { app.endBackgroundTask(task) }
+        syncTask = app.beginBackgroundTask(name: "sync-notes") { [unowned self] in app.endBackgroundTask(syncTask) }
+        sync.push(store) { [unowned self] in app.endBackgroundTask(syncTask) }
     }
 
     public func willTerminate(_ app: Application) {

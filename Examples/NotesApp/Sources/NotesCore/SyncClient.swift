@@ -3,6 +3,7 @@ import FrugalKit
 
 /// Sends changed notes to the server (the harness's origin, through its shaping proxy) in one
 /// request, when the user leaves the app or asks, so the radio wakes once for all of them.
+@MainActor
 public final class SyncClient {
     private let client: NetworkClient
     private(set) var lastSynced = 0
@@ -14,7 +15,7 @@ public final class SyncClient {
 
     /// Uploads the edits not yet sent, in one request, one compact line each
     /// (`id<TAB>modified<TAB>text`): the guide's "smallest amount of data needed". `done` runs when it ends.
-    public func push(_ store: NoteStore, done: @escaping () -> Void = {}) {
+    public func push(_ store: NoteStore, done: @escaping @MainActor @Sendable () -> Void = {}) {
         let edits = store.pendingEdits
         guard let newest = edits.map(\.modified).max() else { done(); return }
         let body = edits.map { "\($0.noteID)\t\($0.modified)\t\($0.text)\n" }.joined()

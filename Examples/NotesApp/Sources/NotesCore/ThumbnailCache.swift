@@ -3,6 +3,7 @@ import FrugalKit
 
 /// Thumbnails for the notes list, made from the bundle's `thumbnails.txt` (mapped, not copied,
 /// and only when first shown) and kept in a `Cache` that empties itself on a memory warning.
+@MainActor
 public final class ThumbnailCache {
     private let cache = Cache<Int, [UInt8]>(name: "thumbnails", totalCostLimit: 512 * 1024)
     private var source: MappedResource?

@@ -1,0 +1,65 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+
+/// How a process ended: its status, the kernel's totals (nil when `wait4` failed: none is
+/// invented) and when it was reaped (monotonic ns).
+typealias ProcessExit = (status: ExitStatus, usage: ResourceUsage?, time: UInt64)
+
+/// What the harness needs of an app it started: its control pipe, signals, its exit, and a look
+/// at it from outside. `ChildProcess` is the real one; the tests have an in-memory app that
+/// answers the control protocol as it is told.
+protocol AppProcess: AnyObject, Sendable {
+    var pid: pid_t { get }
+    /// Monotonic ns when it was started: the run's time zero.
+    var spawnTime: UInt64 { get }
+    /// Whether it has exited and been reaped.
+    var hasExited: Bool { get }
+    /// Writes one control message; throws when the pipe is closed or the write fails.
+    func send(_ message: ControlMessage) throws
+    /// Sends `signal` to the process group.
+    func kill(_ signal: Int32)
+    /// Sends `signal` to the main thread alone (the hang watcher's request for a stack).
+    func signalMainThread(_ signal: Int32)
+    /// Waits until it exits or `deadline` (monotonic ns) passes; returns the exit if it came.
+    func waitForExit(until deadline: UInt64) -> ProcessExit?
+    /// Closes the harness's end of the control pipe (the app sees EOF and ends). Idempotent.
+    func closeControl()
+    /// Its I/O counters as they stood when it exited, once it has.
+    var finalIO: ProcessIOCounters? { get }
+    /// Its main thread's status as it stood when it exited, once it has.
+    var finalMainThreadStatus: ProcFS.Status? { get }
+    /// Its threads and memory at `time`, read from outside (`/proc/<pid>`); nil once it is gone.
+    func sample(at time: UInt64) -> ProcessSample?
+}
+
+/// What to start: the program and its arguments, its environment (added to the harness's own),
+/// the cgroups it joins before exec, its `oom_score_adj`, and raw trailing argument bytes.
+struct LaunchRequest: Sendable {
+    var arguments: [String]
+    var environment: [String: String]
+    var cgroupProcs: [String] = []
+    var oomScoreAdjustment: Int?
+    var trailingBytes: [[UInt8]]?
+}
+
+/// Starts the app processes of a run. The harness takes one (the real `SystemProcessLauncher`
+/// by default), so that its watchdogs and suspension can be tested against an in-memory app.
+protocol ProcessLauncher: Sendable {
+    /// Whether what it starts are processes of this machine, which the run's cgroup, `/proc`
+    /// scans and the kernel's exit records can see. An in-memory app has none of these.
+    var startsSystemProcesses: Bool { get }
+    /// Starts the app, with the reader of its event stream on `clock`.
+    func launch(_ request: LaunchRequest, clock: any HarnessClock) throws -> (process: any AppProcess, events: EventStreamReader)
+}
+
+/// Real processes: `posix_spawn` with the control and event pipes (`ChildProcess+Linux.swift`).
+struct SystemProcessLauncher: ProcessLauncher {
+    var startsSystemProcesses: Bool { true }
+
+    func launch(_ request: LaunchRequest, clock: any HarnessClock) throws -> (process: any AppProcess, events: EventStreamReader) {
+        let process = try ChildProcess(arguments: request.arguments, environment: request.environment, cgroupProcs: request.cgroupProcs,
+                                       oomScoreAdjustment: request.oomScoreAdjustment, trailingBytes: request.trailingBytes)
+        return (process, EventStreamReader(fd: process.eventFD, clock: clock))
+    }
+}
