@@ -15,6 +15,7 @@ enum LoopbackSocket {
     }
 
     /// Calls `body` with `address` as a `sockaddr`.
+    @discardableResult
     private static func withSocketAddress<T>(_ address: inout sockaddr_in, _ body: (UnsafeMutablePointer<sockaddr>) throws -> T) rethrows -> T {
         try withUnsafeMutablePointer(to: &address) { try $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }
     }

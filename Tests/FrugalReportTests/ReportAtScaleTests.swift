@@ -54,7 +54,7 @@ final class ReportAtScaleTests: XCTestCase {
     /// escape) all give JSONEncoder's bytes.
     func testHandWrittenLanesWriteExactlyWhatJSONEncoderWrites() throws {
         var random = SplitMix64(seed: 14)
-        let shapes: [Double] = [0, -0.0, 1, 2.5, 1e-7, 123456789.125, 1e16, 1e17, 1.7976931348623157e308, 5e-324, 0.1 + 0.2, -3, 1e21, 4.35]
+        let shapes: [Double] = [0, -0.0, 1, 2.5, 1e-7, 123456789.125, 1e16, 1e17, 1.7976931348623157e308, Double.leastNonzeroMagnitude, 0.1 + 0.2, -3, 1e21, 4.35]
         func number() -> Double {
             switch random.next() % 3 {
             case 0: return shapes[Int(random.next() % UInt64(shapes.count))]

@@ -7,6 +7,7 @@ import FrugalCore
 final class DoublesTests: XCTestCase {
     func testTheManualClockRunsScheduledActionsInTimeOrderAtTheirOwnTimes() {
         let clock = ManualClock(start: 0)
+        // @unchecked: `entries` is only touched holding `lock`.
         final class Log: @unchecked Sendable {
             let lock = NSLock()
             var entries: [(String, UInt64)] = []

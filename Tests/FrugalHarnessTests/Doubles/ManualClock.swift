@@ -9,6 +9,7 @@ import Foundation
 /// The thread that made the clock drives it (the test's thread, on which the harness runs): its
 /// waits advance the clock. Other threads (the hang watcher, the sampler) block until the driver
 /// or the test moves it past their deadline.
+// @unchecked: every mutable field is guarded by `lock` (below).
 final class ManualClock: HarnessClock, @unchecked Sendable {
     // Every field is guarded by `lock`; actions run and conditions are signalled outside it.
     private let lock = NSLock()

@@ -12,6 +12,7 @@ import FrugalProbe
 /// It has one main thread: a message that comes while a handler runs waits for the handler to
 /// end, as it waits in the control pipe of a real app. Signals act as on a process: SIGSTOP holds
 /// every message and scheduled action until SIGCONT, SIGKILL ends it at once.
+// @unchecked: every mutable field is guarded by `condition` (below).
 final class SimulatedApp: AppProcess, @unchecked Sendable {
     /// Decides what the app does with a control message; call `behaveNormally` for the default.
     typealias Answer = @Sendable (SimulatedApp, ControlMessage) -> Void
@@ -278,6 +279,7 @@ final class SimulatedApp: AppProcess, @unchecked Sendable {
 
 /// Starts `SimulatedApp`s on a manual clock: each launch is a new app with the same answers
 /// (a relaunch gets a fresh one, as a new process would be).
+// @unchecked: `apps` is only touched holding `lock`; the rest is immutable.
 final class SimulatedAppLauncher: ProcessLauncher, @unchecked Sendable {
     let clock: ManualClock
     private let answer: SimulatedApp.Answer?
