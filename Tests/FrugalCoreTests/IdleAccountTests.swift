@@ -51,6 +51,32 @@ final class IdleAccountTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(metrics[MetricName.cpuIdleWakeupsPerSecond]?.value), 0.2, accuracy: 1e-12)
     }
 
+    /// A retry with backoff: the timer that issues the request wakes the app just before a
+    /// sample and the request starts just after it; the failure is delivered to the main thread
+    /// just after the request's end falls in the next slice. Both wakeups are the request's.
+    func testTheHandlersThatIssueARequestAndDeliverItsResultAreTheRequests() throws {
+        let start = RunAnalysisTests.record().startTime
+        func at(_ seconds: Double) -> UInt64 { start + UInt64(seconds * 1e9) }
+        let request = NetworkRequestRecord(task: 1, method: "POST", target: "/upload/a", operation: "POST /upload/a", start: at(5.0005), end: at(5.002),
+                                           outcome: .failed, status: nil, error: "offline", bytesSent: 0, bytesReceived: 0,
+                                           reusedConnection: false, callSite: "App.swift:1")
+        let events = [
+            WorkloadEvent(time: at(1.3), body: .stateChanged(StateChange(from: .inactive, to: .active))),
+            // The retry timer fires at 4.999 s (slice 4–5) and starts the request at 5.0005 s (slice 5–6).
+            WorkloadEvent(time: at(5.001), body: .handler(HandlerRecord(name: "timer:retry", start: at(4.999), end: at(5.001)))),
+            WorkloadEvent(time: at(5.002), body: .networkRequest(request)),
+            // The failure is delivered at 6.0005 s (slice 6–7).
+            WorkloadEvent(time: at(6.001), body: .handler(HandlerRecord(name: "posted:network:POST /upload/a", start: at(6.0005), end: at(6.001)))),
+            // An unrelated timer, issuing nothing, stays idle: this is what polling looks like.
+            WorkloadEvent(time: at(9.5), body: .handler(HandlerRecord(name: "timer:poll", start: at(9.4), end: at(9.5)))),
+        ]
+        let record = Self.record(wakeupsBySecond: [0, 0, 1, 1, 1, 0, 0, 1, 0, 0], events: events)
+        let account = try XCTUnwrap(RunAnalysis(record).idleAccounts.first)
+        XCTAssertEqual(account.excludedSeconds[.request] ?? 0, 3, accuracy: 1e-9, "slices 4–5, 5–6 and 6–7 are the request's")
+        XCTAssertEqual(account.idleSeconds, 7, accuracy: 1e-9)
+        XCTAssertEqual(account.idleWakeups, 1, "the poll timer's wakeup is still idle")
+    }
+
     func testFramesInTheBackgroundAreNotUseAndAWaitAllBusyIsNotApplicable() throws {
         let start = RunAnalysisTests.record().startTime
         func at(_ seconds: Double) -> UInt64 { start + UInt64(seconds * 1e9) }

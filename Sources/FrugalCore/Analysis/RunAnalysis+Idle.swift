@@ -2,7 +2,10 @@
 /// still under way. A `wait` step is cut into the harness's periodic `/proc` samples (0.2 s
 /// apart by default); a slice of it counts as idle unless, during that slice, the app
 ///  - waited on its own network request (FrugalKit's client, or a `network.*` call measured by
-///    `BlockingCalls`: from its start to its end),
+///    `BlockingCalls`: from its start to its end), with the main-thread handler that issued it
+///    (a retry timer's, say) and the one that delivered its result (`posted:network:…`): the
+///    wakeups that begin and end a request are the request's, wherever a `/proc` sample falls,
+///    not polling,
 ///  - read or wrote a file (FrugalKit's journal, `file.*` blocking calls), or
 ///  - drew frames while active (`frame:` handlers, from `MainRunLoop.scheduleFrameTimer`), or
 ///  - was computing: on a CPU for at least `computingShare` of the slice, or with a thread
@@ -81,8 +84,20 @@ extension RunAnalysis {
             default: break
             }
         }
+        // The handlers that issued a request or delivered its result (see the type's comment).
+        let requestStarts = intervals.filter { $0.reason == .request }.map(\.start).sorted()
+        for event in record.events {
+            guard case .handler(let handler) = event.body else { continue }
+            let issuedRequest = requestStarts.contains { $0 >= handler.start && $0 <= handler.end }
+            if issuedRequest || handler.name.hasPrefix(Self.requestCompletionHandlerPrefix) {
+                intervals.append((handler.start, max(handler.end, handler.start + 1), .request))
+            }
+        }
         return intervals
     }
+
+    /// FrugalKit's `NetworkClient` delivers a result to the main run loop as `posted:network:METHOD TARGET`.
+    public static let requestCompletionHandlerPrefix = "posted:network:"
 
     /// Handlers of frame timers are named `frame:NAME` by FrugalKit's run loop.
     public static let frameHandlerPrefix = "frame:"
