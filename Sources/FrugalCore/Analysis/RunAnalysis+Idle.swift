@@ -88,7 +88,14 @@ extension RunAnalysis {
         let requestStarts = intervals.filter { $0.reason == .request }.map(\.start).sorted()
         for event in record.events {
             guard case .handler(let handler) = event.body else { continue }
-            let issuedRequest = requestStarts.contains { $0 >= handler.start && $0 <= handler.end }
+            // The first request start at or after the handler's (binary search: a long run has
+            // many of both), and whether it falls before the handler's end.
+            var low = 0, high = requestStarts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if requestStarts[middle] < handler.start { low = middle + 1 } else { high = middle }
+            }
+            let issuedRequest = low < requestStarts.count && requestStarts[low] <= handler.end
             if issuedRequest || handler.name.hasPrefix(Self.requestCompletionHandlerPrefix) {
                 intervals.append((handler.start, max(handler.end, handler.start + 1), .request))
             }
