@@ -4,16 +4,20 @@
 # `frugal compare` against the example's committed baseline: exit 2, naming the audit.
 #
 # Cost: the example's release build compiles FrugalKit, FrugalProbe and FrugalCore again (its own
-# .build): .ci/run has it built beside the tests (scripts/ci-example-build.sh), so here the plugin
-# finds it done; run alone, this script builds it. frugal itself is not rebuilt: the plugin uses
-# this checkout's (FRUGAL_TOOL). Then about 12 s of runs for both scenarios and 5 × 6 s of the
-# day scenario with the regression on.
+# .build): .ci/run has it built first (scripts/ci-example-build.sh), so here the plugin finds it
+# done; run alone, this script builds it. frugal itself is not rebuilt: the plugin uses this
+# checkout's (FRUGAL_TOOL). Then about 12 s of runs for both scenarios and 5 × 6 s of the day
+# scenario with the regression on, mostly asleep: .ci/run runs all of it beside the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-swift build --product frugal-workload-host >/dev/null
-swift build --product frugal >/dev/null
-export FRUGAL_TOOL="$root/.build/debug/frugal"
+# .ci/run runs this beside the tests, whose `swift test` holds this checkout's .build: it passes
+# the frugal the tests' build made (FRUGAL_TOOL), and nothing here builds in this checkout.
+if [ -z "${FRUGAL_TOOL:-}" ]; then
+  swift build --product frugal >/dev/null
+  export FRUGAL_TOOL="$root/.build/debug/frugal"
+fi
+[ -x "$FRUGAL_TOOL" ] || { echo "ci-example: FRUGAL_TOOL=$FRUGAL_TOOL is not an executable" >&2; exit 1; }
 cd Examples/NotesApp
 rm -rf Reports/ci
 plugin=(swift package --allow-writing-to-package-directory frugal)

@@ -55,12 +55,13 @@ final class BlackBoxRunTests: XCTestCase {
             XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
             let report = ReportBuilder.runReport(record)
             let main = try XCTUnwrap(report.metrics[MetricName.mainThreadWakeups]?.value, "\(report.metrics[MetricName.mainThreadWakeups]!)")
-            // 100 sleeps, plus the exec and the Swift runtime's start: 1–3 more. Generous: a loaded
-            // machine adds nothing to voluntary switches, but the bound need not be tight to show
-            // that the count is the program's (a wrapper's main thread has 1–4) and complete (the
-            // last periodic sample missed up to a tenth of them).
+            // 100 sleeps, plus the exec and the Swift runtime's start: 1–3 more on a quiet machine.
+            // A loaded one adds a few: a start that waits for a page of the binary or a lock held
+            // by another thread is a voluntary switch too (112 seen at load average 6). The upper
+            // bound need not be tight to show that the count is the program's (a wrapper's main
+            // thread has 1–4) and complete (the last periodic sample missed up to a tenth of them).
             XCTAssertGreaterThanOrEqual(main, 100, "\(arguments)")
-            XCTAssertLessThanOrEqual(main, 106, "\(arguments)")
+            XCTAssertLessThanOrEqual(main, 125, "\(arguments)")
             let all = try XCTUnwrap(report.metrics[MetricName.cpuWakeups]?.value)
             XCTAssertGreaterThanOrEqual(all, main)
             if arguments[0] == "sh" {

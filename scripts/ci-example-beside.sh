@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# CI: the example app's whole check, run beside the tests by .ci/run (which starts this under
+# setsid and waits for it before the regression check, so no measured run of the check shares
+# the machine with it).
+#   scripts/ci-example-beside.sh READY   # READY: a file .ci/run creates once the tests' build is done
+#
+# 1. The example's release build (scripts/ci-example-build.sh) at the lowest priority, in a
+#    session of its own: it takes the cores the build and the tests leave idle.
+# 2. Once the tests' build has made frugal (READY exists), scripts/ci-example.sh at normal
+#    priority: the plugin, the example's runs and its deliberate regression. Those runs sleep
+#    nearly all the time (about 7 s of CPU in 50 s), and what they are judged on (that the runs
+#    complete, that a poll every second is caught) does not move with the tests beside them. At
+#    the lowest priority, a launch could wait behind the tests' CPU past the launch watchdog.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ready="${1:?usage: scripts/ci-example-beside.sh READY-FILE}"
+build=""
+# A failing CI ends this script (SIGTERM to its process group); the build has a session of its
+# own, so it is ended here.
+trap '[ -n "$build" ] && kill -- "-$build" 2>/dev/null || true' EXIT
+trap 'exit 143' TERM INT
+started=$SECONDS
+setsid nice -n 19 scripts/ci-example-build.sh &
+build=$!
+wait "$build" || { echo "ci-example: the example's release build failed" >&2; exit 1; }
+build=""
+echo "ci-example: release build done after $((SECONDS - started)) s"
+while [ ! -e "$ready" ]; do sleep 1; done
+FRUGAL_TOOL="$(pwd)/.build/debug/frugal" scripts/ci-example.sh
