@@ -48,13 +48,14 @@ public final class FileStore: Sendable {
         try journaled(file, .replace, callSite: (callerFile, callerLine)) {
             try makeParent(path)
             let existed = PosixPath.exists(path)
-            var old: [UInt8] = []
+            let diff: BlockDiff
             if existed {
                 let current = try PosixFile.open(path, O_RDONLY)
                 defer { current.close() }
-                old = try current.read(count: try current.size(), at: 0)
+                diff = try Self.diff(bytes, at: 0, against: current)
+            } else {
+                diff = BlockDiff.compare(old: [], new: bytes)
             }
-            let diff = BlockDiff.compare(old: old, new: bytes)
             let temporary = (path as NSString).deletingLastPathComponent + "/." + (path as NSString).lastPathComponent + ".frugal-replace"
             let handle = try PosixFile.open(temporary, O_WRONLY | O_CREAT | O_TRUNC)
             do {
@@ -87,11 +88,8 @@ public final class FileStore: Sendable {
             defer { handle.close() }
             var diff = BlockDiff(blockSize: BlockDiff.defaultBlockSize, changedBlocks: 0, changedBlockBytes: 0, differingBytes: 0)
             for extent in extents {
-                let old = existed ? try handle.read(count: extent.bytes.count, at: extent.offset) : []
-                let one = BlockDiff.compare(old: old, new: extent.bytes, offset: extent.offset)
-                diff.changedBlocks += one.changedBlocks
-                diff.changedBlockBytes += one.changedBlockBytes
-                diff.differingBytes += one.differingBytes
+                diff = diff + (existed ? try Self.diff(extent.bytes, at: extent.offset, against: handle)
+                                       : BlockDiff.compare(old: [], new: extent.bytes, offset: extent.offset))
                 try extent.bytes.withUnsafeBytes { try handle.write($0, at: extent.offset) }
             }
             if sync { try handle.sync() }
@@ -172,6 +170,14 @@ public final class FileStore: Sendable {
                           existed: outcome.existed, diff: outcome.diff, sizeAfter: outcome.sizeAfter,
                           thread: Int32(frugal_gettid()), onMainThread: BlockingCalls.isMainThread, start: start, end: end,
                           callSite: "\(callSite.file):\(callSite.line)"))
+    }
+
+    /// The journal's block diff of `bytes`, about to be written at `offset`, against what the
+    /// file holds there now, read 64 KiB at a time: the journal costs the app no copy of the file.
+    private static func diff(_ bytes: [UInt8], at offset: Int, against file: PosixFile) throws -> BlockDiff {
+        try bytes.withUnsafeBytes { new in
+            try BlockDiff.compare(new: new, offset: offset) { at, buffer in try file.read(into: buffer, at: at) }
+        }
     }
 
     private func makeParent(_ path: String) throws {

@@ -34,15 +34,22 @@ public struct PosixFile {
     public func read(count: Int, at offset: Int) throws -> [UInt8] {
         guard count > 0 else { return [] }
         var bytes = [UInt8](repeating: 0, count: count)
+        let done = try bytes.withUnsafeMutableBytes { try read(into: $0, at: offset) }
+        return done == count ? bytes : Array(bytes[0..<done])
+    }
+
+    /// Fills `buffer` with the bytes at `offset` and returns how many it read: fewer than
+    /// `buffer.count` only where the file ends.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
         var done = 0
-        while done < count {
+        while done < buffer.count {
             let got = try SystemCall.retrying("pread", subject: path) {
-                bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+                pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
             }
             if got == 0 { break }
             done += got
         }
-        return done == count ? bytes : Array(bytes[0..<done])
+        return done
     }
 
     /// Writes all of `bytes` at `offset`.

@@ -80,6 +80,28 @@ final class FileStoreTests: XCTestCase {
         XCTAssertNil(entries[4].sizeAfter)
     }
 
+    func testDiffsOfFilesLargerThanAChunkMatchTheWholeComparison() throws {
+        // Larger than the 64 KiB the journal reads of the old content at a time, with changes on
+        // both sides of a chunk boundary; the second replacement also grows the file.
+        let store = store()
+        let file = StoredFile(.documents, "big.bin", dataClass: .critical)
+        let first = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        try store.replace(file, with: first)
+        var second = first + [UInt8](repeating: 1, count: 5_000)
+        for position in [65_535, 65_536, 250_000] { second[position] ^= 1 }
+        try store.replace(file, with: second)
+        var third = second
+        for position in [70_000, 140_000] { third[position] ^= 1 }
+        try store.write(file, Array(third[4094..<200_000]), at: 4094)
+        XCTAssertEqual(try store.read(file), third)
+        let entries = journal.all
+        XCTAssertEqual(entries[1].diff, BlockDiff.compare(old: first, new: second))
+        // Blocks 15, 16 and 61 by their changes; 73 (299,008..<303,104) and 74 grew past the old end.
+        XCTAssertEqual(entries[1].diff?.changedBlocks, 5)
+        XCTAssertEqual(entries[2].diff, BlockDiff.compare(old: Array(second[4094..<200_000]), new: Array(third[4094..<200_000]), offset: 4094))
+        XCTAssertEqual(entries[2].diff?.changedBlocks, 2)
+    }
+
     func testFailuresCarryTheCallAndErrno() {
         let store = store()
         XCTAssertThrowsError(try store.synchronize(StoredFile(.caches, "missing", dataClass: .cache))) { error in

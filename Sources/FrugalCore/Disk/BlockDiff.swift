@@ -76,3 +76,52 @@ public struct BlockDiff: Codable, Sendable, Equatable {
         return true
     }
 }
+
+extension BlockDiff {
+    /// How much of the old content `compare(new:offset:chunkBytes:readOld:)` holds at once.
+    public static let defaultChunkBytes = 65_536
+
+    /// The diff of two parts of one write (same block size; the parts share no block).
+    public static func + (lhs: BlockDiff, rhs: BlockDiff) -> BlockDiff {
+        precondition(lhs.blockSize == rhs.blockSize)
+        return BlockDiff(blockSize: lhs.blockSize, changedBlocks: lhs.changedBlocks + rhs.changedBlocks,
+                         changedBlockBytes: lhs.changedBlockBytes + rhs.changedBlockBytes,
+                         differingBytes: lhs.differingBytes + rhs.differingBytes)
+    }
+
+    /// `compare(old:new:offset:)` with the old content read a chunk at a time: `readOld(at, buffer)`
+    /// fills `buffer` with the old bytes at file offset `at` and returns how many there were
+    /// (fewer where the old content ends). The diff then never holds more than `chunkBytes` of
+    /// the old content, however large the write: FrugalKit's write journal diffs in the app's
+    /// process, and a whole copy of the old file there (4 MiB for each save of a 4 MiB note) was
+    /// counted in the app's peak memory, and left the allocator's heap holding one or two freed
+    /// copies depending on timing. Chunks end on file block boundaries, so every block is compared
+    /// whole and the result equals the one-buffer comparison.
+    public static func compare(new: UnsafeRawBufferPointer, offset: Int = 0, blockSize: Int = defaultBlockSize,
+                               chunkBytes: Int = defaultChunkBytes,
+                               readOld: (_ at: Int, _ buffer: UnsafeMutableRawBufferPointer) throws -> Int) rethrows -> BlockDiff {
+        precondition(blockSize > 0 && offset >= 0 && chunkBytes >= blockSize && chunkBytes % blockSize == 0)
+        var total = BlockDiff(blockSize: blockSize, changedBlocks: 0, changedBlockBytes: 0, differingBytes: 0)
+        guard !new.isEmpty else { return total }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(chunkBytes, new.count), alignment: 16)
+        defer { buffer.deallocate() }
+        var position = 0
+        var oldEnded = false
+        while position < new.count {
+            let fileOffset = offset + position
+            // Up to chunkBytes, ending where a file block ends (or where the write does).
+            let end = min(new.count, fileOffset / blockSize * blockSize + chunkBytes - offset)
+            let old = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(end - position)])
+            var got = 0
+            if !oldEnded {
+                got = try readOld(fileOffset, old)
+                precondition(got >= 0 && got <= old.count)
+                oldEnded = got < old.count
+            }
+            total = total + compare(old: UnsafeRawBufferPointer(rebasing: old[0..<got]),
+                                    new: UnsafeRawBufferPointer(rebasing: new[position..<end]), offset: fileOffset, blockSize: blockSize)
+            position = end
+        }
+        return total
+    }
+}
