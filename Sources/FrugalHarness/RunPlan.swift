@@ -31,7 +31,8 @@ public struct RunPlan: Sendable {
     /// `kind: program` entry of frugal.yml); nil falls back to `HarnessOptions.programMemoryWarningSignal`.
     public var programMemoryWarningSignal: Int32?
     /// Called on the run's thread before each step with the step's index (``ResourceScheduler``
-    /// lets an ``RunDemand/exclusiveUntilIdle(_:)`` run go at its closing wait).
+    /// learns from step 1 that the launch has ended, and lets an
+    /// ``RunDemand/exclusiveUntilIdle(_:)`` run go at its closing wait).
     public var beforeStep: (@Sendable (Int) -> Void)?
 
     public init(target: Target, scenario: Scenario, repetition: Int = 1, bundleResources: [BundleResource] = [],

@@ -36,7 +36,7 @@ final class ResourceSchedulerTests: XCTestCase {
     func testLightRunsOverlapAndNothingStartsBesideAnExclusiveRun() throws {
         let host = try XCTUnwrap(WorkloadHostLocator.locate())
         let plans = [Self.plan("idle", light: true), Self.plan("idle", light: false), Self.plan("idle", light: true)]
-        let scheduler = ResourceScheduler(options: HarnessOptions(workloadHost: host), lightSlots: 2, launchSpacing: 0.2)
+        let scheduler = ResourceScheduler(options: HarnessOptions(workloadHost: host), lightSlots: 2)
         let records = try scheduler.run(plans)
         XCTAssertEqual(records.count, 3)
         XCTAssertTrue(records.allSatisfy { $0.outcome == .completed }, "\(records.map(\.outcome))")
@@ -45,6 +45,22 @@ final class ResourceSchedulerTests: XCTestCase {
         XCTAssertLessThan(max(records[0].startTime, records[2].startTime), min(records[0].endTime, records[2].endTime))
         for light in [records[0], records[2]] {
             XCTAssertFalse((exclusive.startTime...exclusive.endTime).contains(light.startTime), "a light run launched beside the exclusive one")
+        }
+    }
+
+    /// Real runs: each launch has the machine to itself. A run starts only once the launch
+    /// before it has ended (its launch step's end is recorded before step 1 announces it), and
+    /// not only when that run has ended.
+    func testNothingStartsBeforeTheLaunchBeforeItHasEnded() throws {
+        let host = try XCTUnwrap(WorkloadHostLocator.locate())
+        let plans = (0..<3).map { _ in Self.plan("idle", light: true) }
+        let records = try ResourceScheduler(options: HarnessOptions(workloadHost: host)).run(plans)
+        XCTAssertTrue(records.allSatisfy { $0.outcome == .completed }, "\(records.map(\.outcome))")
+        let byStart = records.sorted { $0.startTime < $1.startTime }
+        for (earlier, later) in zip(byStart, byStart.dropFirst()) {
+            let launched = try XCTUnwrap(earlier.steps.first { $0.index == 0 }).end
+            XCTAssertGreaterThanOrEqual(later.startTime, launched, "started beside a launch")
+            XCTAssertLessThan(later.startTime, earlier.endTime, "light runs still overlap")
         }
     }
 
@@ -70,7 +86,7 @@ final class ResourceSchedulerTests: XCTestCase {
         let scenario = Scenario(name: "tail", summary: "", steps: [.launch, .wait(seconds: 0.5), .wait(seconds: 3), .terminate])
         var plans = [Self.plan("idle", scenario, light: false), Self.plan("idle", scenario, light: false)]
         for index in plans.indices { plans[index].demand = .exclusiveUntilIdle("test") }
-        let records = try ResourceScheduler(options: HarnessOptions(workloadHost: host), launchSpacing: 0.2).run(plans)
+        let records = try ResourceScheduler(options: HarnessOptions(workloadHost: host)).run(plans)
         XCTAssertEqual(records.count, 2)
         XCTAssertTrue(records.allSatisfy { $0.outcome == .completed }, "\(records.map(\.outcome))")
         let (first, second) = records[0].startTime <= records[1].startTime ? (records[0], records[1]) : (records[1], records[0])
