@@ -6,9 +6,8 @@
 #
 # 1. Once the tests' build is done (READY exists), the example's release build
 #    (scripts/ci-example-build.sh) at the lowest priority, in a session of its own: it takes the
-#    core the tests leave idle (about 80 s of CPU in their 210 s). Not during the tests' build,
-#    which keeps both cores busy: beside it, it only made it slower (166–238 s against
-#    about 160 s alone).
+#    core the tests leave idle (about 80 s of CPU in their 210 s); during the tests' build, which
+#    keeps both cores busy, it could only take from it.
 # 2. Then scripts/ci-example.sh at normal priority: the plugin, the example's runs and its deliberate regression. Those runs sleep
 #    nearly all the time (about 7 s of CPU in 50 s), and what they are judged on (that the runs
 #    complete, that a poll every second is caught) does not move with the tests beside them. At

@@ -12,16 +12,18 @@ scripts/setup.sh
 swift build --build-tests
 [ $# -gt 0 ] && exec swift test --skip-build "$@"
 
-# Two lanes, as `frugal run` schedules workloads: the test classes below sleep through real runs
-# judged on counts (wakeups, bytes, files, exit codes), never on how long something took, and
-# use little CPU; they run in a second test process beside the others instead of after them.
-# The network pairs sleep through scenarios of up to 46 s (about 100 s in all); the rest are
-# black-box commands, `idle`, CLI exit codes and renderers. Everything judged on timing (launch,
-# main-thread waiting, resume, watchdogs, shaping throughput), everything under memory pressure,
-# the disk-writing workloads (their fsyncs stretch a neighbour's launch) and the CPU-heavy pure
-# tests stay in the main lane, one after another. A class not listed runs in the main lane:
-# slower, never wrong. The test binary is run directly, since a second `swift test` would wait
-# for the first one's lock on .build.
+# Two lanes, as `frugal run` schedules workloads. The main lane holds everything judged on timing
+# (launch, main-thread waiting, resume, watchdogs, shaping throughput), everything under memory
+# pressure and the disk-writing workloads (their fsyncs stretch a neighbour's launch), one class
+# after another. The lane beside it, a second test process at a lower priority (nice 10, so it
+# yields the CPU whenever the main lane's runs want it), holds classes whose real runs sleep and
+# are judged on counts (wakeups, bytes, files, exit codes), never on how long something took:
+# the network pairs (scenarios of up to 46 s, about 100 s in all), black-box commands, `idle`,
+# CLI exit codes; and two CPU-bound classes that measure nothing (the report's screenshots in
+# Chromium, the statistics' noise simulation), which fill the core the main lane leaves idle
+# (it uses about a third of one). A class not listed runs in the main lane: slower, never wrong.
+# The test binary is run directly, since a second `swift test` would wait for the first one's
+# lock on .build.
 beside=(
     FrugalHarnessTests.NetworkWorkloadPairTests
     FrugalCLITests.CICommandTests
@@ -32,13 +34,15 @@ beside=(
     FrugalHarnessTests.UserAppTests
     FrugalHarnessTests.SuiteRunnerTests
     FrugalHarnessTests.PeakResidentTests
+    FrugalReportTests.HTMLScreenshotTests
+    FrugalCoreTests.StatisticsNoiseSimulationTests
 )
 skips=()
 for class in "${beside[@]}"; do skips+=(--skip "^$class/"); done
 bundle="$(swift build --show-bin-path)/FrugalPackageTests.xctest"
 log="$(mktemp "${TMPDIR:-/tmp}/frugal-beside-tests.XXXXXX")"
 trap 'rm -f "$log"' EXIT
-"$bundle" "$(IFS=,; echo "${beside[*]}")" > "$log" 2>&1 &
+nice -n 10 "$bundle" "$(IFS=,; echo "${beside[*]}")" > "$log" 2>&1 &
 beside_pid=$!
 status=0
 swift test --skip-build "${skips[@]}" || status=$?
