@@ -79,8 +79,8 @@ fi
 # - gallery.purges' cpu.wakeups count its munmap calls waiting for its mmap_lock, which the
 #   harness's own /proc/<pid>/smaps_rollup reads hold for a moment (seen with perf's
 #   sched_switch stacks: 39 of 54 waits in one run were in __vm_munmap); 13–107 per run.
-# A real regression is there in both runs; drift of a session seldom is (one CI run in six
-# failed on it before this). The first run's findings stay in $OUT, the second's in $OUT-confirm.
+# A real regression is there in both runs; drift of a session seldom is (two of seven CI runs
+# failed on it before this, docs/CI.md). The first run's findings stay in $OUT, the second's in $OUT-confirm.
 regressed=()
 while read -r name; do regressed+=(--workload "$name"); done < <(
     "$FRUGAL" compare "$BASELINE" "$OUT/report.json" 2>/dev/null \
