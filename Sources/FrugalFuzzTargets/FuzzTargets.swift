@@ -51,6 +51,8 @@ public enum FuzzTargets {
     private static let emptyDirectory: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-fuzz-config-\(getpid())")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        // Removed when the process exits (it stays empty): each test run left one in /tmp.
+        atexit { _ = rmdir(FileManager.default.temporaryDirectory.appendingPathComponent("frugal-fuzz-config-\(getpid())").path) }
         return url
     }()
 
