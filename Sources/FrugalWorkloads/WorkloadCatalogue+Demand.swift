@@ -5,16 +5,17 @@ extension WorkloadCatalogue {
     /// judged on launch time and main-thread waiting, `upload.leaks-task`/`ends-task` on
     /// background time, `notes.*`, `downloads.*` and `export.*` write MBs on input (a burst of
     /// CPU and fsync that would stretch a neighbour's launch, and theirs is judged too: every
-    /// run's launch time is an audit), and memory-pressure scenarios need the machine whatever
-    /// the workload. A workload added
-    /// without an entry here runs alone: slower, never wrong.
+    /// run's launch time is an audit), `prefs.*` fsync on the main thread, so their main-thread
+    /// waiting (an audit) is as long as the disk is busy (prefs.save-every-change waited 31–33 ms
+    /// alone and 36–48 ms beside the rest of the suite), and memory-pressure scenarios need the
+    /// machine whatever the workload. A workload added without an entry here runs alone: slower,
+    /// never wrong.
     public static let lightWorkloads: Set<String> = [
         "idle",
         "news.polling", "news.coalesced",
         "timer.keeps-running-inactive", "timer.pauses-inactive",
         "notes.loses-edits", "notes.saves-on-background",
         "server.keeps-listening", "server.closes-listener",
-        "prefs.save-every-change", "prefs.save-coalesced",
         "sync.trickle", "sync.burst",
         "feed.polls-server", "feed.on-demand",
         "upload.sequential", "upload.batched",

@@ -27,7 +27,7 @@ final class ResourceSchedulerTests: XCTestCase {
         XCTAssertFalse(RunPlan(target: .command(["true"]), scenario: Self.short, repetition: 1).demand.isLight)
         // Every light entry names a real workload, and none of the timing-judged pairs is light.
         for name in WorkloadCatalogue.lightWorkloads { XCTAssertNotNil(WorkloadCatalogue.named(name), name) }
-        for name in ["launch.blocking", "launch.deferred", "feed.sync-on-main", "feed.async"] {
+        for name in ["launch.blocking", "launch.deferred", "feed.sync-on-main", "feed.async", "prefs.save-every-change", "prefs.save-coalesced"] {
             XCTAssertFalse(WorkloadCatalogue.lightWorkloads.contains(name), name)
         }
     }
