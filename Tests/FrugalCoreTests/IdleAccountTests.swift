@@ -101,4 +101,32 @@ final class IdleAccountTests: XCTestCase {
         XCTAssertEqual(notApplicable?.scoreDisplayMode, .notApplicable)
         XCTAssertTrue(notApplicable?.explanation?.contains("requests in flight") ?? false, notApplicable?.explanation ?? "")
     }
+
+    /// A memory warning the harness relays from the kernel's pressure event can arrive a few
+    /// milliseconds after the `pressure` step has ended, inside the wait that follows (seen in
+    /// gallery.hoards: its handler started 3–8 ms into the wait in most runs, before it in the
+    /// others). Answering it is the harness's event, not polling; a timer in the same wait is.
+    func testAnsweringAMemoryWarningIsNotIdleButATimerBesideItIs() throws {
+        let start = RunAnalysisTests.record().startTime
+        func at(_ seconds: Double) -> UInt64 { start + UInt64(seconds * 1e9) }
+        let warning = MemoryEvent(kind: .warningHandled, level: .critical, handlerStart: at(2.007), handlerEnd: at(2.0078))
+        let events = [
+            WorkloadEvent(time: at(1.3), body: .stateChanged(StateChange(from: .inactive, to: .active))),
+            WorkloadEvent(time: at(2.0078), body: .handler(HandlerRecord(name: "memoryWarning:critical", start: at(2.007), end: at(2.0078)))),
+            WorkloadEvent(time: at(2.0078), body: .memory(warning)),
+            WorkloadEvent(time: at(9.5), body: .handler(HandlerRecord(name: "timer:poll", start: at(9.4), end: at(9.5)))),
+        ]
+        let analysis = RunAnalysis(Self.record(wakeupsBySecond: [1, 0, 0, 0, 0, 0, 0, 1, 0, 0], events: events))
+        let account = try XCTUnwrap(analysis.idleAccounts.first)
+        XCTAssertEqual(account.excludedSeconds[.memoryWarning] ?? 0, 1, accuracy: 1e-9, "slice 2–3 answered the warning")
+        XCTAssertEqual(account.idleSeconds, 9, accuracy: 1e-9)
+        XCTAssertEqual(account.idleWakeups, 1, "the poll timer's wakeup is still idle")
+        let audit = Audits.evaluate(analysis, metrics: MetricExtraction.metrics(of: analysis))["power.avoid-polling"]
+        XCTAssertEqual(try XCTUnwrap(audit?.numericValue), 1.0 / 9, accuracy: 1e-12)
+        XCTAssertTrue(audit?.evidence.contains { $0.description.contains("answering a memory warning") } ?? false)
+
+        // Without the memory event (a handler by that name alone proves nothing), the slice is idle.
+        let unmarked = RunAnalysis(Self.record(wakeupsBySecond: [1, 0, 0, 0, 0, 0, 0, 1, 0, 0], events: Array(events.dropLast(2)) + [events[3]]))
+        XCTAssertEqual(try XCTUnwrap(unmarked.idleAccounts.first).idleWakeups, 2)
+    }
 }

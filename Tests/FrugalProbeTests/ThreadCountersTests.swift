@@ -56,10 +56,17 @@ final class ThreadCountersTests: XCTestCase {
     func testTaskClockSeesBusyWorkButNotSleep() throws {
         let (busy, asleep, source) = onNewThread { () -> (UInt64?, UInt64?, String) in
             let counters = ThreadCounters(preferPAPI: true)
+            // The kernel's own account of this thread's CPU (getrusage), to spin until 50 ms of
+            // CPU, not of wall time, have gone by: beside the other test lane a thread can get a
+            // quarter of a core (12 ms of CPU in 50 ms of wall time was seen).
+            let reference = ThreadCounters(preferPAPI: false)
             let start = counters.read()
-            let end = MonotonicClock.now() + 50_000_000
+            let referenceStart = reference.read().cpuNanoseconds ?? 0
+            let giveUp = MonotonicClock.now() + 5_000_000_000
             var spin: UInt64 = 0
-            while MonotonicClock.now() < end { spin &+= 1 }
+            while (reference.read().cpuNanoseconds ?? 0) - referenceStart < 50_000_000 && MonotonicClock.now() < giveUp {
+                for _ in 0..<10_000 { spin &+= 1 }
+            }
             let afterBusy = counters.read()
             Thread.sleep(forTimeInterval: 0.05)
             let afterSleep = counters.read()
@@ -69,7 +76,8 @@ final class ThreadCountersTests: XCTestCase {
             }
             return (delta(afterBusy, start), delta(afterSleep, afterBusy), counters.source + "\(spin % 1)")
         }
-        // Generous bounds: the busy loop is 50 ms of wall time; a loaded CI machine may preempt it.
+        // Generous bounds: the loop ran until getrusage saw 50 ms of this thread's CPU; the task
+        // clock must see at least half of that, and sleeping next to nothing.
         XCTAssertGreaterThan(try XCTUnwrap(busy), 25_000_000, source)
         XCTAssertLessThan(try XCTUnwrap(asleep), 10_000_000, "sleeping costs (almost) no CPU")
     }

@@ -7,7 +7,11 @@
 ///    wakeups that begin and end a request are the request's, wherever a `/proc` sample falls,
 ///    not polling,
 ///  - read or wrote a file (FrugalKit's journal, `file.*` blocking calls), or
-///  - drew frames while active (`frame:` handlers, from `MainRunLoop.scheduleFrameTimer`), or
+///  - drew frames while active (`frame:` handlers, from `MainRunLoop.scheduleFrameTimer`),
+///  - answered a memory warning (the `warningHandled` memory event's handler span): the harness
+///    delivers it, relaying the kernel's pressure event, and one arriving a few milliseconds
+///    after a `pressure` step has ended lands in the wait that follows; its wakeup is the
+///    harness's event, as an input's is, not one the app chose, or
 ///  - was computing: on a CPU for at least `computingShare` of the slice, or with a thread
 ///    running or runnable (state R) at either end of it, which a loaded machine's run queue
 ///    does not hide (deferred launch work, a rebuild on a background queue; its hand-off to the
@@ -22,6 +26,7 @@ extension RunAnalysis {
         case request = "a network request in flight"
         case fileIO = "reading or writing a file"
         case frames = "drawing frames"
+        case memoryWarning = "answering a memory warning"
         case computing = "computing"
     }
 
@@ -81,6 +86,10 @@ extension RunAnalysis {
                 intervals.append((call.start, max(call.end, call.start), .fileIO))
             case .handler(let handler) where handler.name.hasPrefix(Self.frameHandlerPrefix) && state == .active:
                 intervals.append((handler.start, max(handler.end, handler.start + 1), .frames))
+            case .memory(let memory) where memory.kind == .warningHandled:
+                if let start = memory.handlerStart, let end = memory.handlerEnd {
+                    intervals.append((start, max(end, start + 1), .memoryWarning))
+                }
             default: break
             }
         }
