@@ -78,7 +78,7 @@ final class RunSession {
     /// The black-box program's main thread watched from outside (`OutsideHangWatcher.swift`), and
     /// what the watchers of its ended processes saw.
     var outsideWatcher: OutsideHangWatcher?
-    var outsideWatches: [(hangs: [OutsideHang], longestBusyNanoseconds: UInt64, samples: Int, unreadable: [String])] = []
+    var outsideWatches: [OutsideWatchResult] = []
     var tornDown = false
 
     /// `launchArguments` is the program's argv for a black-box run (its path resolved).
@@ -314,7 +314,7 @@ final class RunSession {
         interruptionToken = nil
         endStragglers(mainExit: exit.time)
         if let outsideWatcher {
-            outsideWatcher.stop()
+            outsideWatcher.stop(exitTime: exit.time)
             outsideWatches.append(outsideWatcher.result)
             self.outsideWatcher = nil
         }

@@ -47,6 +47,7 @@ public enum MinimumEffectTable {
         MetricName.mainThreadWakeups: MinimumEffect(relative: 0.50, absolute: 15, reason: wakeupDrift),
         MetricName.mainThreadLongestBlockMs: MinimumEffect(relative: 0.10, absolute: 20, gating: false, reason: "timing (reported, never fails); 10 % and 20 ms: below a frame or two nobody sees it"),
         MetricName.mainThreadHangs: MinimumEffect(relative: nil, absolute: 1, reason: "one more hang"),
+        MetricName.mainThreadLongestWaitMs: MinimumEffect(relative: 0.10, absolute: 20, gating: false, reason: "timing (reported, never fails); a program's idle wait and a blocked one look alike from outside"),
         MetricName.mainThreadBlockedSeconds: MinimumEffect(relative: 0.10, absolute: 0.05, gating: false, reason: "timing (reported, never fails); 10 % and 50 ms"),
         MetricName.mainThreadBlockingMsPerMinute: MinimumEffect(relative: 0.10, absolute: 50, gating: false, reason: "timing (reported, never fails); 10 % and 50 ms/min"),
         MetricName.lifecycleLaunchMs: MinimumEffect(relative: 0.10, absolute: 20, gating: false, reason: "timing (reported, never fails); 10 % and 20 ms: exec and dynamic linking vary by several ms"),

@@ -14,6 +14,8 @@ public enum MetricName {
     public static let mainThreadLongestBlockMs = "mainThread.longestBlockMs"
     /// Handlers of 250 ms or more.
     public static let mainThreadHangs = "mainThread.hangs"
+    /// A black-box program's longest off-CPU wait in one blocking call after launch, seen from outside.
+    public static let mainThreadLongestWaitMs = "mainThread.longestWaitMs"
     /// Σ max(0, handler − 50 ms) over the run.
     public static let mainThreadBlockedSeconds = "mainThread.blockedSeconds"
     /// Σ max(0, handler − 50 ms) per minute of run time.
