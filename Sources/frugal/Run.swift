@@ -366,11 +366,13 @@ struct Run: ParsableCommand {
         // Names reach standard output shown visibly: a newline in one cannot start a line of its own.
         let name = { (text: String) in TextSanitizer.visible(text) }
         let width = max(8, report.results.map { name($0.workload).count }.max() ?? 0)
-        print("\("workload".padding(toLength: width, withPad: " ", startingAt: 0))  scenario   score  failing audits")
+        print("\("workload".padding(toLength: width, withPad: " ", startingAt: 0))  scenario   score  failing audits (warnings: 50–89)")
         for result in report.results {
             let score = result.score.map { DisplayFormat.score($0) } ?? "–"
-            let failing = result.audits.values.filter { ($0.score ?? 1) < 0.5 }.map(\.id).sorted().joined(separator: ", ")
-            print("\(name(result.workload).padding(toLength: width, withPad: " ", startingAt: 0))  \(name(result.scenario).padding(toLength: 9, withPad: " ", startingAt: 0))  \(score.padding(toLength: 5, withPad: " ", startingAt: 0))  \(failing.isEmpty ? "none" : failing)")
+            let failing = result.audits.values.filter { ($0.score ?? 1) < 0.5 }.map(\.id).sorted()
+            let warnings = result.audits.values.filter { $0.score.map { ScoreBand(score: $0) == .average } ?? false }.map { "warning: \($0.id)" }.sorted()
+            let listed = (failing + warnings).joined(separator: ", ")
+            print("\(name(result.workload).padding(toLength: width, withPad: " ", startingAt: 0))  \(name(result.scenario).padding(toLength: 9, withPad: " ", startingAt: 0))  \(score.padding(toLength: 5, withPad: " ", startingAt: 0))  \(listed.isEmpty ? "none" : listed)")
         }
     }
 }
