@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "frugal",
             dependencies: [
-                "FrugalCore", "FrugalHarness", "FrugalReport", "FrugalWorkloads",
+                "FrugalCore", "FrugalProbe", "FrugalHarness", "FrugalReport", "FrugalWorkloads",
                 "FrugalHistory", "FrugalConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

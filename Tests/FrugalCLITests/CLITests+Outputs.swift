@@ -92,3 +92,39 @@ final class CLIOutputPathTests: XCTestCase {
         }
     }
 }
+
+/// Frugal's own streams (issue 24, item 14): a program's output never lands in `--json-stdout`,
+/// and a standard error whose reader has gone does not end the suite.
+final class CLIStreamTests: XCTestCase {
+    func testAProgramsOutputStaysOutOfTheJSONOnStandardOutput() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-streams-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let result = try CLITests.frugal(["run", "--quiet", "--no-history", "--json-stdout", "--out", out, "--",
+                                          "sh", "-c", "echo program-says-$((40 + 2))"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        // The printed line is not in the command line, which the report names the workload by.
+        XCTAssertFalse(result.stdout.contains("program-says-42"), String(result.stdout.prefix(300)))
+        XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)), "standard output is the report alone")
+        XCTAssertTrue(result.stderr.contains("program-says-42"), "the program's output is on standard error: \(result.stderr)")
+    }
+
+    /// Standard error is a pipe whose reader closed before frugal wrote a line: the progress
+    /// lines fail with EPIPE and are dropped; the run ends as it would have (it was once killed
+    /// by SIGPIPE at its first progress line).
+    func testAClosedStandardErrorDoesNotEndTheRun() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-closed-stderr-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let process = Process()
+        process.executableURL = CLITests.binary
+        process.arguments = ["run", "--no-history", "--out", out, "--", "sh", "-c", "echo to-a-closed-pipe"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try err.fileHandleForReading.close()
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit, "not ended by a signal (SIGPIPE is \(SIGPIPE)): \(process.terminationStatus)")
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/report.json"))
+    }
+}

@@ -232,7 +232,7 @@ final class MemoryCgroup: Sendable {
                 Thread.sleep(forTimeInterval: 0.01)
             }
             if !removed {
-                FileHandle.standardError.write(Data("frugal: could not remove cgroup \(directory): \(String(cString: strerror(errno)))\n".utf8))
+                StandardError.write("frugal: could not remove cgroup \(directory): \(String(cString: strerror(errno)))\n")
             }
         }
     }
