@@ -223,6 +223,11 @@ struct Run: ParsableCommand {
         if interrupted != nil {
             throw Self.interruptedFailure(interrupted, detail: "the report in \(out) holds the \(records.count) runs that finished or were going on")
         }
+        // A signal that came while the set was written: the set is whole (it is written as one),
+        // but the user asked to stop, and a script waiting on the exit status must hear it.
+        if let late = options.interruption.signal {
+            throw Self.interruptedFailure(late, detail: "while the report was written; the report in \(out) is complete, with all \(records.count) runs")
+        }
         if !quiet && !jsonStdout {
             printSummary(report)
             if let comparison = report.comparison { print(ComparisonTextRenderer.render(comparison), terminator: "") }
