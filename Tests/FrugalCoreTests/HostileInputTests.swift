@@ -79,6 +79,34 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(line, "garbage")
     }
 
+    /// A crafted event's numbers out of range are rejected with the reason before decoding: they
+    /// once overflowed a hang deadline, a sum of write lengths and a wall time (SIGILL).
+    func testEventsWithNumbersOutOfRangeAreMalformedNotDecoded() throws {
+        let huge = WorkloadEvent(time: 10, body: .handler(HandlerRecord(name: "x", start: UInt64.max - 5, end: UInt64.max)))
+        let long = WorkloadEvent(time: 10, body: .fileWrite(FileWrite(path: "Documents/a", dataClass: .critical, excludedFromBackup: false,
+                                                                      operation: .append, offset: 0, length: Int.max / 2, synced: false, existed: true,
+                                                                      diff: nil, sizeAfter: nil, thread: 1, onMainThread: true, start: 10, end: 11,
+                                                                      callSite: "c")))
+        let fine = WorkloadEvent(time: 10, body: .handler(HandlerRecord(name: "ok", start: 1_000_000, end: 2_000_000, cpuNanoseconds: 5)))
+        var lines = ""
+        for event in [huge, long, fine] { lines += String(decoding: try JSONEncoder().encode(event), as: UTF8.self) + "\n" }
+        // A number inside a string is text, not a number, and a nonsense key still has its bound.
+        lines += #"{"t":1,"type":"mark","mark":{"name":"99999999999999999999999","detail":"-1e400"}}"# + "\n"
+        var decoder = EventStreamDecoder()
+        let items = decoder.feed(Array(lines.utf8))
+        XCTAssertEqual(items.count, 4)
+        for index in 0..<2 {
+            guard case .malformed(let line) = items[index] else { return XCTFail("\(items[index]) was decoded") }
+            XCTAssertTrue(line.contains("out of range"), line)
+        }
+        guard case .event(let event) = items[2], case .handler(let handler) = event.body else { return XCTFail("\(items[2])") }
+        XCTAssertEqual(handler.name, "ok")
+        guard case .event = items[3] else { return XCTFail("\(items[3])") }
+        XCTAssertNotNil(EventNumberBounds.violation(in: Array(#"{"t":-5}"#.utf8)), "a negative time")
+        XCTAssertNotNil(EventNumberBounds.violation(in: Array(#"{"t":1,"x":{"bytes":1e300}}"#.utf8)))
+        XCTAssertNil(EventNumberBounds.violation(in: Array(#"{"t":4611686018427387904,"a":{"address":18446744073709551615}}"#.utf8)))
+    }
+
     func testDecoderDropsAnOverlongLineWithoutKeepingIt() {
         var decoder = EventStreamDecoder()
         let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 256 * 1024)
