@@ -104,7 +104,7 @@ struct Run: ParsableCommand {
         }
         guard Self.radios[radio] != nil else { throw ValidationError("unknown --radio '\(radio)'; known: lte, 3g, wifi") }
         if let shard, ShardPlan.parse(shard) == nil {
-            throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N (as 2/4), not '\(shard)'")
+            throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N ≤ \(ShardPlan.maximumShards) (as 2/4), not '\(shard)'")
         }
     }
 

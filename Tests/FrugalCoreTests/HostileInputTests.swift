@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import FrugalCore
 
@@ -105,6 +106,21 @@ final class HostileInputTests: XCTestCase {
         XCTAssertNotNil(EventNumberBounds.violation(in: Array(#"{"t":-5}"#.utf8)), "a negative time")
         XCTAssertNotNil(EventNumberBounds.violation(in: Array(#"{"t":1,"x":{"bytes":1e300}}"#.utf8)))
         XCTAssertNil(EventNumberBounds.violation(in: Array(#"{"t":4611686018427387904,"a":{"address":18446744073709551615}}"#.utf8)))
+    }
+
+    /// Round two (issue 24, item 8): sizes, waits and shards out of range are refused, not trapped
+    /// or run forever.
+    func testSizesWaitsAndShardsOutOfRangeAreRefused() {
+        XCTAssertNil(ByteCount.parse("1e300GiB"))
+        XCTAssertNil(ByteCount.parse("99999999999999999999"))
+        XCTAssertNil(ByteCount.parse("-5"))
+        XCTAssertEqual(ByteCount.parse("48MiB"), 48 << 20)
+        for text in [#"{"wait": 1e300}"#, #"{"wait": 3601}"#, #"{"interrupt": 1e10}"#, #"{"balloon": 9000000000000000000}"#] {
+            XCTAssertThrowsError(try JSONDecoder().decode(ScenarioStep.self, from: Data(text.utf8)), text)
+        }
+        XCTAssertEqual(try JSONDecoder().decode(ScenarioStep.self, from: Data(#"{"wait": 3600}"#.utf8)), .wait(seconds: 3600))
+        XCTAssertNil(ShardPlan.parse("1/2000000000"))
+        XCTAssertNotNil(ShardPlan.parse("3/1000"))
     }
 
     func testDecoderDropsAnOverlongLineWithoutKeepingIt() {

@@ -20,9 +20,14 @@ public enum ShardPlan {
     }
 
     /// `I/N` (1 ≤ I ≤ N) as a ``ShardInfo``, or nil with no explanation for anything else.
+    /// The most shards a suite may be cut into: a CI matrix of more jobs than this is not one
+    /// this tool's suites fill (`--shard 1/2000000000` once aborted sizing its plan).
+    public static let maximumShards = 1000
+
     public static func parse(_ text: String) -> ShardInfo? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else { return nil }
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1...maximumShards).contains(count),
+              (1...count).contains(index) else { return nil }
         return ShardInfo(index: index, count: count)
     }
 }
