@@ -122,9 +122,12 @@ struct Run: ParsableCommand {
         defer { withExtendedLifetime(outLock) {} }
         // Inputs are checked before minutes of running, so a typo fails at once.
         let project = try loadProject()
-        let shardInfo = shard.flatMap(ShardPlan.parse)
+        var shardInfo = shard.flatMap(ShardPlan.parse)
         var plans = try makePlans(project: project)
-        if let shardInfo { plans = Self.slice(plans, shard: shardInfo) }
+        if let shard = shardInfo {
+            shardInfo?.suite = ShardPlan.fingerprint(of: plans.map { ($0.workloadName, $0.scenario.name, $0.repetition) })
+            plans = Self.slice(plans, shard: shard)
+        }
         let assertions = project?.assertions
         let baselineReport = try baseline.map(ReportInput.load)
         // The workload host runs the built-in apps and the hog of balloon steps; a user's apps need it for nothing else.

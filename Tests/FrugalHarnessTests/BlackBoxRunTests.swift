@@ -228,9 +228,13 @@ final class BlackBoxRunTests: XCTestCase {
             XCTAssertLessThanOrEqual(abs(total - counted), max(3, 0.01 * counted), "rate \(rate)/s for \(seconds) s: Frugal \(total), perf \(counted)")
             let report = ReportBuilder.runReport(record)
             let main = try XCTUnwrap(report.metrics[MetricName.mainThreadWakeups]?.value)
+            // perf is the reference: the program's main thread has no more switches than perf counted
+            // for the whole program (plus the 3 before its exec). The sleeps are a floor only within a
+            // margin: on a loaded machine a short nanosleep whose timer expired before the thread left
+            // the CPU returns without a switch (999 of 1,000 seen beside the other test lane).
             let expected = (Double(rate)! * Double(seconds)!).rounded()
-            XCTAssertGreaterThanOrEqual(main, expected, "every sleep counted")
-            XCTAssertLessThanOrEqual(main, expected + max(5, 0.01 * expected), "and only the program's")
+            XCTAssertLessThanOrEqual(main, counted + 3, "only the program's: Frugal \(main), perf \(counted)")
+            XCTAssertGreaterThanOrEqual(main, 0.98 * expected, "the sleeps were counted: \(main) of \(expected)")
         }
     }
 
