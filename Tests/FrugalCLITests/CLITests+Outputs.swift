@@ -74,6 +74,16 @@ final class CLIOutputPathTests: XCTestCase {
         XCTAssertTrue(tooLong.stderr.contains("longer than a file system takes"), tooLong.stderr)
     }
 
+    /// A command whose name is 240 characters: the sandbox and cgroup names built from it stay
+    /// within NAME_MAX (the run once failed with "File name too long" after it had run).
+    func testALongCommandNameRuns() throws {
+        let directory = try temporaryDirectory()
+        let command = directory.appendingPathComponent(String(repeating: "c", count: 240)).path
+        try FileManager.default.createSymbolicLink(atPath: command, withDestinationPath: "/bin/true")
+        let result = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", directory.appendingPathComponent("o").path, "--", command])
+        XCTAssertEqual(result.status, 0, result.stderr)
+    }
+
     /// `--out` naming a mount point: the set is staged inside it and moved in file by file (it
     /// once failed with exit 3 after the whole suite). Needs root to mount a tmpfs.
     func testAnOutOnAMountPointGetsItsReport() throws {
