@@ -1,5 +1,6 @@
 import Foundation
 import FrugalCore
+import FrugalProbe
 
 /// A run's app home on disk: created before launch, kept across a relaunch within the run,
 /// removed at the end unless asked to keep it.
@@ -62,10 +63,12 @@ final class Sandbox {
     /// The environment a workload needs to find its sandbox.
     var environment: [String: String] { [SandboxLayout.environmentVariable: root.path] }
 
-    /// Deletes the sandbox (making the bundle writable again first, so it can be removed).
-    func remove() {
+    /// Deletes the sandbox (making the bundle writable again first, so it can be removed),
+    /// without crossing into a file system mounted inside it; returns what was left (mounts).
+    @discardableResult
+    func remove() -> [String] {
         let bundle = root.appendingPathComponent(SandboxLayout.bundle)
         try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bundle.path)
-        try? FileManager.default.removeItem(at: root)
+        return FileTreeRemoval.remove(root.path)
     }
 }
