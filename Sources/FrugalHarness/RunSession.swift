@@ -190,7 +190,7 @@ final class RunSession {
         case .app(let app):
             return ([app.executable] + app.arguments, app.environment.merging([FrugalProtocol.Environment.app: app.name]) { $1 })
         case .command(let arguments):
-            return (arguments, [:])
+            return (arguments, plan.programEnvironment)
         }
     }
 
