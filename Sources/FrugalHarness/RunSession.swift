@@ -78,6 +78,9 @@ final class RunSession {
     /// The black-box program's main thread watched from outside (`OutsideHangWatcher.swift`), and
     /// what the watchers of its ended processes saw.
     var outsideWatcher: OutsideHangWatcher?
+    /// The current process's hardware counters, and the finished processes' counts together.
+    var hardwareSession: Result<any HardwareCounterSession, HardwareCountersUnavailable>?
+    var hardwareTotal: HardwareCounterReading?
     var outsideWatches: [OutsideWatchResult] = []
     var tornDown = false
 
@@ -155,6 +158,7 @@ final class RunSession {
         }
         registerForInterruption()
         currentProcess.value = (process, sampler)
+        hardwareSession = options.hardwareCounters.attach(pid: process.pid)
         if isBlackBox { startProgramWatch() }
         if !isBlackBox || programMemoryWarningSignal != nil { startMemoryMonitoring() }
     }
@@ -234,6 +238,7 @@ final class RunSession {
                                                                  blackBox: isBlackBox, options: options, sandbox: sandbox,
                                                                  network: network, memory: memory, containment: containment,
                                                                  launcher: launcher, clock: clock)
+        hardwareSession = options.hardwareCounters.attach(pid: process.pid)
         if isBlackBox { startProgramWatch() }
         registerForInterruption()
         currentProcess.value = (process, sampler)
@@ -321,6 +326,20 @@ final class RunSession {
         sampler.stop()
         reader.waitForEnd(until: clock.now() + Self.nanoseconds(2))
         hangWatcher.stop()
+        // Read once the process is reaped: the kernel folds a child's inherited counts into its
+        // parent's counter when the child exits.
+        if let session = hardwareSession {
+            let reading: HardwareCounterReading
+            switch session {
+            case .success(let counters):
+                reading = counters.read()
+                counters.close()
+            case .failure(let reason):
+                reading = HardwareCounterReading(unavailable: reason.description)
+            }
+            hardwareTotal = hardwareTotal.map { $0.adding(reading) } ?? reading
+            hardwareSession = nil
+        }
         if let failure = reader.failure, outcome == nil {
             // What the app wrote after the failure was never seen: no verdict can rest on it.
             (outcome, outcomeDetail) = (.harnessError, failure)
@@ -395,6 +414,7 @@ final class RunSession {
         if plan.scenario.steps.contains(.home) { record.backgroundTimeBudget = plan.scenario.effectiveBackgroundTimeBudget }
         record.memory = memoryFacts
         if isBlackBox { recordProgramFacts(into: &record) }
+        record.hardwareCounters = hardwareTotal
         return record
     }
 }

@@ -10,6 +10,14 @@ public enum MetricName {
     public static let cpuIdleWakeupsPerSecond = "cpu.idleWakeupsPerSecond"
     /// Voluntary context switches of the main thread.
     public static let mainThreadWakeups = "mainThread.wakeups"
+    /// Hardware counters of the whole run (user space): instructions retired, cycles, their ratio,
+    /// cache and branch misses, and the counters' multiplexing ratio (time running ÷ enabled).
+    public static let cpuInstructions = "cpu.instructions"
+    public static let cpuCycles = "cpu.cycles"
+    public static let cpuInstructionsPerCycle = "cpu.instructionsPerCycle"
+    public static let cpuCacheMisses = "cpu.cacheMisses"
+    public static let cpuBranchMisses = "cpu.branchMisses"
+    public static let cpuCounterMultiplexing = "cpu.counterMultiplexing"
     /// The longest single handler on the main run loop.
     public static let mainThreadLongestBlockMs = "mainThread.longestBlockMs"
     /// Handlers of 250 ms or more.
