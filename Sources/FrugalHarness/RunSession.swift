@@ -81,6 +81,9 @@ final class RunSession {
     /// The current process's hardware counters, and the finished processes' counts together.
     var hardwareSession: Result<any HardwareCounterSession, HardwareCountersUnavailable>?
     var hardwareTotal: HardwareCounterReading?
+    /// A program's sync-call counters (black boxes only), and the finished processes' counts.
+    var syncSession: Result<SyncCallSession, HardwareCountersUnavailable>?
+    var syncTotal: SyncCallFacts?
     var outsideWatches: [OutsideWatchResult] = []
     var tornDown = false
 
@@ -159,6 +162,7 @@ final class RunSession {
         registerForInterruption()
         currentProcess.value = (process, sampler)
         hardwareSession = options.hardwareCounters.attach(pid: process.pid)
+        if isBlackBox { syncSession = SyncCallCounters().attach(pid: process.pid) }
         if isBlackBox { startProgramWatch() }
         if !isBlackBox || programMemoryWarningSignal != nil { startMemoryMonitoring() }
     }
@@ -239,6 +243,7 @@ final class RunSession {
                                                                  network: network, memory: memory, containment: containment,
                                                                  launcher: launcher, clock: clock)
         hardwareSession = options.hardwareCounters.attach(pid: process.pid)
+        if isBlackBox { syncSession = SyncCallCounters().attach(pid: process.pid) }
         if isBlackBox { startProgramWatch() }
         registerForInterruption()
         currentProcess.value = (process, sampler)
@@ -340,6 +345,20 @@ final class RunSession {
             hardwareTotal = hardwareTotal.map { $0.adding(reading) } ?? reading
             hardwareSession = nil
         }
+        if let session = syncSession {
+            let facts: SyncCallFacts
+            switch session {
+            case .success(let counters):
+                let counts = counters.read()
+                counters.close()
+                facts = counts.map { SyncCallFacts(fsync: $0[0], fdatasync: $0[1], syncFileRange: $0[2]) }
+                    ?? SyncCallFacts(unavailable: "reading the tracepoint counters failed")
+            case .failure(let reason):
+                facts = SyncCallFacts(unavailable: reason.description)
+            }
+            syncTotal = syncTotal.map { $0.adding(facts) } ?? facts
+            syncSession = nil
+        }
         if let failure = reader.failure, outcome == nil {
             // What the app wrote after the failure was never seen: no verdict can rest on it.
             (outcome, outcomeDetail) = (.harnessError, failure)
@@ -415,6 +434,7 @@ final class RunSession {
         record.memory = memoryFacts
         if isBlackBox { recordProgramFacts(into: &record) }
         record.hardwareCounters = hardwareTotal
+        record.syncCalls = syncTotal
         return record
     }
 }

@@ -26,6 +26,11 @@ enum WorkloadHost: FrugalApp {
            let tail = Double(arguments[5]), lead >= 0, seconds > 0, tail >= 0 {
             Blocker.run(kind: arguments[2], lead: lead, seconds: seconds, tail: tail)
         }
+        // `--sync FSYNCS FDATASYNCS` forces a file to storage a known number of times.
+        if arguments.count == 4, arguments[1] == "--sync", let fsyncs = Int(arguments[2]), let fdatasyncs = Int(arguments[3]),
+           fsyncs >= 0, fdatasyncs >= 0 {
+            Syncer.run(fsyncs: fsyncs, fdatasyncs: fdatasyncs)
+        }
         Application.main(apps: apps)
     }
 }

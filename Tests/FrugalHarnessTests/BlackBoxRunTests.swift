@@ -105,6 +105,24 @@ final class BlackBoxRunTests: XCTestCase {
         #endif
     }
 
+    /// A program's syncs from the kernel's syscall tracepoints (issue 31: they were always
+    /// unavailable): 7 fsyncs and 3 fdatasyncs under a shell wrapper, counted exactly. Skips, with
+    /// the reason, where tracepoints cannot be counted (no root, no tracefs).
+    func testAProgramsSyncsAreCountedByTheKernel() throws {
+        try Self.requireContainment()
+        let host = try Self.host()
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", "\(host) --sync 7 3; true"]),
+                                                                  scenario: Self.toItsEnd, repetition: 1))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let syncs = try XCTUnwrap(record.syncCalls)
+        if let reason = syncs.unavailable { throw XCTSkip("sync calls cannot be counted here: \(reason)") }
+        XCTAssertEqual(syncs.fsync, 7)
+        XCTAssertEqual(syncs.fdatasync, 3)
+        let metric = try XCTUnwrap(ReportBuilder.runReport(record).metrics[MetricName.diskFsyncs])
+        XCTAssertEqual(metric.value, 10)
+        XCTAssertEqual(metric.source, MetricExtraction.Source.syncTracepoints)
+    }
+
     /// A scenario with home, foreground and terminate: the program is frozen for real (no CPU and no
     /// wakeups while suspended, read from outside), and ends on SIGTERM.
     func testHomeSuspendsAProgramForRealAndTerminateEndsIt() throws {

@@ -63,5 +63,10 @@ static inline uint8_t frugal_volatile_read_u8(const uint8_t *byte) { return *(co
 /// counting at once, read as {value, time enabled, time running}. Returns the fd or -errno.
 int frugal_perf_open_hardware(int which, pid_t pid);
 
+/// Opens a counter of the tracepoint `id` (from tracefs: events/<group>/<name>/id) on `pid` and
+/// everything it creates from then on (inherit), read as {value, time enabled, time running}.
+/// Returns the fd or -errno.
+int frugal_perf_open_tracepoint(unsigned long long id, pid_t pid);
+
 #include "FrugalTaskStats.h"
 #endif

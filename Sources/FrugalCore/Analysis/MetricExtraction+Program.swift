@@ -11,6 +11,7 @@ extension MetricExtraction.Source {
     public static let taskstatsWriteCharacters = "proc:io.wchar at exit (main process, reaped descendants included) + taskstats:write_char (orphans, whole KiB)"
     public static let taskstatsWriteSyscalls = "proc:io.syscw at exit (main process, reaped descendants included) + taskstats:write_syscalls (orphans)"
     public static let peakResidentTree = "proc:status.VmHWM + taskstats:hiwater_rss (largest process of the run)"
+    public static let syncTracepoints = "perf_event:syscalls:sys_enter_{fsync,fdatasync,sync_file_range} (every process of the run)"
     public static let outsideWatch = "proc:task/<tid>/{status,wchan,syscall} every 25 ms (outside the program)"
 }
 
@@ -69,6 +70,10 @@ extension MetricExtraction {
             metrics[MetricName.cpuTimeSeconds] = MetricValue(exits.reduce(0) { $0 + $1.cpuSeconds }, unit: "s", source: Source.taskstatsCPU)
         }
         metrics[MetricName.mainThreadWakeups] = programMainThreadWakeups(record) ?? metrics[MetricName.mainThreadWakeups]
+        if let syncs = record.syncCalls {
+            metrics[MetricName.diskFsyncs] = syncs.total.map { MetricValue(Double($0), unit: "count", source: Source.syncTracepoints) }
+                ?? .unavailable(unit: "count", source: Source.syncTracepoints, reason: syncs.unavailable ?? "not counted")
+        }
 
         if let watch = record.outsideWatch {
             metrics[MetricName.mainThreadHangs] = MetricValue(Double(watch.hangs.count), unit: "count", source: Source.outsideWatch)

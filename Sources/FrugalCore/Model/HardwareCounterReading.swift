@@ -51,3 +51,34 @@ public struct HardwareCounterReading: Codable, Sendable, Equatable {
         return total
     }
 }
+
+/// A black-box program's calls that force data to storage, counted by the kernel's syscall
+/// tracepoints over every process of the run (FrugalKit apps report theirs in the journal).
+public struct SyncCallFacts: Codable, Sendable, Equatable {
+    public var fsync: Int?
+    public var fdatasync: Int?
+    public var syncFileRange: Int?
+    /// Why they could not be counted (no tracefs, no privilege); nil when counted.
+    public var unavailable: String?
+
+    public init(fsync: Int, fdatasync: Int, syncFileRange: Int) {
+        self.fsync = fsync
+        self.fdatasync = fdatasync
+        self.syncFileRange = syncFileRange
+    }
+
+    public init(unavailable reason: String) { unavailable = reason }
+
+    /// Two processes of one run (a relaunch) together; unavailable if either is.
+    public func adding(_ other: SyncCallFacts) -> SyncCallFacts {
+        if let reason = unavailable ?? other.unavailable { return SyncCallFacts(unavailable: reason) }
+        return SyncCallFacts(fsync: (fsync ?? 0) + (other.fsync ?? 0), fdatasync: (fdatasync ?? 0) + (other.fdatasync ?? 0),
+                             syncFileRange: (syncFileRange ?? 0) + (other.syncFileRange ?? 0))
+    }
+
+    /// All three together; nil when not counted.
+    public var total: Int? {
+        guard unavailable == nil, let fsync, let fdatasync, let syncFileRange else { return nil }
+        return fsync + fdatasync + syncFileRange
+    }
+}
