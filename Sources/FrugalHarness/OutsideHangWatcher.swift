@@ -122,6 +122,7 @@ final class OutsideHangWatcher: Sendable {
         var tracker = OutsideStretchTracker(limitNanoseconds: limitNanoseconds)
         var lastMembersCheck: UInt64 = 0
         var pid = root
+        var wait = interval
         while true {
             let (done, isPaused, expecting) = shared.withLock { ($0.stopped, $0.paused, ($0.expectingFrom, $0.expectingUntil)) }
             if done { break }
@@ -139,11 +140,17 @@ final class OutsideHangWatcher: Sendable {
                     if state.syscall == nil { shared.unreadable.insert("syscall") }
                 }
                 tracker.observe(.init(pid: pid, time: now, state: state), expecting: expecting)
+                // Asleep (interruptible) while no answer is expected, the thread can start no hang
+                // without running first, and a spin's length is its on-CPU time from the last sample
+                // that saw it asleep, however late the next sample comes: sample 4 times less often
+                // (a harness beside an idle program woke 40 times a second for nothing). Blocked
+                // waits matter only while an answer is expected, and uninterruptible ones (D) always.
+                wait = state.state == "S" && now > expecting.1 ? interval * 4 : interval
             } else {
                 tracker.lost(at: now)
             }
             publish(tracker)
-            _ = stopSignal.wait(timeout: .now() + interval)
+            _ = stopSignal.wait(timeout: .now() + wait)
         }
         let (exitTime, expecting) = shared.withLock { ($0.exitTime, ($0.expectingFrom, $0.expectingUntil)) }
         tracker.finish(exitTime: exitTime, now: MonotonicClock.now(), expecting: expecting)
