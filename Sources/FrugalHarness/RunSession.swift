@@ -229,7 +229,9 @@ final class RunSession {
 
     /// HOME, TMPDIR and the XDG base directories, inside the sandbox at `root`.
     static func sandboxDirectories(_ root: URL) -> [String: String] {
-        ["HOME": root.path,
+        // CFFIXED_USER_HOME: CoreFoundation's home directory (NSHomeDirectory(), and the
+        // Documents FileManager derives from it) comes from the password database, not HOME.
+        ["HOME": root.path, "CFFIXED_USER_HOME": root.path,
          "TMPDIR": root.appendingPathComponent(SandboxLayout.tmp).path,
          "XDG_CACHE_HOME": root.appendingPathComponent(SandboxLayout.caches).path,
          "XDG_DATA_HOME": root.appendingPathComponent(SandboxLayout.applicationSupport).path,

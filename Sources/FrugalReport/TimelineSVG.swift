@@ -231,7 +231,7 @@ public enum TimelineSVG {
         for mark in timeline.marks ?? [] {
             let middle = x(mark.time)
             let title = e("mark: \(mark.name)" + (mark.detail.map { " — \($0)" } ?? "")) + " at \(f(mark.time)) s"
-            svg += "<path class=\"mk\" d=\"M\(f(middle)) \(f(top + 21)) L\(f(middle + 3)) \(f(top + 24)) L\(f(middle)) \(f(top + 27)) L\(f(middle - 3)) \(f(top + 24)) Z\"><title>\(title)</title></path>"
+            svg += "<path class=\"amk\" d=\"M\(f(middle)) \(f(top + 21)) L\(f(middle + 3)) \(f(top + 24)) L\(f(middle)) \(f(top + 27)) L\(f(middle - 3)) \(f(top + 24)) Z\"><title>\(title)</title></path>"
         }
         // Hangs and long blocks carry their duration: inside the bar in white where it fits,
         // else just after it, unless that would run into the previous label.

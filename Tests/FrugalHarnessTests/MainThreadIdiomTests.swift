@@ -60,16 +60,39 @@ final class MainThreadIdiomTests: XCTestCase {
                 continue
             }
             let milliseconds = Double(handler.end - handler.start) / 1e6
-            // ±5%: the block sleeps to an absolute deadline, late only by scheduling.
-            XCTAssertEqual(milliseconds, 300, accuracy: 15, "\(idiom) ran in \(handler.name)")
+            // ±5%: the block sleeps to an absolute deadline, late only by scheduling. Time the
+            // thread spent runnable but waiting for a CPU (schedstat's run-queue delay) is the
+            // machine's load, not the app's: on a busy test machine it is tens of ms.
+            let runQueue = Double(handler.runQueueNanoseconds ?? 0) / 1e6
+            XCTAssertEqual(milliseconds - runQueue, 300, accuracy: 15, "\(idiom) ran in \(handler.name) (\(runQueue) ms on the run queue)")
             let span = report.timeline.handlers.first { $0.name == handler.name && abs($0.durationMs - milliseconds) < 0.01 }
             XCTAssertNotNil(span, "\(idiom): \(handler.name) is on the report's main-thread lane")
-            print("IDIOM \(idiom): \(handler.name) \(String(format: "%.1f", milliseconds)) ms")
+            print("IDIOM \(idiom): \(handler.name) \(String(format: "%.1f", milliseconds)) ms (\(String(format: "%.1f", runQueue)) ms on the run queue)")
         }
+        // Each mark is on the report's timeline too.
+        XCTAssertEqual(report.timeline.marks?.filter { $0.name == "idiom" }.count, Self.idioms.count)
         // Queued on the main queue during willTerminate: it never ran, and the run says so.
         XCTAssertFalse(marks.contains { $0.detail == "never-runs" })
         let unrun = Self.marks(record, named: "work-never-ran")
         XCTAssertTrue(unrun.contains { $0.detail.hasPrefix("main-queue") }, "\(unrun)")
+    }
+
+    func testAFrugalKitAppsTemporaryCacheAndDocumentDirectoriesAreInsideTheRunsSandbox() throws {
+        let scenario = Scenario(name: "directories", summary: "test", steps: [.launch, .input(kind: "directories"), .terminate])
+        let runner = try ScenarioRunnerTests.runner { $0.keepSandboxes = true }
+        let record = try runner.run(RunPlan(target: try Self.fixture("idioms"), scenario: scenario))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let root = URL(fileURLWithPath: try XCTUnwrap(record.sandboxPath)).resolvingSymlinksInPath().path
+        defer { Sandbox.removeKept(URL(fileURLWithPath: root)) }
+        let directories = Dictionary(uniqueKeysWithValues: Self.marks(record, named: "directory").map { mark in
+            let parts = mark.detail.split(separator: "=", maxSplits: 1).map(String.init)
+            return (parts[0], URL(fileURLWithPath: parts[1]).resolvingSymlinksInPath().path)
+        })
+        XCTAssertEqual(directories.count, 5, "\(directories)")
+        for (kind, path) in directories {
+            XCTAssertTrue(path.hasPrefix(root), "\(kind) is \(path), outside the sandbox \(root)")
+        }
+        XCTAssertEqual(directories["caches"], directories["sandbox-caches"], "FileManager's caches are Sandbox.current.caches")
     }
 
     func testAModelThatObservesOnlyNotificationsSavesInTheBackgroundAndFreesItsCacheOnAWarning() throws {
