@@ -95,6 +95,31 @@ final class MainThreadIdiomTests: XCTestCase {
         XCTAssertEqual(directories["caches"], directories["sandbox-caches"], "FileManager's caches are Sandbox.current.caches")
     }
 
+    func testTheLifecycleIsPostedWithUIKitsNamesInUIKitsOrderRightAfterEachDelegateMethod() throws {
+        let scenario = Scenario(name: "lifecycle", summary: "test", steps: [
+            .launch, .wait(seconds: 0.2), .interrupt(seconds: 0.3), .memoryWarning(level: .warning), .wait(seconds: 0.2),
+            .notify(name: "significant-time-change"), .home, .wait(seconds: 0.5), .foreground, .wait(seconds: 0.2), .terminate,
+        ])
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: try Self.fixture("lifecycle-observer"), scenario: scenario))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let seen = Self.marks(record, named: "lifecycle").map(\.detail)
+        let expected = [
+            "delegate didFinishLaunching", "notification UIApplicationDidFinishLaunchingNotification",
+            "delegate didBecomeActive", "notification UIApplicationDidBecomeActiveNotification",
+            "delegate willResignActive", "notification UIApplicationWillResignActiveNotification",
+            "delegate didBecomeActive", "notification UIApplicationDidBecomeActiveNotification",
+            // The memory warning: observers first (caches evict), then the delegate.
+            "notification UIApplicationDidReceiveMemoryWarningNotification:warning", "delegate didReceiveMemoryWarning warning",
+            "delegate didReceiveNotification significant-time-change", "notification UIApplicationSignificantTimeChangeNotification",
+            "delegate willResignActive", "notification UIApplicationWillResignActiveNotification",
+            "delegate didEnterBackground", "notification UIApplicationDidEnterBackgroundNotification",
+            "delegate willEnterForeground", "notification UIApplicationWillEnterForegroundNotification",
+            "delegate didBecomeActive", "notification UIApplicationDidBecomeActiveNotification",
+            "delegate willTerminate", "notification UIApplicationWillTerminateNotification",
+        ]
+        XCTAssertEqual(seen, expected)
+    }
+
     func testAModelThatObservesOnlyNotificationsSavesInTheBackgroundAndFreesItsCacheOnAWarning() throws {
         let scenario = Scenario(name: "notification-model", summary: "test", steps: [
             .launch, .input(kind: "thumbnails"), .wait(seconds: 0.5),

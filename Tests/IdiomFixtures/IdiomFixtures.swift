@@ -14,6 +14,7 @@ struct IdiomFixtures: FrugalApp {
     static let apps = [
         AppEntry("idioms") { IdiomApp() },
         AppEntry("notification-model") { NotificationModelApp() },
+        AppEntry("lifecycle-observer") { LifecycleObserverApp() },
     ]
 }
 
@@ -196,4 +197,44 @@ final class NotificationModelApp: AppDelegate, StatePreserving {
         default: break
         }
     }
+}
+
+/// Marks every delegate call and every lifecycle notification, in the order they come, so a test
+/// can hold FrugalKit to UIKit's names and order. Its types come from `import FrugalKit` alone
+/// (`MemoryWarningLevel` included).
+final class LifecycleObserverApp: AppDelegate {
+    private var observers: [NSObjectProtocol] = []
+    static let names: [Notification.Name] = [
+        Application.didFinishLaunchingNotification, Application.didBecomeActiveNotification,
+        Application.willResignActiveNotification, Application.didEnterBackgroundNotification,
+        Application.willEnterForegroundNotification, Application.willTerminateNotification,
+        Application.didReceiveMemoryWarningNotification, Application.significantTimeChangeNotification,
+    ]
+
+    init() {
+        for name in Self.names {
+            observers.append(NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { notification in
+                let level = (notification.userInfo?[Application.memoryWarningLevelKey] as? MemoryWarningLevel).map { ":\($0.rawValue)" } ?? ""
+                let detail = "notification \(notification.name.rawValue)\(level)"
+                MainActor.assumeIsolated {
+                    dispatchPrecondition(condition: .onQueue(.main))
+                    Application.current?.mark("lifecycle", detail: detail)
+                }
+            })
+        }
+    }
+
+    private func delegate(_ app: Application, _ method: String) {
+        MainActor.assumeIsolated { dispatchPrecondition(condition: .onQueue(.main)) }
+        app.mark("lifecycle", detail: "delegate \(method)")
+    }
+
+    func didFinishLaunching(_ app: Application) { delegate(app, "didFinishLaunching") }
+    func didBecomeActive(_ app: Application) { delegate(app, "didBecomeActive") }
+    func willResignActive(_ app: Application) { delegate(app, "willResignActive") }
+    func didEnterBackground(_ app: Application) { delegate(app, "didEnterBackground") }
+    func willEnterForeground(_ app: Application) { delegate(app, "willEnterForeground") }
+    func willTerminate(_ app: Application) { delegate(app, "willTerminate") }
+    func didReceiveNotification(_ app: Application, name: String) { delegate(app, "didReceiveNotification \(name)") }
+    func didReceiveMemoryWarning(_ app: Application, level: MemoryWarningLevel) { delegate(app, "didReceiveMemoryWarning \(level.rawValue)") }
 }
