@@ -70,6 +70,7 @@ public final class Application {
     private func start() {
         emitter.emit(.hello(Hello(pid: getpid(), mainThreadID: Int32(frugal_gettid()), workload: name,
                                   counters: runLoop.meter.availability)))
+        if let problem = runLoop.platform.runLoopWaitSetProblem { mark("runloop-main-unwatched", detail: problem) }
         transition(to: .inactive)
         runLoop.meter.measure("didFinishLaunching") {
             delegate.didFinishLaunching(self)

@@ -37,10 +37,15 @@ final class PlatformQueues {
     /// could not be found (then `RunLoop.main` runs only after this loop's other wakeups).
     nonisolated let runLoopWaitSetFD: Int32?
 
+    /// Why `runLoopWaitSetFD` is nil, when it is.
+    nonisolated let runLoopWaitSetProblem: String?
+
     init() {
         mainQueueFD = frugal_main_queue_handle()
         let waitSet = frugal_cf_main_wait_set()
         runLoopWaitSetFD = waitSet >= 0 ? waitSet : nil
+        runLoopWaitSetProblem = waitSet >= 0 ? nil
+            : "CoreFoundation's main run-loop wait set was not found (\(String(cString: strerror(errno)))): RunLoop.main's timers and wake-ups run only when the main thread wakes for something else"
     }
 
     /// Acknowledges the main queue's wakeup (as CoreFoundation does) and runs every block queued
