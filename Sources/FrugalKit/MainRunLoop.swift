@@ -50,7 +50,7 @@ public final class MainRunLoop {
         try? SystemCall.close(epollFD, subject: "run loop epoll")
     }
 
-    fileprivate func register(fd: Int32) throws {
+    private func register(fd: Int32) throws {
         var event = epoll_event()
         event.events = UInt32(EPOLLIN.rawValue)
         frugal_epoll_event_set_fd(&event, fd)
@@ -169,13 +169,15 @@ public final class MainRunLoop {
     }
 
     private func runPosted() {
-        let work = posted.withLock { posted in
+        var work = posted.withLock { posted in
             defer { posted.removeAll() }
             return posted
-        }
-        for (name, block) in work where running {
+        }[...]
+        while running, let (name, block) = work.popFirst() {
             meter.measure("posted:\(name)", block)
         }
+        // Stopped mid-way: what is left goes back, first, for `reportUnrunWork` to name.
+        if !work.isEmpty { posted.withLock { $0.insert(contentsOf: work, at: 0) } }
     }
 
     /// The wait until the earliest time some timer must fire (fire time + tolerance): timers
@@ -194,7 +196,6 @@ public final class MainRunLoop {
     private func fireDueTimers() -> Bool {
         let now = MonotonicClock.now()
         let due = timers.filter { $0.isValid && $0.fireTime <= now }.sorted { $0.fireTime < $1.fireTime }
-
         for timer in due {
             guard running, timer.isValid else { continue }
             meter.measure(timer.handlerName) { timer.handler(timer) }

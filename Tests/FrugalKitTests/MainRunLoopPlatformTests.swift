@@ -39,4 +39,30 @@ final class MainRunLoopPlatformTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(record.end - record.start, 20_000_000, "\(record.name) holds its 20 ms")
         }
     }
+
+    func testWorkLeftWhenTheLoopStopsIsAFindingWithItsName() throws {
+        try MainActor.assumeIsolated { try Self.mainWorkLeftIsAFinding() }
+    }
+
+    @MainActor
+    private static func mainWorkLeftIsAFinding() throws {
+        let harness = try MainRunLoopTests.Harness()
+        let loop = harness.loop
+        let ran = Ran()
+        // Both posted at once: the first stops the loop, the second never runs. The main-queue
+        // block is queued as the loop stops.
+        harness.loop.scheduleTimer(name: "post", interval: 0.05, repeats: false) { _ in
+            loop.perform("stopper") {
+                loop.stop()
+                // A later test's loop drains it: it only notes that it ran.
+                DispatchQueue.main.async { ran.names.withLock { $0.append("main-queue block") } }
+            }
+            loop.perform("late-save") { XCTFail("posted work ran after stop") }
+        }
+        try harness.run(for: 5)
+        XCTAssertEqual(ran.names.withLock { $0 }, [], "the block queued as the loop stopped did not run in it")
+        let findings = harness.marks.filter { $0.name == "work-never-ran" }.compactMap(\.detail)
+        XCTAssertTrue(findings.contains { $0.contains("late-save") }, "\(findings)")
+        XCTAssertTrue(findings.contains { $0.hasPrefix("main-queue") }, "\(findings)")
+    }
 }
