@@ -148,7 +148,7 @@ final class RunSession {
                                                pressureStallGroup: containment?.kind == .v2 ? containment?.path : nil)
         do {
             (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: self.launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
-                                                                     blackBox: isBlackBox, options: options, sandbox: sandbox,
+                                                                     options: options, sandbox: sandbox,
                                                                      network: network, memory: memory, containment: containment,
                                                                      launcher: launcher, clock: clock)
         } catch {
@@ -205,7 +205,7 @@ final class RunSession {
     /// Starts `arguments` in `sandbox`, with its reader, sampler and hang watcher. Every process of
     /// the run joins the run's memory cgroup, if it has one, and the run's cgroup (last: on a
     /// hybrid machine that is the unified tree) before it execs.
-    private static func spawn(arguments: [String], trailingBytes: [[UInt8]]? = nil, ownEnvironment: [String: String], blackBox: Bool,
+    private static func spawn(arguments: [String], trailingBytes: [[UInt8]]? = nil, ownEnvironment: [String: String],
                               options: HarnessOptions, sandbox: Sandbox, network: RunNetwork?, memory: MemoryPressure, containment: RunCgroup?,
                               launcher: any ProcessLauncher, clock: any HarnessClock) throws
         -> (any AppProcess, EventStreamReader, ProcSampler, HangWatcher) {
@@ -214,11 +214,11 @@ final class RunSession {
         do {
             var environment = options.environment.merging(ownEnvironment) { $1 }
                 .merging(sandbox.environment) { $1 }.merging(network?.environment ?? [:]) { _, proxy in proxy }
-            if blackBox {
-                // A black-box program finds its sandbox the Unix way: its home and its temporary directory.
-                environment["HOME"] = sandbox.root.path
-                environment["TMPDIR"] = sandbox.root.appendingPathComponent(SandboxLayout.tmp).path
-            }
+            // Every app finds its sandbox the Unix way too (a FrugalKit app through FRUGAL_SANDBOX
+            // as well): its home, its temporary directory, and the XDG directories Foundation's
+            // FileManager.urls(for:in:) reads on Linux, so NSTemporaryDirectory(), caches and
+            // application support land in the run's sandbox and go with it, never in the machine's.
+            environment.merge(Self.sandboxDirectories(sandbox.root)) { $1 }
             if let peer = SlowPeer.shared { environment[SlowPeer.environmentVariable] = String(peer.port) }
             var groups = memory.cgroup?.procsPaths ?? []
             if let containment, !groups.contains(containment.procsPath) { groups.append(containment.procsPath) }
@@ -235,11 +235,22 @@ final class RunSession {
         return (process, reader, sampler, HangWatcher(reader: reader, process: process))
     }
 
+    /// HOME, TMPDIR and the XDG base directories, inside the sandbox at `root`.
+    static func sandboxDirectories(_ root: URL) -> [String: String] {
+        // CFFIXED_USER_HOME: CoreFoundation's home directory (NSHomeDirectory(), and the
+        // Documents FileManager derives from it) comes from the password database, not HOME.
+        ["HOME": root.path, "CFFIXED_USER_HOME": root.path,
+         "TMPDIR": root.appendingPathComponent(SandboxLayout.tmp).path,
+         "XDG_CACHE_HOME": root.appendingPathComponent(SandboxLayout.caches).path,
+         "XDG_DATA_HOME": root.appendingPathComponent(SandboxLayout.applicationSupport).path,
+         "XDG_CONFIG_HOME": root.appendingPathComponent(SandboxLayout.applicationSupport).path]
+    }
+
     /// Starts a new process of the same workload in the same sandbox; the current one must have exited.
     func respawn() throws {
         try archiveCurrentProcess()
         (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
-                                                                 blackBox: isBlackBox, options: options, sandbox: sandbox,
+                                                                 options: options, sandbox: sandbox,
                                                                  network: network, memory: memory, containment: containment,
                                                                  launcher: launcher, clock: clock)
         hardwareSession = options.hardwareCounters.attach(pid: process.pid)

@@ -21,6 +21,12 @@ int frugal_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 /* The calling thread's kernel id. */
 pid_t frugal_gettid(void);
 
+/* Names the calling thread (prctl PR_SET_NAME; the kernel keeps 15 bytes): what
+   /proc/<pid>/task/<tid>/comm shows. Foundation's Thread.name does not reach the kernel on Linux
+   (set before start it is dropped; swift-corelibs-foundation applies it to pthread_self() only
+   when the thread object is already running). 0, or -1 with errno. */
+int frugal_set_current_thread_name(const char *name);
+
 /* The signal the harness sends the main thread when a handler outlives the hang limit
    (SIGRTMIN + 4: a real-time signal nothing else in the process uses). */
 int frugal_hang_signal(void);
