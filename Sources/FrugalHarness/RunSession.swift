@@ -127,7 +127,8 @@ final class RunSession {
             // An in-memory app opens no socket: no origin or proxy is started for it.
             network = launcher.startsSystemProcesses
                 ? try RunNetwork(profile: plan.scenario.networkProfile.flatMap(NetworkProfile.named) ?? options.networkProfile,
-                                 radio: plan.scenario.radio ?? options.radio)
+                                 radio: plan.scenario.radio ?? options.radio,
+                                 server: options.server.overridden(by: plan.server))
                 : nil
         } catch {
             sandbox.remove()
