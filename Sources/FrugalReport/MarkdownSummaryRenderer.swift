@@ -72,6 +72,7 @@ public enum MarkdownSummaryRenderer {
                 lines.append("|---|---|---|")
                 for audit in failing { lines.append(row(audit)) }
             }
+            lines += unmatchedRequests(report, result)
             let rest = result.audits.values.filter { ($0.score ?? 1) >= 0.5 }
                 .sorted { ($0.score ?? 2, $0.id) < ($1.score ?? 2, $1.id) }
             let scored = rest.filter { $0.score != nil }
@@ -89,6 +90,19 @@ public enum MarkdownSummaryRenderer {
             details += ["", "</details>", ""]
             document.add(.optional, details, omitted: nil)
         }
+    }
+
+    /// The requests the app made that the run's server (fixtures, HAR) had no answer for: findings,
+    /// each once over the repetitions, at most 10.
+    static func unmatchedRequests(_ report: Report, _ result: WorkloadResult) -> [String] {
+        var seen: Set<String> = []
+        let unmatched = report.runs.filter { $0.workload == result.workload && $0.scenario == result.scenario }
+            .flatMap { $0.server?.unmatched ?? [] }.filter { seen.insert($0).inserted }
+        guard !unmatched.isEmpty else { return [] }
+        var lines = ["", "Requests the run's server had no answer for (404):"]
+        lines += unmatched.prefix(10).map { "- \(cell($0))" }
+        if unmatched.count > 10 { lines.append("- and \(unmatched.count - 10) more (report.json: runs[].server.unmatched)") }
+        return lines
     }
 
     static func failingAudits(_ result: WorkloadResult) -> [AggregatedAudit] {

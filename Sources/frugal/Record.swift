@@ -48,7 +48,7 @@ struct Record: ParsableCommand {
             throw CLIFailure.badInput(Run.message(for: error))
         }
         try run.run()
-        if FileManager.default.fileExists(atPath: path) {
+        if !run.quiet && FileManager.default.fileExists(atPath: path) {
             ProcessIO.progress("frugal: recorded \(upstream) into \(path)")
         }
     }

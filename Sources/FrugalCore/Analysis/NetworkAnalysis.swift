@@ -50,6 +50,8 @@ public struct NetworkAnalysis: Sendable {
         public var connectionLimit: Int?
         /// Whether it came from FrugalKit's client (else from the wire only).
         public var fromClient: Bool
+        /// The wire's record, for an attempt no NetworkClient event accounts for.
+        public var wire: WireRequest?
     }
 
     /// Every request attempt of the run: each of `NetworkClient`'s (its times include the
@@ -77,7 +79,7 @@ public struct NetworkAnalysis: Sendable {
             let end = wire.end ?? wire.firstByte ?? wire.start
             result.append(Attempt(operation: "\(wire.method) \(wire.host ?? "")\(wire.target)",
                                   span: TransferSpan(start: wire.start, end: max(end, wire.start), label: wire.label),
-                                  completed: wire.completed, connectionLimit: nil, fromClient: false))
+                                  completed: wire.completed, connectionLimit: nil, fromClient: false, wire: wire))
         }
         return result.sorted { $0.span.start < $1.span.start }
     }
