@@ -22,6 +22,8 @@ final class RunNetwork {
     private var stopped = false
     /// What the origin serves, in words for the report.
     let serving: String
+    /// The run's processes' connections past the proxy.
+    let sockets: SocketWatch
     /// The recording, when the run records from an upstream, and where it goes.
     private let recording: (responder: UpstreamResponder, path: String)?
 
@@ -56,6 +58,7 @@ final class RunNetwork {
             throw HarnessError.network(component: "shaping proxy", underlying: error)
         }
         self.radio = radio
+        sockets = SocketWatch(proxyAddress: address)
         conditions = [(now, profile)]
     }
 
@@ -63,6 +66,11 @@ final class RunNetwork {
 
     /// What the workload's environment needs.
     var environment: [String: String] { [Self.environmentKey: address] }
+
+    /// Watches the processes `pids` returns for connections past the proxy (``SocketWatch``).
+    func watchSockets(ignoring: Set<String> = [], _ pids: @escaping @Sendable () -> [pid_t]) {
+        sockets.watch(ignoring: ignoring, pids)
+    }
 
     /// Changes the link conditions (a `network(profile)` step).
     func setProfile(_ profile: NetworkProfile) {
@@ -80,6 +88,7 @@ final class RunNetwork {
     func stop() {
         guard !stopped else { return }
         stopped = true
+        sockets.stop()
         proxy.stop()
         origin.stop()
         try? group.syncShutdownGracefully()
@@ -106,6 +115,7 @@ final class RunNetwork {
                                    faults: faults.map { InjectedFault(time: runTime($0.time), kind: $0.kind, detail: $0.detail) })
         record.requests = requests
         record.serving = serving
+        record.unseenConnections = sockets.finish(spawnTime: spawnTime)
         if let recording {
             do {
                 try recording.responder.archive().write(path: recording.path)

@@ -225,6 +225,10 @@ final class RunSession {
         if let containment { members = { containment.pids } }
         let sampler = ProcSampler(process: process, interval: options.sampleInterval, clock: clock, members: members)
         sampler.start()
+        let main = process.pid
+        let peers: Set<String> = SlowPeer.shared.map { ["127.0.0.1:\($0.port)"] } ?? []
+        let others = members
+        network?.watchSockets(ignoring: peers) { [main] + (others?() ?? []).filter { $0 != main } }
         return (process, reader, sampler, HangWatcher(reader: reader, process: process))
     }
 

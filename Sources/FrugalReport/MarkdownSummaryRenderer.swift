@@ -98,10 +98,18 @@ public enum MarkdownSummaryRenderer {
         var seen: Set<String> = []
         let unmatched = report.runs.filter { $0.workload == result.workload && $0.scenario == result.scenario }
             .flatMap { $0.server?.unmatched ?? [] }.filter { seen.insert($0).inserted }
-        guard !unmatched.isEmpty else { return [] }
-        var lines = ["", "Requests the run's server had no answer for (404):"]
-        lines += unmatched.prefix(10).map { "- \(cell($0))" }
-        if unmatched.count > 10 { lines.append("- and \(unmatched.count - 10) more (report.json: runs[].server.unmatched)") }
+        var lines: [String] = []
+        if !unmatched.isEmpty {
+            lines += ["", "Requests the run's server had no answer for (404):"]
+            lines += unmatched.prefix(10).map { "- \(cell($0))" }
+            if unmatched.count > 10 { lines.append("- and \(unmatched.count - 10) more (report.json: runs[].server.unmatched)") }
+        }
+        var seenUnseen: Set<String> = []
+        let unseen = report.runs.filter { $0.workload == result.workload && $0.scenario == result.scenario }
+            .flatMap { $0.server?.unseen ?? [] }.filter { seenUnseen.insert($0).inserted }
+        if !unseen.isEmpty {
+            lines += ["", "Connections past the proxy (unseen traffic, not shaped or counted): \(unseen.prefix(10).map(cell).joined(separator: ", "))"]
+        }
         return lines
     }
 

@@ -139,7 +139,13 @@ extension Audits {
     /// Why a trace-based audit cannot judge the run, or nil when it can.
     static func needsTraffic(_ network: NetworkAnalysis) -> AuditMeasurement? {
         if network.network == nil { return .unavailable("no shaping proxy ran for this run") }
-        if !network.hasTraffic { return .notApplicable("the workload moved no bytes through the shaping proxy") }
+        if !network.hasTraffic {
+            let unseen = Set((network.network?.unseenConnections ?? []).map(\.remoteAddress)).sorted()
+            if !unseen.isEmpty {
+                return .unavailable("the app's traffic went past the proxy (to \(unseen.prefix(3).joined(separator: ", "))): unseen, not judged as none")
+            }
+            return .notApplicable("the workload moved no bytes through the shaping proxy")
+        }
         return nil
     }
 }
