@@ -67,6 +67,8 @@ extension CLITests {
         XCTAssertTrue(summary.contains("had no answer for"), summary)
         XCTAssertTrue(summary.contains("GET api.example.test/v1/not-recorded"), summary)
         XCTAssertFalse(summary.contains("GET api.example.test/v1/items.json:"), "the recorded request matched")
+        let html = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
+        XCTAssertTrue(html.contains("1 request the server had no answer for"), "the HTML report lists the finding too")
 
         let bad = try frugal(["run", "--har", root.appendingPathComponent("missing.har").path, "--no-history", "--quiet",
                               "--out", out.path, "--", "true"])

@@ -33,6 +33,7 @@ public enum PromotionAttribution {
             let rate = Double(count) / (seconds / windowSeconds)
             return (rate, "\(DisplayFormat.number(rate)) unprompted promotions/min")
         }
-        return (Double(count), "\(count) unprompted promotion\(plural) in \(DisplayFormat.number(seconds)) s, judged as a count (shorter than the rule's 1-minute window: one event is no rate)")
+        if count == 0 { return (0, "0 unprompted promotions in \(DisplayFormat.number(seconds)) s") }
+        return (Double(count), "1 unprompted promotion in \(DisplayFormat.number(seconds)) s, judged as a count (shorter than the rule's 1-minute window: one event is no rate)")
     }
 }
