@@ -216,6 +216,20 @@ final class OriginServingTests: XCTestCase {
         XCTAssertTrue(findings[1].detail?.contains("other query strings") == true, findings[1].detail ?? "")
     }
 
+    func testAHARThenFixturesAnswerTogetherAndA404NamesBothPlacesLooked() throws {
+        let path = try writeHAR([Self.harEntry("GET", "https://api.example.test/v1/forecast", body: #"{"from":"har"}"#)])
+        let directory = try temporaryDirectory()
+        try write(#"{"from":"fixture"}"#, to: "v1/forecast.json", in: directory)
+        try write(#"{"from":"fixture"}"#, to: "v1/profile.json", in: directory)
+        let chain = FirstMatchResponder([try HARResponder(path: path, timing: .recorded), FixtureResponder(directory: directory.path)])
+        let (_, port) = try start(chain)
+        let socket = try BlockingSocket(port: port)
+        XCTAssertEqual(String(decoding: try get(socket, "/v1/forecast").body, as: UTF8.self), #"{"from":"har"}"#, "the HAR first")
+        XCTAssertEqual(String(decoding: try get(socket, "/v1/profile").body, as: UTF8.self), #"{"from":"fixture"}"#)
+        let missing = String(decoding: try get(socket, "/v1/other").body, as: UTF8.self)
+        XCTAssertTrue(missing.contains("no entry of \(path)") && missing.contains("no fixture in"), missing)
+    }
+
     func testABrokenHARFileIsOneLineNamingTheFileAndTheEntry() throws {
         let path = try writeHAR([["request": ["method": "GET"], "response": ["status": 200, "content": [:]]]])
         XCTAssertThrowsError(try HARResponder(path: path, timing: .recorded)) { error in
