@@ -115,6 +115,9 @@ final class RunNetwork {
                                    faults: faults.map { InjectedFault(time: runTime($0.time), kind: $0.kind, detail: $0.detail) })
         record.requests = requests
         record.serving = serving
+        if origin.unloggedRequests > 0 {
+            record.serving = "\(serving); \(origin.unloggedRequests) requests past the first \(WireRequestLog.capacity) answered but not logged"
+        }
         record.unseenConnections = sockets.finish(spawnTime: spawnTime)
         if let recording {
             do {

@@ -36,6 +36,8 @@ public final class HARResponder: OriginResponder {
         let archive = try HARArchive.read(path: path)
         var entries: [String: [Candidate]] = [:]
         for (index, entry) in archive.log.entries.enumerated() {
+            // DevTools records blocked or failed requests with status 0: there is no answer to replay.
+            guard entry.response.status >= 100 && entry.response.status <= 999 else { continue }
             let parsed = OriginRequest(method: entry.request.method.uppercased(), target: entry.request.url, headers: [])
             guard parsed.host != nil || entry.request.url.hasPrefix("/") else {
                 throw HARError(path: path, problem: "entry \(index): request.url '\(entry.request.url)' is not a URL")
@@ -45,7 +47,9 @@ public final class HARResponder: OriginResponder {
             case .recorded: delay = max(0, entry.timings?.wait ?? 0)
             case .fixed(let ms): delay = ms
             }
-            let headers = (entry.response.headers ?? []).filter { !Self.droppedHeaders.contains($0.name.lowercased()) }.map { ($0.name, $0.value) }
+            // HTTP/2 exports carry pseudo-headers (`:status`): no HTTP/1.1 header has that name.
+            let headers = (entry.response.headers ?? []).filter { !Self.droppedHeaders.contains($0.name.lowercased()) && !$0.name.hasPrefix(":") }
+                .map { ($0.name, $0.value) }
             let response = OriginResponse(status: entry.response.status, headers: headers, body: .bytes(entry.response.content.bodyBytes),
                                           source: .har, detail: "HAR entry \(index)", delayMilliseconds: delay)
             let key = Self.key(method: parsed.method, path: parsed.path)

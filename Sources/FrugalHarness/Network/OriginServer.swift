@@ -112,6 +112,9 @@ public final class OriginServer: Sendable {
         log.snapshot(origin: origin, connections: connections)
     }
 
+    /// Requests answered but not logged: past ``WireRequestLog``'s capacity of 100,000.
+    public var unloggedRequests: Int { log.droppedCount }
+
     /// Zeroes the counters.
     public func resetStatistics() {
         recorder.reset()

@@ -64,6 +64,13 @@ final class WireRequestLog: Sendable {
 
     private let entries = Mutex<[Entry]>([])
     private let connections = Atomic<Int>(0)
+    private let dropped = Atomic<Int>(0)
+
+    /// The most requests kept (about 40 MB of entries): a run that makes more is counted, not listed.
+    static let capacity = 100_000
+
+    /// Requests answered but not kept, past ``capacity``.
+    var droppedCount: Int { dropped.load(ordering: .relaxed) }
 
     /// A number for a newly accepted connection, from 1.
     func nextConnectionNumber() -> Int {
@@ -73,6 +80,10 @@ final class WireRequestLog: Sendable {
     /// Adds a request whose answer is about to be written; returns its index for ``finish``.
     func begin(_ request: WireRequest, peerPort: Int?, startNs: UInt64, firstByteNs: UInt64) -> Int {
         entries.withLock { entries in
+            guard entries.count < Self.capacity else {
+                dropped.wrappingAdd(1, ordering: .relaxed)
+                return -1
+            }
             entries.append(Entry(request: request, peerPort: peerPort, startNs: startNs, firstByteNs: firstByteNs))
             return entries.count - 1
         }
