@@ -78,7 +78,10 @@ final class RunSession {
     /// The black-box program's main thread watched from outside (`OutsideHangWatcher.swift`), and
     /// what the watchers of its ended processes saw.
     var outsideWatcher: OutsideHangWatcher?
-    var outsideWatches: [(hangs: [OutsideHang], longestBusyNanoseconds: UInt64, samples: Int, unreadable: [String])] = []
+    /// The current process's hardware counters, and the finished processes' counts together.
+    var hardwareSession: Result<any HardwareCounterSession, HardwareCountersUnavailable>?
+    var hardwareTotal: HardwareCounterReading?
+    var outsideWatches: [OutsideWatchResult] = []
     var tornDown = false
 
     /// `launchArguments` is the program's argv for a black-box run (its path resolved).
@@ -156,6 +159,7 @@ final class RunSession {
         }
         registerForInterruption()
         currentProcess.value = (process, sampler)
+        hardwareSession = options.hardwareCounters.attach(pid: process.pid)
         if isBlackBox { startProgramWatch() }
         if !isBlackBox || programMemoryWarningSignal != nil { startMemoryMonitoring() }
     }
@@ -191,7 +195,7 @@ final class RunSession {
         case .app(let app):
             return ([app.executable] + app.arguments, app.environment.merging([FrugalProtocol.Environment.app: app.name]) { $1 })
         case .command(let arguments):
-            return (arguments, [:])
+            return (arguments, plan.programEnvironment)
         }
     }
 
@@ -239,6 +243,7 @@ final class RunSession {
                                                                  blackBox: isBlackBox, options: options, sandbox: sandbox,
                                                                  network: network, memory: memory, containment: containment,
                                                                  launcher: launcher, clock: clock)
+        hardwareSession = options.hardwareCounters.attach(pid: process.pid)
         if isBlackBox { startProgramWatch() }
         registerForInterruption()
         currentProcess.value = (process, sampler)
@@ -319,13 +324,27 @@ final class RunSession {
         interruptionToken = nil
         endStragglers(mainExit: exit.time)
         if let outsideWatcher {
-            outsideWatcher.stop()
+            outsideWatcher.stop(exitTime: exit.time)
             outsideWatches.append(outsideWatcher.result)
             self.outsideWatcher = nil
         }
         sampler.stop()
         reader.waitForEnd(until: clock.now() + Self.nanoseconds(2))
         hangWatcher.stop()
+        // Read once the process is reaped: the kernel folds a child's inherited counts into its
+        // parent's counter when the child exits.
+        if let session = hardwareSession {
+            let reading: HardwareCounterReading
+            switch session {
+            case .success(let counters):
+                reading = counters.read()
+                counters.close()
+            case .failure(let reason):
+                reading = HardwareCounterReading(unavailable: reason.description)
+            }
+            hardwareTotal = hardwareTotal.map { $0.adding(reading) } ?? reading
+            hardwareSession = nil
+        }
         if let failure = reader.failure, outcome == nil {
             // What the app wrote after the failure was never seen: no verdict can rest on it.
             (outcome, outcomeDetail) = (.harnessError, failure)
@@ -400,6 +419,7 @@ final class RunSession {
         if plan.scenario.steps.contains(.home) { record.backgroundTimeBudget = plan.scenario.effectiveBackgroundTimeBudget }
         record.memory = memoryFacts
         if isBlackBox { recordProgramFacts(into: &record) }
+        record.hardwareCounters = hardwareTotal
         return record
     }
 }

@@ -255,7 +255,8 @@ public enum TimelineSVG {
         for sample in samples {
             let column = Int(saturating: x(sample.time)) ?? 0
             if var existing = columns[column] {
-                existing.wakeups += sample.wakeups
+                // A report is a file anyone can write: its counts may be at Int's ends.
+                existing.wakeups = existing.wakeups.saturatingAdding(sample.wakeups)
                 existing.interval += sample.interval
                 existing.cpuSeconds += sample.cpuSeconds
                 existing.time = max(existing.time, sample.time)

@@ -54,6 +54,8 @@ extension Run {
                                        bundleResources: app.resources, documents: app.documents)
                     case .program:
                         plan = RunPlan(target: .command([executable] + app.arguments), scenario: scenario, repetition: repetition)
+                        plan.programName = app.name
+                        plan.programEnvironment = app.environment
                     }
                     plan.server = server
                     plans.append(plan)

@@ -58,5 +58,10 @@ static inline bool frugal_compare_and_swap_u64(uint64_t *word, uint64_t expected
 }
 /* A volatile read, so touching a mapped page is not optimised away. */
 static inline uint8_t frugal_volatile_read_u8(const uint8_t *byte) { return *(const volatile uint8_t *)byte; }
+/// Opens a hardware counter (0 instructions, 1 cycles, 2 cache misses, 3 branch misses) on
+/// `pid` and every process and thread it creates from then on (inherit), user space only,
+/// counting at once, read as {value, time enabled, time running}. Returns the fd or -errno.
+int frugal_perf_open_hardware(int which, pid_t pid);
+
 #include "FrugalTaskStats.h"
 #endif

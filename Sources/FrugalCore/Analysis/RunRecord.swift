@@ -49,6 +49,8 @@ public struct RunRecord: Codable, Sendable {
     public var containment: RunContainmentFacts?
     /// A black-box program's main-thread hangs seen from outside (`/proc` samples of its wait state).
     public var outsideWatch: OutsideWatchFacts?
+    /// The run's hardware counters (every process, summed over relaunches); nil: not read.
+    public var hardwareCounters: HardwareCounterReading?
 
     public init(workload: String, scenario: String, repetition: Int, startTime: UInt64, endTime: UInt64,
                 pid: Int32?, steps: [StepRecord], events: [WorkloadEvent], samples: [ProcessSample],
