@@ -40,6 +40,9 @@ public struct RunPlan: Sendable {
     /// learns from step 1 that the launch has ended, and lets an
     /// ``RunDemand/exclusiveUntilIdle(_:)`` run go at its closing wait).
     public var beforeStep: (@Sendable (Int) -> Void)?
+    /// What the run's origin answers with (frugal.yml's `server:` of the app and scenario); nil
+    /// leaves ``HarnessOptions/server``.
+    public var server: ServerSettings?
 
     public init(target: Target, scenario: Scenario, repetition: Int = 1, bundleResources: [BundleResource] = [],
                 documents: [BundleResource] = []) {
@@ -123,6 +126,9 @@ public struct HarnessOptions: Sendable {
     public var networkProfile: NetworkProfile
     /// The device radio whose model prices the run's traffic.
     public var radio: RadioProfile.Technology
+    /// What every run's origin answers with unless its plan says otherwise (`frugal run --fixtures/--har`,
+    /// `frugal record`); by default the synthetic routes.
+    public var server = ServerSettings()
     /// Turn the kernel's memory-pressure events into the app's warnings, as the system does.
     public var forwardKernelPressure = true
     /// The user's request to stop (SIGINT, SIGTERM): the CLI's signal handling interrupts it; each

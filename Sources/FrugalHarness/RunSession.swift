@@ -133,7 +133,8 @@ final class RunSession {
             // An in-memory app opens no socket: no origin or proxy is started for it.
             network = launcher.startsSystemProcesses
                 ? try RunNetwork(profile: plan.scenario.networkProfile.flatMap(NetworkProfile.named) ?? options.networkProfile,
-                                 radio: plan.scenario.radio ?? options.radio)
+                                 radio: plan.scenario.radio ?? options.radio,
+                                 server: options.server.overridden(by: plan.server))
                 : nil
         } catch {
             sandbox.remove()
@@ -232,6 +233,10 @@ final class RunSession {
         if let containment { members = { containment.pids } }
         let sampler = ProcSampler(process: process, interval: options.sampleInterval, clock: clock, members: members)
         sampler.start()
+        let main = process.pid
+        let peers: Set<String> = SlowPeer.shared.map { ["127.0.0.1:\($0.port)"] } ?? []
+        let others = members
+        network?.watchSockets(ignoring: peers) { [main] + (others?() ?? []).filter { $0 != main } }
         return (process, reader, sampler, HangWatcher(reader: reader, process: process))
     }
 

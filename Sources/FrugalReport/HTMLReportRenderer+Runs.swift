@@ -8,6 +8,7 @@ extension HTMLReportRenderer {
         var html = "<details class=\"run\"\(run.repetition == 1 ? " open" : "")><summary>Run \(run.repetition): \(e(run.outcome.rawValue))\(run.outcomeDetail.map { " — " + e($0) } ?? "") · \(number(run.durationSeconds, unit: "s"))</summary>"
         html += "<div class=\"tl\">" + TimelineSVG.render(run.timeline) + "</div>" + TimelineSVG.legend(run.timeline)
         html += diskDetails(run)
+        html += serverDetails(run)
         let measured = run.metrics.filter { $0.value.value != nil }.sorted { $0.key < $1.key }
         let unavailable = run.metrics.filter { $0.value.value == nil }
         if !unavailable.isEmpty {
@@ -28,5 +29,19 @@ extension HTMLReportRenderer {
             html += "<tr><td>\(e(name))<td\(human == exact ? "" : " title=\"\(e(exact))\"")>\(e(human))<td>\(e(metric.source))"
         }
         return html + "</tbody></table></div></details></details>"
+    }
+
+    /// What the run's server answered with, and the findings: requests nothing matched, connections past the proxy.
+    static func serverDetails(_ run: RunReport) -> String {
+        guard let server = run.server, server.serving != "synthetic routes" || !server.unmatched.isEmpty || !server.unseen.isEmpty else { return "" }
+        var html = "<p class=\"server\">Server: \(e(server.serving)) · \(server.requests) request\(server.requests == 1 ? "" : "s")</p>"
+        if !server.unmatched.isEmpty {
+            html += "<details class=\"unmatched\" open><summary>\(server.unmatched.count) request\(server.unmatched.count == 1 ? "" : "s") the server had no answer for (404)</summary><ul>"
+            html += server.unmatched.map { "<li>\(e($0))</li>" }.joined() + "</ul></details>"
+        }
+        if !server.unseen.isEmpty {
+            html += "<p class=\"unseen\">Connections past the proxy (unseen traffic, not shaped or counted): \(server.unseen.map { "<code>\(e($0))</code>" }.joined(separator: " "))</p>"
+        }
+        return html
     }
 }

@@ -78,6 +78,7 @@ public enum MarkdownSummaryRenderer {
                 for audit in failing { lines.append(row(audit, verdict: "failing")) }
                 for audit in warnings { lines.append(row(audit, verdict: "warning")) }
             }
+            lines += unmatchedRequests(report, result)
             let rest = result.audits.values.filter { ($0.score ?? 1) >= 0.9 }
                 .sorted { ($0.score ?? 2, $0.id) < ($1.score ?? 2, $1.id) }
             let scored = rest.filter { $0.score != nil }
@@ -95,6 +96,27 @@ public enum MarkdownSummaryRenderer {
             details += ["", "</details>", ""]
             document.add(.optional, details, omitted: nil)
         }
+    }
+
+    /// The requests the app made that the run's server (fixtures, HAR) had no answer for: findings,
+    /// each once over the repetitions, at most 10.
+    static func unmatchedRequests(_ report: Report, _ result: WorkloadResult) -> [String] {
+        var seen: Set<String> = []
+        let unmatched = report.runs.filter { $0.workload == result.workload && $0.scenario == result.scenario }
+            .flatMap { $0.server?.unmatched ?? [] }.filter { seen.insert($0).inserted }
+        var lines: [String] = []
+        if !unmatched.isEmpty {
+            lines += ["", "Requests the run's server had no answer for (404):"]
+            lines += unmatched.prefix(10).map { "- \(cell($0))" }
+            if unmatched.count > 10 { lines.append("- and \(unmatched.count - 10) more (report.json: runs[].server.unmatched)") }
+        }
+        var seenUnseen: Set<String> = []
+        let unseen = report.runs.filter { $0.workload == result.workload && $0.scenario == result.scenario }
+            .flatMap { $0.server?.unseen ?? [] }.filter { seenUnseen.insert($0).inserted }
+        if !unseen.isEmpty {
+            lines += ["", "Connections past the proxy (unseen traffic, not shaped or counted): \(unseen.prefix(10).map(cell).joined(separator: ", "))"]
+        }
+        return lines
     }
 
     static func failingAudits(_ result: WorkloadResult) -> [AggregatedAudit] {

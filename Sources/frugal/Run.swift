@@ -86,8 +86,49 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("The signal a black-box program gets as its memory warning (a memoryWarning step, or the kernel's pressure): a name (USR1, SIGUSR2) or a number. Default: none, and the warning audits are not applicable.", valueName: "signal"))
     var memoryWarningSignal: String?
 
+    @Option(help: ArgumentHelp("A directory of fixtures the run's origin answers from instead of its synthetic routes (request path → file; see docs/NETWORK.md). frugal.yml's server: of an app or scenario wins.", valueName: "dir"))
+    var fixtures: String?
+
+    @Option(help: ArgumentHelp("A HAR 1.2 file whose entries the run's origin replays (tried before --fixtures).", valueName: "file"))
+    var har: String?
+
+    @Option(help: ArgumentHelp("How long replayed responses take at the server: recorded (the HAR's timings.wait) or milliseconds (40ms). The link's shaping applies on top.", valueName: "timing"))
+    var serverTiming: String = "recorded"
+
+    /// Set by `frugal record`: forward every request to this server and write the exchanges here.
+    @Option(help: .private)
+    var recordUpstream: String?
+    @Option(help: .private)
+    var recordTo: String?
+
     @Argument(parsing: .postTerminator, help: ArgumentHelp("A command to run as a black box, after --.", valueName: "command"))
     var command: [String] = []
+
+    /// What every run's origin answers with, from --fixtures, --har, --server-timing and `frugal record`.
+    func serverSettings() throws -> ServerSettings {
+        guard let timing = ServerSettings.Timing.parse(serverTiming) else {
+            throw CLIFailure.badInput("--server-timing must be 'recorded' or a number of milliseconds such as 40ms, not '\(serverTiming)'")
+        }
+        var settings = ServerSettings(timing: timing, upstream: recordUpstream, recordTo: recordTo)
+        if let fixtures {
+            let path = URL(fileURLWithPath: fixtures).standardizedFileURL.path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw CLIFailure.badInput("--fixtures \(fixtures): not a directory")
+            }
+            settings.fixtures = path
+        }
+        if let har {
+            let path = URL(fileURLWithPath: har).standardizedFileURL.path
+            do {
+                _ = try HARResponder(path: path, timing: timing)
+            } catch {
+                throw CLIFailure.badInput("--har \(error)")
+            }
+            settings.har = path
+        }
+        return settings
+    }
 
     func validate() throws {
         // Bounds before any conversion: ∞ or 1e300 seconds would trap turning into nanoseconds, and
@@ -142,6 +183,7 @@ struct Run: ParsableCommand {
         var options = HarnessOptions(workloadHost: host ?? WorkloadHostLocator.executableName, commandTimeout: timeout, keepSandboxes: keepSandboxes,
                                      networkProfile: NetworkProfile.named(networkProfile) ?? .lte, radio: Self.radios[radio] ?? .lte)
         options.programMemoryWarningSignal = try memoryWarningSignal.map(Self.signalNumber)
+        options.server = try serverSettings()
         SignalHandling.install(options.interruption, sandboxParent: options.sandboxParent, out: directory, quiet: quiet)
         let swept = HarnessLeftovers.sweep(sandboxParent: options.sandboxParent)
         if !swept.isEmpty && !quiet {

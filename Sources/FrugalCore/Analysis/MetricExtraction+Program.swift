@@ -91,7 +91,10 @@ extension MetricExtraction {
         // nothing through it is "not seen", not zero.
         if let network = record.network, network.trace.totalBytes(.uplink) == 0, network.trace.totalBytes(.downlink) == 0,
            network.origin.requests == 0 {
-            let reason = "no traffic went through the run's proxy; a program that ignores http_proxy/HTTP_PROXY/FRUGAL_PROXY is not seen, so this is not zero"
+            let unseen = Set((network.unseenConnections ?? []).map(\.remoteAddress)).sorted()
+            let reason = unseen.isEmpty
+                ? "no traffic went through the run's proxy; a program that ignores http_proxy/HTTP_PROXY/FRUGAL_PROXY is not seen, so this is not zero"
+                : "the program's connections went past the proxy (to \(unseen.prefix(3).joined(separator: ", "))\(unseen.count > 3 ? ", ..." : "")): unseen traffic, not zero"
             metrics[MetricName.networkBytesSent] = .unavailable(unit: "bytes", source: Source.proxyTrace, reason: reason)
             metrics[MetricName.networkBytesReceived] = .unavailable(unit: "bytes", source: Source.proxyTrace, reason: reason)
             metrics[MetricName.networkTransfers] = .unavailable(unit: "count", source: Source.originRequests, reason: reason)

@@ -107,6 +107,9 @@ public struct RunReport: Codable, Sendable {
     public var machine: String?
     /// The run's containment, wrapper chain, stragglers and lanes; nil in reports made before runs had cgroups.
     public var processes: RunProcessesSummary?
+    /// What the run's origin served, its unmatched requests and unseen connections; nil in
+    /// reports made before the origin logged requests.
+    public var server: RunServerSummary?
 
     public init(workload: String, scenario: String, repetition: Int, outcome: RunOutcome, outcomeDetail: String?,
                 exitStatus: ExitStatus?, durationSeconds: Double, metrics: [String: MetricValue], timeline: Timeline,
