@@ -5,8 +5,13 @@ import NIOPosix
 
 /// The network side of one run: an origin server and a shaping proxy in front of it, both on
 /// loopback and both the run's own (so runs side by side with `--jobs` never share a link).
-/// The workload finds the proxy in `FRUGAL_PROXY=127.0.0.1:PORT`. One event-loop group of
-/// the run's own serves both, a loop each, so the origin's work never delays the proxy's timing.
+/// The workload finds the proxy in `FRUGAL_PROXY=127.0.0.1:PORT`, and any HTTP client in the
+/// proxy variables (`http_proxy`, `https_proxy`, ...; see ``environment``). One event-loop group
+/// of the run's own serves both, a loop each, so the origin's work never delays the proxy's timing.
+///
+/// With a trust directory (apps and programs, not the built-in workloads, which speak plain
+/// HTTP to `FRUGAL_PROXY`), the run also has its own CA: the origin answers `CONNECT` with TLS
+/// (``ConnectTunnelHandler``), and ``RunTrust`` tells the app to trust the CA.
 final class RunNetwork {
     /// The environment variable naming the proxy's address.
     static let environmentKey = FrugalProtocol.Environment.proxy
@@ -15,20 +20,38 @@ final class RunNetwork {
     let proxy: ShapingProxy
     let address: String
     let radio: RadioProfile.Technology
+    /// The run's CA, when it serves HTTPS.
+    let certificateAuthority: RunCertificateAuthority?
+    /// How the app is told to trust it.
+    let trust: RunTrust?
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
     private var conditions: [(time: UInt64, profile: NetworkProfile)]
     private var faults: [(time: UInt64, kind: String, detail: String)] = []
     private var stopped = false
 
-    /// Starts both servers with `profile` in force.
-    init(profile: NetworkProfile, radio: RadioProfile.Technology) throws {
+    /// Starts both servers with `profile` in force. With `trustDirectory`, makes the run's CA
+    /// and writes its trust bundle in a new directory there (beside the sandbox).
+    init(profile: NetworkProfile, radio: RadioProfile.Technology, trustDirectory: URL? = nil) throws {
         let loops = Array(group.makeIterator())
-        origin = OriginServer(group: loops[1 % loops.count], measuresCompressibility: true)
+        if let trustDirectory {
+            do {
+                let authority = try RunCertificateAuthority(label: "run")
+                certificateAuthority = authority
+                trust = try RunTrust(authority: authority, parent: trustDirectory)
+            } catch {
+                try? group.syncShutdownGracefully()
+                throw HarnessError.network(component: "run certificate authority", underlying: error)
+            }
+        } else {
+            (certificateAuthority, trust) = (nil, nil)
+        }
+        origin = OriginServer(group: loops[1 % loops.count], measuresCompressibility: true, certificateAuthority: certificateAuthority)
         let originPort: Int
         do {
             originPort = try origin.start()
         } catch {
             origin.stop()
+            trust?.remove()
             try? group.syncShutdownGracefully()
             throw HarnessError.network(component: "origin server", underlying: error)
         }
@@ -39,6 +62,7 @@ final class RunNetwork {
         } catch {
             proxy.stop()
             origin.stop()
+            trust?.remove()
             try? group.syncShutdownGracefully()
             throw HarnessError.network(component: "shaping proxy", underlying: error)
         }
@@ -48,8 +72,28 @@ final class RunNetwork {
 
     deinit { stop() }
 
-    /// What the workload's environment needs.
-    var environment: [String: String] { [Self.environmentKey: address] }
+    /// What the workload's environment needs: `FRUGAL_PROXY`, the proxy variables every common
+    /// client reads (curl and libcurl, hence `URLSession`, read `http_proxy` in lower case only,
+    /// and `https_proxy` or `HTTPS_PROXY`; others read the upper-case forms), loopback kept off
+    /// the proxy (`no_proxy`: an app's own local services are not the network), and with a CA
+    /// the trust variables (``RunTrust``).
+    var environment: [String: String] {
+        var environment = [Self.environmentKey: address]
+        for key in Self.proxyVariables { environment[key] = "http://\(address)" }
+        for key in Self.noProxyVariables { environment[key] = Self.noProxy }
+        if let trust { environment.merge(trust.environment) { $1 } }
+        return environment
+    }
+
+    /// The variables naming the proxy, each `http://127.0.0.1:PORT`.
+    static let proxyVariables = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"]
+    /// The variables naming the hosts that bypass the proxy.
+    static let noProxyVariables = ["no_proxy", "NO_PROXY"]
+    /// Loopback, by name and address.
+    static let noProxy = "localhost,127.0.0.1,::1"
+
+    /// The file the app's processes see in place of the system CA bundle, when the run has one.
+    var privateFile: PrivateFile? { trust?.privateFile }
 
     /// Changes the link conditions (a `network(profile)` step).
     func setProfile(_ profile: NetworkProfile) {
@@ -69,6 +113,7 @@ final class RunNetwork {
         stopped = true
         proxy.stop()
         origin.stop()
+        trust?.remove()
         try? group.syncShutdownGracefully()
     }
 
@@ -80,9 +125,15 @@ final class RunNetwork {
         for index in trace.chunks.indices { trace.chunks[index].time += shift }
         for index in trace.events.indices { trace.events[index].time += shift }
         func runTime(_ time: UInt64) -> Double { max(0, MonotonicClock.seconds(from: spawnTime, to: time)) }
-        return NetworkRecord(proxyAddress: address, radio: radio, trace: trace, origin: origin.statistics(),
-                             conditions: conditions.map { NetworkConditionChange(time: runTime($0.time), profile: $0.profile) },
-                             faults: faults.map { InjectedFault(time: runTime($0.time), kind: $0.kind, detail: $0.detail) })
+        var record = NetworkRecord(proxyAddress: address, radio: radio, trace: trace, origin: origin.statistics(),
+                                   conditions: conditions.map { NetworkConditionChange(time: runTime($0.time), profile: $0.profile) },
+                                   faults: faults.map { InjectedFault(time: runTime($0.time), kind: $0.kind, detail: $0.detail) })
+        if let certificateAuthority, let trust {
+            let name = certificateAuthority.certificate.subject.description
+            record.tls = TLSRecord(certificateAuthority: name, fingerprint: certificateAuthority.fingerprint, trust: trust.notes,
+                                   handshakes: certificateAuthority.handshakeRecords(since: spawnTime))
+        }
+        return record
     }
 
     /// The proxy fault a `fault(kind)` step names, and for how many connections: `reset`,

@@ -14,6 +14,9 @@ public struct NetworkRecord: Codable, Sendable, Equatable {
     public var conditions: [NetworkConditionChange]
     /// Faults the scenario injected into the proxy.
     public var faults: [InjectedFault]
+    /// The run's CA and its TLS handshakes (HTTPS through the proxy); nil in records made before
+    /// the proxy spoke TLS, or when the run's CA could not be made.
+    public var tls: TLSRecord?
 
     public init(proxyAddress: String, radio: RadioProfile.Technology, trace: ProxyTrace, origin: OriginStatistics,
                 conditions: [NetworkConditionChange], faults: [InjectedFault]) {

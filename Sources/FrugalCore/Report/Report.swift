@@ -103,6 +103,9 @@ public struct RunReport: Codable, Sendable {
     public var machine: String?
     /// The run's containment, wrapper chain, stragglers and lanes; nil in reports made before runs had cgroups.
     public var processes: RunProcessesSummary?
+    /// The run's HTTPS through the proxy: its CA, how it was offered, handshakes per host, and a
+    /// finding for each client that refused the run's certificate. Absent without a TLS tunnel.
+    public var tls: RunTLSSummary?
 
     public init(workload: String, scenario: String, repetition: Int, outcome: RunOutcome, outcomeDetail: String?,
                 exitStatus: ExitStatus?, durationSeconds: Double, metrics: [String: MetricValue], timeline: Timeline,

@@ -32,6 +32,8 @@ public final class OriginServer: Sendable {
     private let recorder = OriginStatisticsRecorder()
     /// Whether each whole body is also deflated to measure its compressibility (costs CPU).
     public let measuresCompressibility: Bool
+    /// The run's CA, when the server also answers `CONNECT` with TLS (OriginServer+Connect.swift).
+    public let certificateAuthority: RunCertificateAuthority?
     private let server = BoundServer()
 
     /// Creates a stopped server.
@@ -44,9 +46,13 @@ public final class OriginServer: Sendable {
     ///   - measuresCompressibility: deflate every whole request and response body to count its
     ///     compressed size (``OriginStatistics/PathStatistics/deflatedBytes``); off by default
     ///     because it costs the server CPU in proportion to the bytes it serves.
-    public init(host: String = "127.0.0.1", port: Int = 0, group: EventLoopGroup? = nil, measuresCompressibility: Bool = false) {
+    ///   - certificateAuthority: when given, `CONNECT host:port` is answered with a TLS tunnel
+    ///     whose certificate for `host` this CA signs, and the requests inside are served as plain ones.
+    public init(host: String = "127.0.0.1", port: Int = 0, group: EventLoopGroup? = nil, measuresCompressibility: Bool = false,
+                certificateAuthority: RunCertificateAuthority? = nil) {
         self.host = host
         self.measuresCompressibility = measuresCompressibility
+        self.certificateAuthority = certificateAuthority
         self.requestedPort = port
         self.group = group ?? BoundServer.defaultGroup
     }
@@ -56,6 +62,7 @@ public final class OriginServer: Sendable {
     public func start() throws -> Int {
         let recorder = self.recorder
         let measures = measuresCompressibility
+        let authority = certificateAuthority
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -68,6 +75,8 @@ public final class OriginServer: Sendable {
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(OriginHandler(recorder: recorder, measuresCompressibility: measures))
+                    // HTTPS: a CONNECT becomes TLS in front of the same HTTP handlers.
+                    if let authority { try channel.pipeline.syncOperations.addHandler(ConnectTunnelHandler(authority: authority), position: .first) }
                 }
             }
         return try server.bind(bootstrap, host: host, port: requestedPort)
