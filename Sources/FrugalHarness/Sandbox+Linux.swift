@@ -9,7 +9,9 @@ final class Sandbox {
     /// Creates the layout under `parent`, installs `resources` in the bundle and makes it
     /// read-only, and installs `documents` (writable) in Documents.
     init(parent: URL, workload: String, resources: [BundleResource], documents: [BundleResource] = []) throws {
-        let safeName = workload.map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "-" }
+        // At most 100 characters of the name: a black-box command's whole command line is its
+        // workload name, and a path component longer than 255 bytes cannot be made (ENAMETOOLONG).
+        let safeName = workload.prefix(100).map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") ? $0 : "-" }
         root = parent.appendingPathComponent("frugal-sandbox-\(String(safeName))-\(getpid())-\(UUID().uuidString.prefix(8))")
         let manager = FileManager.default
         for directory in SandboxLayout.all {

@@ -13,6 +13,13 @@ extension CLITests {
         return curl
     }
 
+    /// The 1-minute load average per core (`/proc/loadavg`); 0 when unreadable.
+    static func loadPerCore() -> Double {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        let load = Double(text.split(separator: " ").first ?? "") ?? 0
+        return load / Double(max(1, ProcessInfo.processInfo.activeProcessorCount))
+    }
+
     private func scratch(_ name: String) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-https-\(name)-\(getpid())")
         try? FileManager.default.removeItem(at: directory)
@@ -66,9 +73,15 @@ extension CLITests {
         // response's first byte back (75 ms), and every byte after the handshake at the link's rate.
         // Bytes received before time_appconnect (the server's handshake, about 1 KB) are less
         // than 1 % of the 3 % allowed, so all of the run's downlink bytes are counted.
+        // Never faster than the link allows (the shaping holds): 3 % under at most. Late is
+        // 3 % on a machine with a core to spare; on an overloaded one the proxy's timers and curl
+        // run late (measured: −0.2 % at rest, +8–9 % at load 8 on 2 cores), so the bound widens.
         let transfer = try XCTUnwrap(Double(fields[3])) - XCTUnwrap(Double(fields[2]))
         let ideal = 0.150 + received * 8 / 1_600_000
-        XCTAssertEqual(transfer, ideal, accuracy: ideal * 0.03, "1 MiB over 3G: \(transfer) s against the ideal \(ideal) s")
+        let load = Self.loadPerCore()
+        let late = load < 1 ? 0.03 : 0.15
+        XCTAssertGreaterThan(transfer, ideal * 0.97, "1 MiB over 3G: \(transfer) s against the ideal \(ideal) s")
+        XCTAssertLessThan(transfer, ideal * (1 + late), "1 MiB over 3G: \(transfer) s against the ideal \(ideal) s (load \(load) per core)")
     }
 
     /// A client that trusts only its own store refuses the run's certificate (an 'unknown CA'

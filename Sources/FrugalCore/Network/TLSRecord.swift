@@ -27,8 +27,9 @@ public struct TLSHandshakeRecord: Codable, Sendable, Equatable {
         case completed
         /// The client rejected the run's certificate with a TLS alert (unknown CA, bad certificate...).
         case refused
-        /// The handshake completed, but the client hung up without a request: most likely a
-        /// check of its own after the handshake (a pinned certificate or key).
+        /// The client hung up once it had the certificate, without a TLS alert and without a
+        /// request (during the handshake or just after it): most likely a check of its own, a
+        /// pinned certificate or key, as curl's `--pinnedpubkey` does.
         case closedWithoutRequest
         /// The handshake failed for another reason (detail says which).
         case failed
@@ -102,7 +103,7 @@ public struct RunTLSSummary: Codable, Sendable, Equatable {
                 findings.append("the client refused the run's certificate for \(host.authority) in \(host.refused) of \(total) TLS handshakes (\(details[host.authority]?[.refused] ?? "a TLS alert")): it trusts its own store or pins a certificate, not the run's CA, so those requests were neither served nor seen")
             }
             if host.closedWithoutRequest > 0 {
-                findings.append("the client completed \(host.closedWithoutRequest) of \(total) TLS handshakes for \(host.authority), then closed without a request: it most likely pins a certificate or key that the run's certificate does not match, so those requests were neither served nor seen")
+                findings.append("the client hung up on \(host.closedWithoutRequest) of \(total) TLS connections for \(host.authority) once it had the run's certificate, with no TLS alert and no request: it most likely pins a certificate or key that the run's certificate does not match, so those requests were neither served nor seen")
             }
             if host.failed > 0 {
                 findings.append("\(host.failed) of \(total) TLS handshakes for \(host.authority) failed: \(details[host.authority]?[.failed] ?? "no detail")")

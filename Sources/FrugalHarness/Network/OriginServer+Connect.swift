@@ -179,8 +179,15 @@ final class TLSHandshakeObserver: ChannelInboundHandler, RemovableChannelHandler
             // The client's alert as it crossed the wire wins: a TLS 1.3 client (OpenSSL's) sends
             // it before it switches to encrypted records, which BoringSSL then reports as a bad
             // record, not as the alert.
-            let (outcome, detail) = alerts.alert.map(Self.describe(alert:)) ?? Self.describe(error)
-            record(outcome, detail: detail)
+            if let alert = alerts.alert {
+                let (outcome, detail) = Self.describe(alert: alert)
+                record(outcome, detail: detail)
+            } else if String(describing: error).contains("EOF during") {
+                hungUp()
+            } else {
+                let (outcome, detail) = Self.describe(error)
+                record(outcome, detail: detail)
+            }
         }
         context.fireErrorCaught(error)
     }
@@ -189,10 +196,25 @@ final class TLSHandshakeObserver: ChannelInboundHandler, RemovableChannelHandler
         if completed && !sawRequestBytes {
             record(.closedWithoutRequest, detail: "the client completed the handshake, then closed the connection without sending a request")
         } else if !completed {
-            let (outcome, detail) = alerts.alert.map(Self.describe(alert:)) ?? (.failed, "the connection closed during the handshake")
-            record(outcome, detail: detail)
+            if let alert = alerts.alert {
+                let (outcome, detail) = Self.describe(alert: alert)
+                record(outcome, detail: detail)
+            } else {
+                hungUp()
+            }
         }
         context.fireChannelInactive()
+    }
+
+    /// The client closed during the handshake without an alert: after its ClientHello (so after
+    /// it had the server's certificate, which TLS 1.3 sends in reply) that is a client checking
+    /// the certificate itself and hanging up, as curl does on a pin mismatch; before, nothing was tried.
+    private func hungUp() {
+        if alerts.sawHandshake {
+            record(.closedWithoutRequest, detail: "the client closed the connection after it received the certificate, without a TLS alert and without a request")
+        } else {
+            record(.failed, detail: "the client closed the connection before its TLS handshake")
+        }
     }
 
     private func record(_ outcome: TLSHandshakeRecord.Outcome, detail: String?) {
@@ -245,6 +267,8 @@ final class TLSAlertSniffer: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The first clear alert's description byte, if one came.
     private(set) var alert: UInt8?
+    /// Whether a handshake record (the ClientHello) came.
+    private(set) var sawHandshake = false
     /// Bytes of the current record's header read so far, and the record body bytes left to skip.
     private var header: [UInt8] = []
     private var skip = 0
@@ -272,6 +296,7 @@ final class TLSAlertSniffer: ChannelInboundHandler, RemovableChannelHandler {
             index += 1
             // Header: type, version (2), length (2); an alert record's body is level, description.
             if header.count == 5 {
+                if header[0] == 22 { sawHandshake = true }
                 let length = Int(header[3]) << 8 | Int(header[4])
                 if header[0] == 21 && length == 2 {
                     // Read the two bytes in place when they are here; else wait for them.

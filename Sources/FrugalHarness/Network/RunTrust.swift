@@ -6,9 +6,9 @@ import FrugalProbe
 /// How a run's app is told to trust the run's CA (``RunCertificateAuthority``), in every way a
 /// Linux TLS client learns of one, checked against the real clients (docs/NETWORK.md):
 ///
-/// - `SSL_CERT_FILE` and `CURL_CA_BUNDLE` name a bundle of the system's CAs plus the run's:
-///   the curl command line reads them (and OpenSSL-based programs that use the default paths
-///   read `SSL_CERT_FILE`).
+/// - `CURL_CA_BUNDLE` and `SSL_CERT_FILE` name a bundle of the system's CAs plus the run's: the
+///   curl command line reads the first (curl 7.88 ignores the second), OpenSSL's default paths
+///   the second (Python's `ssl`, `openssl s_client`).
 /// - `URLSessionCertificateAuthorityInfoFile` names it too, but swift-corelibs-foundation reads
 ///   it on Android only; on Linux, `URLSession` goes through libcurl with Debian's compiled-in
 ///   bundle path and no variable changes it.
@@ -60,14 +60,15 @@ final class RunTrust: Sendable {
             throw error
         }
         var notes = ["SSL_CERT_FILE, CURL_CA_BUNDLE and URLSessionCertificateAuthorityInfoFile name a bundle of "
-            + (system.map { "the system's CAs (\($0))" } ?? "no system CAs (none found)") + " and the run's CA (the curl command line reads them)"]
+            + (system.map { "the system's CAs (\($0))" } ?? "no system CAs (none found)")
+            + " and the run's CA (curl reads CURL_CA_BUNDLE, OpenSSL's default paths SSL_CERT_FILE; URLSession on Linux neither)"]
         if let system {
             if let unavailable = Self.privateViewUnavailable {
                 privateFile = nil
                 notes.append("no private view of \(system) for the app (\(unavailable)): a client that reads only the system bundle (URLSession through libcurl, swift-nio-ssl) refuses the run's certificate")
             } else {
                 privateFile = PrivateFile(source: bundle.path, target: system)
-                notes.append("the app's processes see that bundle at \(system), in a mount namespace of their own (the host's file is unchanged): URLSession (libcurl), OpenSSL's defaults and swift-nio-ssl read it there")
+                notes.append("the app's processes see that bundle at \(system), in a mount namespace of their own (the host's file is unchanged): URLSession (libcurl's compiled-in path), OpenSSL's defaults and swift-nio-ssl read it there")
             }
         } else {
             privateFile = nil
