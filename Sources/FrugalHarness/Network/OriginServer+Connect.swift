@@ -136,6 +136,14 @@ final class ConnectTunnelHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 }
 
+/// Fired inbound, after the TLS handshake of a `CONNECT` tunnel completed, to the HTTP handlers
+/// that serve the requests inside it (an `OriginHandler` may record them as HTTPS to `host`).
+struct TLSTunnelEvent: Sendable, Equatable {
+    /// The `CONNECT` target's host (lower-case, no brackets) and port.
+    var host: String
+    var port: Int
+}
+
 /// Sits just after the TLS handler of a tunnel: records how its handshake ended, and whether a
 /// client that completed it then sent anything (one that hangs up without a request after the
 /// handshake has most likely refused the certificate by a check of its own, a pin).
@@ -167,11 +175,13 @@ final class TLSHandshakeObserver: ChannelInboundHandler, RemovableChannelHandler
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        context.fireUserInboundEventTriggered(event)
         if let event = event as? TLSUserEvent, case .handshakeCompleted = event {
             completed = true
             alerts.stop()
+            // The HTTP handlers after this one learn that their requests came through a tunnel, and for which host.
+            context.fireUserInboundEventTriggered(TLSTunnelEvent(host: host, port: port))
         }
-        context.fireUserInboundEventTriggered(event)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
