@@ -145,6 +145,32 @@ final class HTTPSTunnelTests: XCTestCase {
         XCTAssertFalse(json.contains(String(keyBody.prefix(40))))
     }
 
+    /// A program of a run reads the run's bundle at the system bundle's path (one certificate
+    /// more than the host's file), while the host's file is the same before and after; a built-in
+    /// workload's run has no CA.
+    func testAProgramSeesTheRunsBundleInPlaceOfTheSystemsAndTheHostKeepsItsOwn() throws {
+        if let unavailable = RunTrust.privateViewUnavailable {
+            throw XCTSkip("no private view of a file on this machine: \(unavailable)")
+        }
+        let system = try XCTUnwrap(RunTrust.systemBundleCandidates.first { FileManager.default.isReadableFile(atPath: $0) })
+        let before = try Data(contentsOf: URL(fileURLWithPath: system))
+        let hostCount = String(decoding: before, as: UTF8.self).components(separatedBy: "BEGIN CERTIFICATE").count - 1
+        let out = scratch.appendingPathComponent("count").path
+        let script = #"grep -c "BEGIN CERTIFICATE" "$0" > "$1""#
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", script, system, out]),
+                                                                  scenario: ScenarioRunnerTests.short, repetition: 1))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let seen = try String(contentsOfFile: out, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(Int(seen), hostCount + 1, "the program sees the system's CAs and the run's")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: system)), before, "the host's bundle is untouched")
+        let trust = try XCTUnwrap(record.network?.tls?.trust)
+        XCTAssertTrue(trust.contains { $0.contains("mount namespace of their own") }, "\(trust)")
+
+        let builtIn = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: "idle"), scenario: ResourceSchedulerTests.short, repetition: 1))
+        XCTAssertNotNil(builtIn.network)
+        XCTAssertNil(builtIn.network?.tls, "a built-in workload speaks plain HTTP: no CA")
+    }
+
     private func eventually(_ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(10)
         while !condition() {
