@@ -131,3 +131,47 @@ extension CLITests {
         XCTAssertTrue(after.isSubset(of: before), "the run's trust directory is removed: \(after.subtracting(before))")
     }
 }
+
+extension CLITests {
+    /// A Swift program that fetches with `URLSession.shared`, unchanged, over `https://`: on Linux
+    /// URLSession (libcurl) trusts only the system bundle's path, so this passes only through the
+    /// run's private view of that file (root). The request crosses the proxy and the origin serves it.
+    func testURLSessionFetchesHTTPSWithNoChange() throws {
+        guard geteuid() == 0 else { throw XCTSkip("the private view of the system CA bundle needs root; URLSession reads no variable for a CA on Linux") }
+        let swiftc = ["/usr/bin/swiftc"] + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { $0 + "/swiftc" }
+        guard let compiler = swiftc.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw XCTSkip("swiftc is not on PATH: the test compiles a small URLSession program")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-https-urlsession-\(getpid())")
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("main.swift")
+        try """
+        import Foundation
+        import FoundationNetworking
+        // Prints the status and the body's length, or the error.
+        let done = DispatchSemaphore(value: 0)
+        URLSession.shared.dataTask(with: URL(string: CommandLine.arguments[1])!) { data, response, error in
+            if let error { print("error: \\(error)") }
+            if let http = response as? HTTPURLResponse { print("status \\(http.statusCode) bytes \\(data?.count ?? -1)") }
+            done.signal()
+        }.resume()
+        done.wait()
+        """.write(to: source, atomically: true, encoding: .utf8)
+        let program = directory.appendingPathComponent("fetch").path
+        let compiled = try Self.run(URL(fileURLWithPath: compiler), [source.path, "-o", program])
+        XCTAssertEqual(compiled.status, 0, compiled.stderr)
+        let out = directory.path
+        let result = try frugal(["run", "--quiet", "--no-history", "--out", out + "/report", "--", "sh", "-c", #""$1" https://api.example.test/json/2000 > "$0/fetched""#, out, program])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let fetched = try String(contentsOfFile: out + "/fetched", encoding: .utf8)
+        XCTAssertEqual(fetched.trimmingCharacters(in: .whitespacesAndNewlines), "status 200 bytes 2000", "URLSession over HTTPS through the run's proxy")
+        let data = try Data(contentsOf: directory.appendingPathComponent("report/report.json"))
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let run = try XCTUnwrap((report["runs"] as? [[String: Any]])?.first)
+        let metrics = try XCTUnwrap(run["metrics"] as? [String: [String: Any]])
+        XCTAssertEqual(metrics["network.transfers"]?["value"] as? Double, 1)
+        XCTAssertGreaterThan(metrics["network.bytesReceived"]?["value"] as? Double ?? 0, 2000)
+    }
+}
