@@ -28,6 +28,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // HTTPS through the proxy: TLS termination (BoringSSL inside swift-nio-ssl) with a leaf
+        // certificate per host, signed by a CA made for each run (docs/NETWORK.md).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         // Only its UnixSignals library (SIGINT/SIGTERM as an async sequence over dispatch sources).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
@@ -60,6 +66,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(name: "FrugalReport", dependencies: ["FrugalCore", "CFrugalSystem"]),
@@ -105,7 +116,7 @@ let package = Package(
         .testTarget(
             name: "FrugalHarnessTests",
             dependencies: ["FrugalHarness", "FrugalCore", "FrugalProbe", "FrugalKit", "FrugalWorkloads", "FrugalReport", "frugal-workload-host",
-                           "frugal-idiom-fixtures"]
+                           "frugal-idiom-fixtures", .product(name: "X509", package: "swift-certificates")]
         ),
         .testTarget(name: "FrugalReportTests", dependencies: ["FrugalReport", "FrugalCore", "FrugalHarness", "FrugalTestSupport", "frugal-workload-host"]),
         .testTarget(name: "FrugalHistoryTests", dependencies: ["FrugalHistory", "FrugalCore", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -5,7 +5,8 @@
 #   scripts/setup.sh                  # build and test prerequisites
 #   scripts/setup.sh --ci             # and what CI's tests use so they run rather than skip:
 #                                     # Chromium (the HTML screenshot test) and perf (linux-perf,
-#                                     # the black-box wakeups checked against perf stat)
+#                                     # the black-box wakeups checked against perf stat) and
+#                                     # curl (the HTTPS tests' client)
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -21,6 +22,8 @@ missing=()
 if [ "${1:-}" = "--ci" ] || [ "${1:-}" = "--with-chromium" ]; then
   command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
   command -v perf >/dev/null 2>&1 || missing+=(linux-perf)
+  # The HTTPS tests run the real curl through a run's proxy (CLITests+HTTPS.swift).
+  command -v curl >/dev/null 2>&1 || missing+=(curl)
 fi
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

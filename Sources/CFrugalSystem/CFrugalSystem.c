@@ -95,3 +95,45 @@ int frugal_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
 int frugal_rename_exchange(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE);
 }
+
+#include <pthread.h>
+#include <sched.h>
+#include <sys/mount.h>
+
+struct frugal_private_spawn {
+    pid_t *pid;
+    const char *path;
+    const posix_spawn_file_actions_t *actions;
+    const posix_spawnattr_t *attributes;
+    char *const *argv;
+    char *const *envp;
+    const char *source;
+    const char *target;
+    const char *failed_call;
+    int error;
+};
+
+static void *frugal_private_spawn_thread(void *argument) {
+    struct frugal_private_spawn *spawn = argument;
+    if (unshare(CLONE_NEWNS) != 0) { spawn->failed_call = "unshare"; spawn->error = errno; return NULL; }
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) { spawn->failed_call = "mount(private)"; spawn->error = errno; return NULL; }
+    if (mount(spawn->source, spawn->target, NULL, MS_BIND, NULL) != 0) { spawn->failed_call = "mount(bind)"; spawn->error = errno; return NULL; }
+    if (mount(NULL, spawn->target, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) != 0) {
+        spawn->failed_call = "mount(read-only)"; spawn->error = errno; return NULL;
+    }
+    int status = posix_spawn(spawn->pid, spawn->path, spawn->actions, spawn->attributes, spawn->argv, spawn->envp);
+    if (status != 0) { spawn->failed_call = "posix_spawn"; spawn->error = status; }
+    return NULL;
+}
+
+int frugal_spawn_with_private_file(pid_t *pid, const char *path, const posix_spawn_file_actions_t *actions,
+                                   const posix_spawnattr_t *attributes, char *const argv[], char *const envp[],
+                                   const char *source, const char *target, const char **failed_call) {
+    struct frugal_private_spawn spawn = { pid, path, actions, attributes, argv, envp, source, target, NULL, 0 };
+    pthread_t thread;
+    int created = pthread_create(&thread, NULL, frugal_private_spawn_thread, &spawn);
+    if (created != 0) { *failed_call = "pthread_create"; return created; }
+    pthread_join(thread, NULL);
+    if (spawn.error != 0) *failed_call = spawn.failed_call;
+    return spawn.error;
+}

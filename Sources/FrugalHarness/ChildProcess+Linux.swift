@@ -41,9 +41,10 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
     /// `oom_score_adj`, then execs the program with the same pid: every page the program
     /// touches from exec on is charged to the cgroup (v1 does not move charges made before a move).
     /// `trailingBytes`, when given, replaces the last arguments byte for byte (a program's
-    /// arguments need not be UTF-8; a `String` cannot hold them).
+    /// arguments need not be UTF-8; a `String` cannot hold them). `privateFile`, when given, is
+    /// bind-mounted over its target in a mount namespace of the child's own (its descendants share it).
     init(arguments: [String], environment: [String: String], cgroupProcs: [String] = [], oomScoreAdjustment: Int? = nil,
-         trailingBytes: [[UInt8]]? = nil) throws {
+         trailingBytes: [[UInt8]]? = nil, privateFile: PrivateFile? = nil) throws {
         var arguments = arguments
         if !cgroupProcs.isEmpty || oomScoreAdjustment != nil {
             let script = #"adj="$1"; shift; while [ "$1" != "--" ]; do echo $$ > "$1" || exit 125; shift; done; shift; "#
@@ -95,7 +96,12 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+        var failedCall: UnsafePointer<CChar>?
+        let status = if let privateFile {
+            frugal_spawn_with_private_file(&pid, arguments[0], &actions, &attributes, argv, envp, privateFile.source, privateFile.target, &failedCall)
+        } else {
+            posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+        }
         let spawned = MonotonicClock.now()
         // The child's ends, now its own (or nobody's): a failed close leaves nothing to undo.
         try? SystemCall.close(controlPipe[0], subject: "control pipe")
@@ -103,7 +109,8 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
         guard status == 0 else {
             try? SystemCall.close(controlPipe[1], subject: "control pipe")
             try? SystemCall.close(eventPipe[0], subject: "event pipe")
-            throw SystemCallError(call: "posix_spawn", subject: arguments[0], errno: status)
+            let call = failedCall.map { String(cString: $0) } ?? "posix_spawn"
+            throw SystemCallError(call: call, subject: call == "posix_spawn" ? arguments[0] : privateFile?.target, errno: status)
         }
         self.pid = pid
         self.spawnTime = spawned

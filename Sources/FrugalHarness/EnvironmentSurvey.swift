@@ -159,7 +159,7 @@ public struct EnvironmentSurvey: Codable, Sendable {
         if let runContainment { notes.append("run containment: " + runContainment.detail) }
         if let exitRecords, !exitRecords.available { notes.append("exit records: " + exitRecords.detail + "; black-box counts fall back to wait4 and /proc samples") }
         notes.append("energy is not measured on this machine unless a RAPL/powercap component is present; it is modelled")
-        notes.append("network: each run has its own origin server and shaping proxy on loopback (FRUGAL_PROXY); by default runs start on the LTE link (9 Mbit/s down, 1.5 Mbit/s up, 60 ms RTT) and radio energy is modelled for an LTE device (Huang et al. 2012); frugal run's --network and --radio change them, and each radio metric names its model in its source")
+        notes.append("network: each run has its own origin server and shaping proxy on loopback (FRUGAL_PROXY, http_proxy, https_proxy; an app's or program's HTTPS goes through CONNECT, with a CA made for the run: docs/NETWORK.md); by default runs start on the LTE link (9 Mbit/s down, 1.5 Mbit/s up, 60 ms RTT) and radio energy is modelled for an LTE device (Huang et al. 2012); frugal run's --network and --radio change them, and each radio metric names its model in its source")
         return EnvironmentInfo(hostname: machine.hostname, kernel: machine.kernel, cores: machine.cores,
                                memoryBytes: machine.memoryBytes, virtualMachine: machine.virtualMachine,
                                papiVersion: papi.version, counters: papi.events, notes: notes)

@@ -61,6 +61,12 @@ struct OutsideStretchTracker {
     typealias Expecting = (from: UInt64, until: UInt64)
 
     mutating func observe(_ sample: Sample, expecting: Expecting) {
+        // An exited thread (a zombie, or dead) is gone, whatever its status still shows: its
+        // schedstat reads 0 then, which once made an on-CPU time wrap around to 2⁶⁴ ns.
+        if sample.state.state == "Z" || sample.state.state == "X" {
+            lost(at: sample.time)
+            return
+        }
         if let lost = lostAt, let open = stretch {
             // The thread was gone and another (a wrapper's child) is watched now.
             close(open, at: lost, expecting: expecting)
@@ -73,7 +79,7 @@ struct OutsideStretchTracker {
            current.busy || !sample.running {
             current.busy = current.busy && sample.running
             current.uninterruptible = current.uninterruptible && state.state == "D"
-            current.onCPUEnd = state.onCPUNanoseconds
+            current.onCPUEnd = max(current.onCPUEnd, state.onCPUNanoseconds)
             current.lastSampleTime = sample.time
             if !sample.running {
                 current.wchan = state.wchan ?? current.wchan
@@ -84,7 +90,7 @@ struct OutsideStretchTracker {
             if var finished = stretch {
                 if finished.busy && finished.pid == sample.pid && finished.switches != state.voluntaryContextSwitches {
                     // It ran on until it went to sleep, after its last running sample: schedstat has that time.
-                    finished.onCPUEnd = state.onCPUNanoseconds
+                    finished.onCPUEnd = max(finished.onCPUEnd, state.onCPUNanoseconds)
                 }
                 close(finished, at: sample.time, expecting: expecting)
             }
@@ -135,7 +141,8 @@ struct OutsideStretchTracker {
 
     private mutating func close(_ stretch: Stretch, at end: UInt64, expecting: Expecting) {
         let length = end &- stretch.start
-        let onCPU = stretch.onCPUEnd &- stretch.onCPUStart
+        // Never negative: a counter read as 0 (a thread on its way out) is not a rewind.
+        let onCPU = stretch.onCPUEnd > stretch.onCPUStart ? stretch.onCPUEnd - stretch.onCPUStart : 0
         if stretch.busy {
             guard !stretch.duringLaunch else { return }
             longestBusy = max(longestBusy, onCPU)

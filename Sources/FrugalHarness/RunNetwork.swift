@@ -6,8 +6,13 @@ import NIOPosix
 
 /// The network side of one run: an origin server and a shaping proxy in front of it, both on
 /// loopback and both the run's own (so runs side by side with `--jobs` never share a link).
-/// The workload finds the proxy in `FRUGAL_PROXY=127.0.0.1:PORT`. One event-loop group of
-/// the run's own serves both, a loop each, so the origin's work never delays the proxy's timing.
+/// The workload finds the proxy in `FRUGAL_PROXY=127.0.0.1:PORT`, and any HTTP client in the
+/// proxy variables (`http_proxy`, `https_proxy`, ...; see ``environment``). One event-loop group
+/// of the run's own serves both, a loop each, so the origin's work never delays the proxy's timing.
+///
+/// With a trust directory (apps and programs, not the built-in workloads, which speak plain
+/// HTTP to `FRUGAL_PROXY`), the run also has its own CA: the origin answers `CONNECT` with TLS
+/// (``ConnectTunnelHandler``), and ``RunTrust`` tells the app to trust the CA.
 final class RunNetwork {
     /// The environment variable naming the proxy's address.
     static let environmentKey = FrugalProtocol.Environment.proxy
@@ -16,6 +21,10 @@ final class RunNetwork {
     let proxy: ShapingProxy
     let address: String
     let radio: RadioProfile.Technology
+    /// The run's CA, when it serves HTTPS.
+    let certificateAuthority: RunCertificateAuthority?
+    /// How the app is told to trust it.
+    let trust: RunTrust?
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
     private var conditions: [(time: UInt64, profile: NetworkProfile)]
     private var faults: [(time: UInt64, kind: String, detail: String)] = []
@@ -28,8 +37,9 @@ final class RunNetwork {
     private let recording: (responder: UpstreamResponder, path: String)?
 
     /// Starts both servers with `profile` in force; `server` says what the origin answers with
-    /// (nil or empty: the synthetic routes).
-    init(profile: NetworkProfile, radio: RadioProfile.Technology, server: ServerSettings? = nil) throws {
+    /// (nil or empty: the synthetic routes). With `trustDirectory`, makes the run's CA and writes
+    /// its trust bundle in a new directory there (beside the sandbox).
+    init(profile: NetworkProfile, radio: RadioProfile.Technology, server: ServerSettings? = nil, trustDirectory: URL? = nil) throws {
         let loops = Array(group.makeIterator())
         let responder: any OriginResponder
         do {
@@ -38,12 +48,26 @@ final class RunNetwork {
             try? group.syncShutdownGracefully()
             throw HarnessError.network(component: "origin server", underlying: error)
         }
-        origin = OriginServer(group: loops[1 % loops.count], measuresCompressibility: true, responder: responder)
+        if let trustDirectory {
+            do {
+                let authority = try RunCertificateAuthority(label: "run")
+                certificateAuthority = authority
+                trust = try RunTrust(authority: authority, parent: trustDirectory)
+            } catch {
+                try? group.syncShutdownGracefully()
+                throw HarnessError.network(component: "run certificate authority", underlying: error)
+            }
+        } else {
+            (certificateAuthority, trust) = (nil, nil)
+        }
+        origin = OriginServer(group: loops[1 % loops.count], measuresCompressibility: true, responder: responder,
+                              certificateAuthority: certificateAuthority)
         let originPort: Int
         do {
             originPort = try origin.start()
         } catch {
             origin.stop()
+            trust?.remove()
             try? group.syncShutdownGracefully()
             throw HarnessError.network(component: "origin server", underlying: error)
         }
@@ -54,6 +78,7 @@ final class RunNetwork {
         } catch {
             proxy.stop()
             origin.stop()
+            trust?.remove()
             try? group.syncShutdownGracefully()
             throw HarnessError.network(component: "shaping proxy", underlying: error)
         }
@@ -64,8 +89,28 @@ final class RunNetwork {
 
     deinit { stop() }
 
-    /// What the workload's environment needs.
-    var environment: [String: String] { [Self.environmentKey: address] }
+    /// What the workload's environment needs: `FRUGAL_PROXY`, the proxy variables every common
+    /// client reads (curl and libcurl, hence `URLSession`, read `http_proxy` in lower case only,
+    /// and `https_proxy` or `HTTPS_PROXY`; others read the upper-case forms), loopback kept off
+    /// the proxy (`no_proxy`: an app's own local services are not the network), and with a CA
+    /// the trust variables (``RunTrust``).
+    var environment: [String: String] {
+        var environment = [Self.environmentKey: address]
+        for key in Self.proxyVariables { environment[key] = "http://\(address)" }
+        for key in Self.noProxyVariables { environment[key] = Self.noProxy }
+        if let trust { environment.merge(trust.environment) { $1 } }
+        return environment
+    }
+
+    /// The variables naming the proxy, each `http://127.0.0.1:PORT`.
+    static let proxyVariables = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"]
+    /// The variables naming the hosts that bypass the proxy.
+    static let noProxyVariables = ["no_proxy", "NO_PROXY"]
+    /// Loopback, by name and address.
+    static let noProxy = "localhost,127.0.0.1,::1"
+
+    /// The file the app's processes see in place of the system CA bundle, when the run has one.
+    var privateFile: PrivateFile? { trust?.privateFile }
 
     /// Watches the processes `pids` returns for connections past the proxy (``SocketWatch``).
     func watchSockets(ignoring: Set<String> = [], _ pids: @escaping @Sendable () -> [pid_t]) {
@@ -91,6 +136,7 @@ final class RunNetwork {
         sockets.stop()
         proxy.stop()
         origin.stop()
+        trust?.remove()
         try? group.syncShutdownGracefully()
     }
 
@@ -126,6 +172,11 @@ final class RunNetwork {
                 recordingProblem = "\(error)"
                 record.serving = "\(serving) — not written: \(error)"
             }
+        }
+        if let certificateAuthority, let trust {
+            let name = certificateAuthority.certificate.subject.description
+            record.tls = TLSRecord(certificateAuthority: name, fingerprint: certificateAuthority.fingerprint, trust: trust.notes,
+                                   handshakes: certificateAuthority.handshakeRecords(since: spawnTime))
         }
         return record
     }

@@ -130,11 +130,15 @@ final class RunSession {
         let network: RunNetwork?
         do {
             // A scenario's own link and radio (frugal.yml's options) win over the run's defaults.
-            // An in-memory app opens no socket: no origin or proxy is started for it.
+            // An in-memory app opens no socket: no origin or proxy is started for it. A built-in
+            // workload speaks plain HTTP to FRUGAL_PROXY: only apps and programs get a CA (HTTPS).
+            var builtIn = false
+            if case .builtIn = plan.target { builtIn = true }
             network = launcher.startsSystemProcesses
                 ? try RunNetwork(profile: plan.scenario.networkProfile.flatMap(NetworkProfile.named) ?? options.networkProfile,
                                  radio: plan.scenario.radio ?? options.radio,
-                                 server: options.server.overridden(by: plan.server))
+                                 server: options.server.overridden(by: plan.server),
+                                 trustDirectory: builtIn ? nil : options.sandboxParent)
                 : nil
         } catch {
             sandbox.remove()
@@ -225,7 +229,7 @@ final class RunSession {
             if let containment, !groups.contains(containment.procsPath) { groups.append(containment.procsPath) }
             (process, reader) = try launcher.launch(LaunchRequest(arguments: arguments, environment: environment, cgroupProcs: groups,
                                                                   oomScoreAdjustment: memory.cgroup == nil ? nil : MemoryPressure.workloadOOMScore,
-                                                                  trailingBytes: trailingBytes), clock: clock)
+                                                                  trailingBytes: trailingBytes, privateFile: network?.privateFile), clock: clock)
         } catch {
             throw HarnessError.spawn(program: arguments.first ?? "the app", underlying: error)
         }

@@ -10,10 +10,10 @@ final class Sandbox {
     /// Creates the layout under `parent`, installs `resources` in the bundle and makes it
     /// read-only, and installs `documents` (writable) in Documents.
     init(parent: URL, workload: String, resources: [BundleResource], documents: [BundleResource] = []) throws {
-        // At most 60 characters of the name: the directory is one path component (NAME_MAX 255),
-        // and a command line of 230 characters once made the run fail after it had run. The
-        // random suffix keeps it unique; the name is only there for a person looking at /tmp.
-        let safeName = workload.prefix(60).map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "-" }
+        // At most 60 characters of the name, ASCII only: the directory is one path component
+        // (NAME_MAX, 255 bytes), and a command line of 230 characters once made the run fail after
+        // it had run. The random suffix keeps it unique; the name is for a person looking at /tmp.
+        let safeName = workload.prefix(60).map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") ? $0 : "-" }
         root = parent.appendingPathComponent("frugal-sandbox-\(String(safeName))-\(getpid())-\(UUID().uuidString.prefix(8))")
         let manager = FileManager.default
         for directory in SandboxLayout.all {

@@ -83,6 +83,9 @@ extension Application {
             delegate.didEnterBackground(self)
             postLifecycle(Self.didEnterBackgroundNotification)
         }
+        // What the app freed on its way to the background goes back to the system, as Darwin's
+        // allocator returns freed pages (AllocatorRelief): resident memory is then what it holds.
+        AllocatorRelief.relieve()
         reportPreservedState(.background)
     }
 

@@ -29,6 +29,9 @@ extension Application {
             delegate.didReceiveMemoryWarning(self, level: level)
         }
         let end = MonotonicClock.now()
+        // What the app freed in answer goes back to the system, as Darwin's allocator gives it
+        // back on a pressure warning (AllocatorRelief), after the app's handler and outside it.
+        if level != .normal { AllocatorRelief.relieve() }
         emitter.emit(.memory(MemoryEvent(kind: .warningHandled, level: level, handlerStart: start, handlerEnd: end,
                                          sequence: sequence, before: before, after: MemoryTools.ledger)), at: end)
     }

@@ -9,6 +9,15 @@ extension HTMLReportRenderer {
         html += "<div class=\"tl\">" + TimelineSVG.render(run.timeline) + "</div>" + TimelineSVG.legend(run.timeline)
         html += diskDetails(run)
         html += serverDetails(run)
+        if let tls = run.tls {
+            // HTTPS through the proxy: a client that refused the run's CA is a finding, shown open.
+            let hosts = tls.hosts.map { "\($0.authority): \($0.completed) served" + ($0.refused + $0.closedWithoutRequest + $0.failed > 0 ? ", \($0.refused + $0.closedWithoutRequest + $0.failed) refused or failed" : "") }
+            html += "<details class=\"tls\"\(tls.findings.isEmpty ? "" : " open")><summary>HTTPS: \(e(hosts.joined(separator: "; ")))</summary><ul>"
+            for finding in tls.findings { html += "<li><strong>\(e(finding))</strong></li>" }
+            html += "<li>certificate authority: \(e(tls.certificateAuthority))</li>"
+            for note in tls.trust { html += "<li>\(e(note))</li>" }
+            html += "</ul></details>"
+        }
         let measured = run.metrics.filter { $0.value.value != nil }.sorted { $0.key < $1.key }
         let unavailable = run.metrics.filter { $0.value.value == nil }
         if !unavailable.isEmpty {

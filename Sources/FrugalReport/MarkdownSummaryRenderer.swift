@@ -25,6 +25,7 @@ public enum MarkdownSummaryRenderer {
         if let comparison = report.comparison { addComparison(comparison, to: &document) }
         if let assertions = report.assertions { document.add(.essential, assertionLines(assertions)) }
         addScores(report, to: &document)
+        addTLSFindings(report, to: &document)
         addAudits(report, to: &document)
         document.add(.essential, ["Scores are 0–100: pass ≥ 90, average 50–89, fail < 50."])
         return document.render(limit: limit)
@@ -117,6 +118,21 @@ public enum MarkdownSummaryRenderer {
             lines += ["", "Connections past the proxy (unseen traffic, not shaped or counted): \(unseen.prefix(10).map(cell).joined(separator: ", "))"]
         }
         return lines
+    }
+
+    /// Every run whose client refused the run's CA (its own trust store, or a pinned
+    /// certificate): those requests were neither served nor seen, so its network numbers miss them.
+    static func addTLSFindings(_ report: Report, to document: inout MarkdownDocument) {
+        let runs = report.runs.filter { !($0.tls?.findings.isEmpty ?? true) }
+        guard !runs.isEmpty else { return }
+        var lines = ["## HTTPS findings", ""]
+        for run in runs {
+            for finding in run.tls?.findings ?? [] {
+                lines.append("- \(cell(run.workload)) · \(cell(run.scenario)), run \(run.repetition): \(cell(finding))")
+            }
+        }
+        lines.append("")
+        document.add(.essential, lines)
     }
 
     static func failingAudits(_ result: WorkloadResult) -> [AggregatedAudit] {

@@ -69,6 +69,23 @@ final class OutsideStretchTrackerTests: XCTestCase {
         XCTAssertEqual(hang.end, exit)
     }
 
+    /// A thread seen as a zombie (its schedstat reads 0) ends the watch of it; its on-CPU time
+    /// never wraps around (a longest block of 1.8 × 10¹³ ms was once reported).
+    func testAZombieSampleEndsTheStretchWithoutWrapping() throws {
+        var thread = Thread()
+        thread.sleep(100)
+        thread.spin(300)
+        thread.time += 25 * Self.ms
+        thread.tracker.observe(.init(pid: 7, time: thread.time, state: ThreadWaitState(state: "Z", wchan: nil, syscall: nil,
+                                                                                        voluntaryContextSwitches: thread.switches,
+                                                                                        involuntaryContextSwitches: 0, onCPUNanoseconds: 0)),
+                               expecting: Self.none)
+        thread.tracker.finish(exitTime: thread.time, now: thread.time, expecting: Self.none)
+        XCTAssertLessThan(Double(thread.tracker.longestBusy) / 1e6, 400)
+        let hang = try XCTUnwrap(thread.tracker.hangs.first)
+        XCTAssertEqual(hang.milliseconds, 325, accuracy: 30)
+    }
+
     func testAShortSpinIsNotAHangAndAnIdleWaitIsNot() {
         var thread = Thread()
         thread.sleep(100)

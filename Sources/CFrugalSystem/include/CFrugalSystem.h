@@ -18,6 +18,18 @@ int frugal_pipe_cloexec(int fds[2]);
    close-on-exec (SwiftNIO's listening sockets, for one). */
 int frugal_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
+/* posix_spawn in a private mount namespace where `source` is bind-mounted (read-only) over
+   `target`: the child sees its own file there, the host and every other process keep theirs.
+   Done on a thread made for it (unshare(CLONE_NEWNS) affects the calling thread only, and
+   posix_spawn's child inherits that thread's namespace), which ends after the spawn, so the
+   namespace lives exactly as long as the child and its descendants. Mount propagation is made
+   private first, so nothing reaches the host's mounts. Needs CAP_SYS_ADMIN.
+   Returns 0 with *pid set; or an errno, with *failed_call naming the call that failed
+   ("pthread_create", "unshare", "mount(private)", "mount(bind)", "mount(read-only)", "posix_spawn"). */
+int frugal_spawn_with_private_file(pid_t *pid, const char *path, const posix_spawn_file_actions_t *actions,
+                                   const posix_spawnattr_t *attributes, char *const argv[], char *const envp[],
+                                   const char *source, const char *target, const char **failed_call);
+
 /* The calling thread's kernel id. */
 pid_t frugal_gettid(void);
 
@@ -73,6 +85,10 @@ int frugal_perf_open_hardware(int which, pid_t pid);
 /// everything it creates from then on (inherit), read as {value, time enabled, time running}.
 /// Returns the fd or -errno.
 int frugal_perf_open_tracepoint(unsigned long long id, pid_t pid);
+
+/// glibc's `malloc_trim(0)`: gives freed heap memory of every arena back to the kernel (Swift's
+/// Glibc module does not export <malloc.h>).
+int frugal_malloc_trim(void);
 
 #include "FrugalTaskStats.h"
 #endif

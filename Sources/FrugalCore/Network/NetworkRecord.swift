@@ -22,6 +22,9 @@ public struct NetworkRecord: Codable, Sendable, Equatable {
     /// TCP connections the run's processes held to somewhere other than the proxy (traffic the
     /// proxy never saw); nil when the run's sockets were not watched.
     public var unseenConnections: [UnseenConnection]?
+    /// The run's CA and its TLS handshakes (HTTPS through the proxy); nil in records made before
+    /// the proxy spoke TLS, or when the run's CA could not be made.
+    public var tls: TLSRecord?
 
     public init(proxyAddress: String, radio: RadioProfile.Technology, trace: ProxyTrace, origin: OriginStatistics,
                 conditions: [NetworkConditionChange], faults: [InjectedFault]) {

@@ -110,6 +110,9 @@ public struct RunReport: Codable, Sendable {
     /// What the run's origin served, its unmatched requests and unseen connections; nil in
     /// reports made before the origin logged requests.
     public var server: RunServerSummary?
+    /// The run's HTTPS through the proxy: its CA, how it was offered, handshakes per host, and a
+    /// finding for each client that refused the run's certificate. Absent without a TLS tunnel.
+    public var tls: RunTLSSummary?
 
     public init(workload: String, scenario: String, repetition: Int, outcome: RunOutcome, outcomeDetail: String?,
                 exitStatus: ExitStatus?, durationSeconds: Double, metrics: [String: MetricValue], timeline: Timeline,

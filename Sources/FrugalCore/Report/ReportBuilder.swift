@@ -30,6 +30,7 @@ public enum ReportBuilder {
         report.files = files.isEmpty ? nil : files
         report.processes = RunProcessesSummary(record, timeline: report.timeline)
         report.server = RunServerSummary(record.network)
+        report.tls = RunTLSSummary(record.network?.tls)
         return report
     }
 

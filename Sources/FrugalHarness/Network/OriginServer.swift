@@ -41,6 +41,8 @@ public final class OriginServer: Sendable {
     public let responder: any OriginResponder
     /// Whether each whole body is also deflated to measure its compressibility (costs CPU).
     public let measuresCompressibility: Bool
+    /// The run's CA, when the server also answers `CONNECT` with TLS (OriginServer+Connect.swift).
+    public let certificateAuthority: RunCertificateAuthority?
     private let server = BoundServer()
 
     /// Creates a stopped server.
@@ -54,11 +56,14 @@ public final class OriginServer: Sendable {
     ///     compressed size (``OriginStatistics/PathStatistics/deflatedBytes``); off by default
     ///     because it costs the server CPU in proportion to the bytes it serves.
     ///   - responder: what answers requests; by default the synthetic routes.
+    ///   - certificateAuthority: when given, `CONNECT host:port` is answered with a TLS tunnel
+    ///     whose certificate for `host` this CA signs, and the requests inside are served as plain ones.
     public init(host: String = "127.0.0.1", port: Int = 0, group: EventLoopGroup? = nil, measuresCompressibility: Bool = false,
-                responder: any OriginResponder = SyntheticResponder()) {
+                responder: any OriginResponder = SyntheticResponder(), certificateAuthority: RunCertificateAuthority? = nil) {
         self.host = host
         self.responder = responder
         self.measuresCompressibility = measuresCompressibility
+        self.certificateAuthority = certificateAuthority
         self.requestedPort = port
         self.group = group ?? BoundServer.defaultGroup
     }
@@ -70,6 +75,7 @@ public final class OriginServer: Sendable {
         let measures = measuresCompressibility
         let log = self.log
         let responder = self.responder
+        let authority = certificateAuthority
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -83,6 +89,9 @@ public final class OriginServer: Sendable {
                     // The byte counter sits nearest the socket: its counts place each request on the proxy's trace.
                     let wire = ConnectionWire(number: log.nextConnectionNumber(), peerPort: channel.remoteAddress?.port)
                     try channel.pipeline.syncOperations.addHandler(WireByteCounter(wire: wire))
+                    // HTTPS: a CONNECT becomes TLS in front of the same HTTP handlers, behind the byte
+                    // counter, which so counts TLS records: the bytes the proxy sees.
+                    if let authority { try channel.pipeline.syncOperations.addHandler(ConnectTunnelHandler(authority: authority)) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(OriginHandler(
                         recorder: recorder, measuresCompressibility: measures, responder: responder, log: log, wire: wire))

@@ -41,6 +41,17 @@ struct LaunchRequest: Sendable {
     var cgroupProcs: [String] = []
     var oomScoreAdjustment: Int?
     var trailingBytes: [[UInt8]]?
+    /// A file the app's processes see in place of a system one, in their own mount namespace
+    /// (the run's CA bundle over the system's; ``RunTrust``). Nil: the host's view.
+    var privateFile: PrivateFile?
+}
+
+/// A file bind-mounted, for one run's processes only, over another path.
+struct PrivateFile: Sendable, Equatable {
+    /// The file the processes see.
+    var source: String
+    /// The path where they see it.
+    var target: String
 }
 
 /// Starts the app processes of a run. The harness takes one (the real `SystemProcessLauncher`
@@ -59,7 +70,8 @@ struct SystemProcessLauncher: ProcessLauncher {
 
     func launch(_ request: LaunchRequest, clock: any HarnessClock) throws -> (process: any AppProcess, events: EventStreamReader) {
         let process = try ChildProcess(arguments: request.arguments, environment: request.environment, cgroupProcs: request.cgroupProcs,
-                                       oomScoreAdjustment: request.oomScoreAdjustment, trailingBytes: request.trailingBytes)
+                                       oomScoreAdjustment: request.oomScoreAdjustment, trailingBytes: request.trailingBytes,
+                                       privateFile: request.privateFile)
         return (process, EventStreamReader(fd: process.eventFD, clock: clock))
     }
 }
