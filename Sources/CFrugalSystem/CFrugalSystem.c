@@ -92,3 +92,11 @@ int frugal_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
 int frugal_rename_exchange(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE);
 }
+
+#include <sys/uio.h>
+/* process_vm_readv needs _GNU_SOURCE, which Swift's Glibc module does not define. */
+ssize_t frugal_process_vm_read(pid_t pid, void *local, size_t length, uint64_t remote) {
+    struct iovec here = { .iov_base = local, .iov_len = length };
+    struct iovec there = { .iov_base = (void *)(uintptr_t)remote, .iov_len = length };
+    return process_vm_readv(pid, &here, 1, &there, 1, 0);
+}

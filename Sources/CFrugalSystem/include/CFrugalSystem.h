@@ -59,4 +59,8 @@ static inline bool frugal_compare_and_swap_u64(uint64_t *word, uint64_t expected
 /* A volatile read, so touching a mapped page is not optimised away. */
 static inline uint8_t frugal_volatile_read_u8(const uint8_t *byte) { return *(const volatile uint8_t *)byte; }
 #include "FrugalTaskStats.h"
+/* Reads `length` bytes at `remote` in process `pid` into `local` (process_vm_readv, one segment):
+   the harness reads a sleeping thread's stack from outside. -1 and errno on failure. */
+ssize_t frugal_process_vm_read(pid_t pid, void *local, size_t length, uint64_t remote);
+
 #endif

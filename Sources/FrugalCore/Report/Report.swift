@@ -103,6 +103,10 @@ public struct RunReport: Codable, Sendable {
     public var machine: String?
     /// The run's containment, wrapper chain, stragglers and lanes; nil in reports made before runs had cgroups.
     public var processes: RunProcessesSummary?
+    /// Wakeups by thread, each thread's role and its evidence, and what was not charged to the
+    /// app (the platform's); nil in reports made before threads were told apart, or for a run
+    /// with no `/proc` sample.
+    public var threads: RunThreadsSummary?
 
     public init(workload: String, scenario: String, repetition: Int, outcome: RunOutcome, outcomeDetail: String?,
                 exitStatus: ExitStatus?, durationSeconds: Double, metrics: [String: MetricValue], timeline: Timeline,

@@ -29,6 +29,7 @@ public enum ReportBuilder {
         let files = DiskActivity(analysis).files
         report.files = files.isEmpty ? nil : files
         report.processes = RunProcessesSummary(record, timeline: report.timeline)
+        report.threads = RunThreadsSummary(analysis)
         return report
     }
 

@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+import FrugalCore
+import FrugalProbe
+
+/// Takes each thread's evidence (`ThreadEvidence`) while the sampler looks at it: its name,
+/// where it waits, and the functions on its stack, read from outside while it is blocked.
+///
+/// A stack is read from the stack pointer up: every word that is an address in a mapped file's
+/// code is named from that file's symbol table. That finds the return addresses of the live
+/// frames (and may find a stale one among them; the roles only look for functions that no
+/// other thread runs, such as libdispatch's `_dispatch_mgr_thread`). A thread is looked at up
+/// to `looks` times while asleep, as a thread caught between two jobs may not be where it
+/// stays; a look that shows libdispatch's manager is final.
+final class ThreadEvidenceCollector: Sendable {
+    private struct State {
+        var evidence: [Int32: ThreadEvidence] = [:]
+        var looks: [Int32: Int] = [:]
+        var programs: [Int32: String] = [:]
+    }
+    private let state = Mutex(State())
+    /// Looks at a sleeping thread's stack, at most.
+    static let looks = 3
+    /// Frames kept per thread.
+    static let frameLimit = 48
+
+    /// Looks at the threads in `sample` of process `pid` that still need a look.
+    func observe(pid: Int32, threads: [ThreadSample]) {
+        for thread in threads {
+            let pending = state.withLock { state -> Bool in
+                if let done = state.evidence[thread.tid], done.tid == done.pid || Self.isFinal(done) { return false }
+                return (state.looks[thread.tid] ?? 0) < Self.looks
+            }
+            guard pending else { continue }
+            if thread.tid == pid {
+                state.withLock { $0.evidence[thread.tid] = ThreadEvidence(pid: pid, tid: thread.tid, name: thread.name) }
+                continue
+            }
+            // A running thread has no stack pointer to read; the next sample will try again.
+            guard thread.state == "S" || thread.state == "D" else { continue }
+            let program = state.withLock { $0.programs[pid] } ?? ProcFS.executableName(pid: pid)
+            let wait = ProcFS.waitState(pid: pid, tid: thread.tid)
+            var evidence = ThreadEvidence(pid: pid, tid: thread.tid, name: thread.name, syscall: wait?.syscall, wchan: wait?.wchan,
+                                          program: program)
+            do {
+                let read = try ProcFS.stackWords(pid: pid, tid: thread.tid)
+                evidence.syscall = read.call
+                evidence.stack = Self.frames(read.words, maps: read.maps)
+            } catch {
+                evidence.stackUnavailable = "\(error)"
+            }
+            state.withLock { state in
+                if let program { state.programs[pid] = program }
+                state.looks[thread.tid, default: 0] += 1
+                // Keep the look that shows the most: a manager's over anything, a read stack over none.
+                if let previous = state.evidence[thread.tid], !Self.better(evidence, than: previous) { return }
+                state.evidence[thread.tid] = evidence
+            }
+        }
+    }
+
+    /// Everything seen, by process and thread.
+    var all: [ThreadEvidence] {
+        state.withLock { Array($0.evidence.values) }.sorted { ($0.pid, $0.tid) < ($1.pid, $1.tid) }
+    }
+
+    private static func isFinal(_ evidence: ThreadEvidence) -> Bool {
+        ThreadRole.classify(evidence).role == .dispatchManager
+    }
+
+    private static func better(_ new: ThreadEvidence, than old: ThreadEvidence) -> Bool {
+        if isFinal(new) { return true }
+        if isFinal(old) { return false }
+        return old.stack.isEmpty && !new.stack.isEmpty
+    }
+
+    /// The named functions among `words`, innermost first, each address looked up in the file
+    /// whose executable mapping holds it (return addresses point past their call: one byte back).
+    static func frames(_ words: [UInt64], maps: [ProcFS.Mapping]) -> [StackFrame] {
+        let code = maps.filter { $0.executable && $0.path.hasPrefix("/") }
+        var frames: [StackFrame] = []
+        for (index, word) in words.enumerated() {
+            guard let mapping = code.first(where: { $0.start <= word && word < $0.end }) else { continue }
+            let offset = word - mapping.start + mapping.offset
+            guard let symbol = StackSymbolizer.function(path: mapping.path, offset: index == 0 ? offset : offset &- 1) else { continue }
+            let module = URL(fileURLWithPath: mapping.path).lastPathComponent
+            if frames.last?.symbol == symbol && frames.last?.module == module { continue }
+            frames.append(StackFrame(module: module, symbol: symbol, address: "0x" + String(word, radix: 16)))
+            if frames.count == frameLimit { break }
+        }
+        return frames
+    }
+}
