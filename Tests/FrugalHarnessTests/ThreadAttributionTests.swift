@@ -1,0 +1,84 @@
+import Foundation
+import Synchronization
+import XCTest
+@testable import FrugalHarness
+import FrugalCore
+import FrugalProbe
+
+/// Wakeups attributed to the thread that woke, for real: apps that touch a global queue, a
+/// detached task or URLSession once and then idle 10 s (`short-idle`) are charged nothing while
+/// libdispatch's pool monitor wakes its manager thread about once a second, shown as the
+/// platform's; their twins with a 1 s timer are still charged the timer's wakeups.
+final class ThreadAttributionTests: XCTestCase {
+    static let runs = ScheduledRuns(["threads.global-queue-once", "threads.global-queue-timer", "threads.detached-task-once",
+                                     "threads.detached-task-timer", "threads.urlsession-once", "threads.urlsession-timer"])
+
+    func report(_ workload: String) throws -> RunReport {
+        let record = try Self.runs.record(workload)
+        XCTAssertEqual(record.outcome, .completed, "\(workload): \(record.outcomeDetail ?? "")")
+        return ReportBuilder.runReport(record)
+    }
+
+    func testTouchingThePlatformOnceThenIdlingIsNotCharged() throws {
+        for workload in ["threads.global-queue-once", "threads.detached-task-once", "threads.urlsession-once"] {
+            let report = try report(workload)
+            let audit = try XCTUnwrap(report.audits["power.avoid-polling"], workload)
+            XCTAssertGreaterThanOrEqual(try XCTUnwrap(audit.score, workload), 0.9, "\(workload): \(audit.displayValue)")
+            // Charged: 0 measured on an idle machine; up to one stray wakeup in the 10 s is load, not the app.
+            let charged = try XCTUnwrap(report.metrics[MetricName.cpuIdleWakeupsPerSecond]?.value, workload)
+            XCTAssertLessThanOrEqual(charged, 0.11, workload)
+            let threads = try XCTUnwrap(report.threads, workload)
+            let manager = try XCTUnwrap(threads.threads.first { $0.role == .dispatchManager }, "\(workload): no libdispatch manager shown")
+            XCTAssertTrue(manager.evidence.contains("_dispatch_mgr"), manager.evidence)
+            // The monitor fires once a second over ~9.5 s of idle; generous for a loaded machine.
+            XCTAssertGreaterThanOrEqual(manager.platformWakeups, 6, "\(workload): \(manager)")
+            XCTAssertEqual(threads.platformIdleWakeups, manager.platformWakeups)
+            XCTAssertNotNil(threads.platformReason)
+            XCTAssertGreaterThan(try XCTUnwrap(report.metrics[MetricName.cpuIdlePlatformWakeupsPerSecond]?.value), 0.5, workload)
+        }
+    }
+
+    func testAOneSecondTimerIsStillCharged() throws {
+        for workload in ["threads.global-queue-timer", "threads.detached-task-timer", "threads.urlsession-timer"] {
+            let report = try report(workload)
+            // The timer's ~1 wakeup a second stays the app's, whichever thread it wakes.
+            let charged = try XCTUnwrap(report.metrics[MetricName.cpuIdleWakeupsPerSecond]?.value, workload)
+            XCTAssertGreaterThanOrEqual(charged, 0.8, workload)
+            let score = try XCTUnwrap(report.audits["power.avoid-polling"]?.score, workload)
+            // A dispatch timer wakes the manager and a worker (two a second): clearly failing. A
+            // main-thread timer wakes once a second, which the audit's curve puts at 0.5 exactly
+            // (docs/THREADS.md): not passing.
+            XCTAssertLessThan(score, workload == "threads.detached-task-timer" ? 0.6 : 0.5, workload)
+        }
+    }
+
+    /// The stack reader on a thread of this process: a Foundation `Thread` asleep is the app's
+    /// own, shown by its start routine.
+    func testAThreadsStackIsReadFromOutside() throws {
+        let started = DispatchSemaphore(value: 0), stop = Mutex(false)
+        let thread = Thread {
+            // Foundation names the thread (pthread_setname_np) when it names the current one.
+            Thread.current.name = "evidence-test"
+            started.signal()
+            while !stop.withLock({ $0 }) { usleep(20_000) }
+        }
+        thread.start()
+        started.wait()
+        defer { stop.withLock { $0 = true } }
+        let pid = getpid()
+        let collector = ThreadEvidenceCollector()
+        var evidence: ThreadEvidence?
+        for _ in 0..<50 where evidence?.stack.isEmpty ?? true {
+            let samples = try ProcFS.threadIDs(pid: pid).compactMap { try? ProcFS.threadSample(pid: pid, tid: $0) }
+            let mine = samples.filter { $0.name == "evidence-test" }
+            XCTAssertEqual(mine.count, 1)
+            collector.observe(pid: pid, threads: mine)
+            evidence = collector.all.first { $0.name == "evidence-test" }
+            usleep(10_000)
+        }
+        let found = try XCTUnwrap(evidence)
+        XCTAssertNil(found.stackUnavailable)
+        XCTAssertTrue(found.stack.contains { $0.symbol?.contains("NSThreadStart") == true }, "\(found.stack.map { $0.symbol ?? "?" })")
+        XCTAssertEqual(ThreadRole.classify(found).role, .app, ThreadRole.classify(found).because)
+    }
+}
