@@ -9,27 +9,31 @@ import FrugalProbe
 /// A stack is read from the stack pointer up: every word that is an address in a mapped file's
 /// code is named from that file's symbol table. That finds the return addresses of the live
 /// frames (and may find a stale one among them; the roles only look for functions that no
-/// other thread runs, such as libdispatch's `_dispatch_mgr_thread`). A thread is looked at up
-/// to `looks` times while asleep, as a thread caught between two jobs may not be where it
-/// stays; a look that shows libdispatch's manager is final.
+/// other thread runs, such as libdispatch's `_dispatch_mgr_thread`). A thread is looked at
+/// again at most once every `relookInterval` while asleep, until a look shows libdispatch's
+/// manager (final): on Linux the manager is a pool thread of the user-interactive overcommit
+/// queue that took the manager queue and stays in it, so a thread seen as a worker may become
+/// the manager later. Each look reads `maps` and at most 32 KiB of stack, nothing of the app's.
 final class ThreadEvidenceCollector: Sendable {
     private struct State {
         var evidence: [Int32: ThreadEvidence] = [:]
-        var looks: [Int32: Int] = [:]
+        /// When each thread was last looked at (monotonic ns).
+        var lastLook: [Int32: UInt64] = [:]
         var programs: [Int32: String] = [:]
     }
     private let state = Mutex(State())
-    /// Looks at a sleeping thread's stack, at most.
-    static let looks = 3
+    /// The shortest time between two looks at one thread, ns.
+    static let relookInterval: UInt64 = 1_000_000_000
     /// Frames kept per thread.
     static let frameLimit = 48
 
     /// Looks at the threads in `sample` of process `pid` that still need a look.
     func observe(pid: Int32, threads: [ThreadSample]) {
+        let time = MonotonicClock.now()
         for thread in threads {
             let pending = state.withLock { state -> Bool in
                 if let done = state.evidence[thread.tid], done.tid == done.pid || Self.isFinal(done) { return false }
-                return (state.looks[thread.tid] ?? 0) < Self.looks
+                return state.lastLook[thread.tid].map { time &- $0 >= Self.relookInterval } ?? true
             }
             guard pending else { continue }
             if thread.tid == pid {
@@ -51,9 +55,10 @@ final class ThreadEvidenceCollector: Sendable {
             }
             state.withLock { state in
                 if let program { state.programs[pid] = program }
-                state.looks[thread.tid, default: 0] += 1
-                // Keep the look that shows the most: a manager's over anything, a read stack over none.
-                if let previous = state.evidence[thread.tid], !Self.better(evidence, than: previous) { return }
+                state.lastLook[thread.tid] = time
+                // Keep the look that shows the most: a manager's over anything, a read stack over
+                // none; otherwise the latest (the thread's name may have changed).
+                if let previous = state.evidence[thread.tid], Self.better(previous, than: evidence) { return }
                 state.evidence[thread.tid] = evidence
             }
         }
@@ -68,10 +73,10 @@ final class ThreadEvidenceCollector: Sendable {
         ThreadRole.classify(evidence).role == .dispatchManager
     }
 
-    private static func better(_ new: ThreadEvidence, than old: ThreadEvidence) -> Bool {
-        if isFinal(new) { return true }
-        if isFinal(old) { return false }
-        return old.stack.isEmpty && !new.stack.isEmpty
+    /// Whether `one` shows strictly more than `other`.
+    private static func better(_ one: ThreadEvidence, than other: ThreadEvidence) -> Bool {
+        if isFinal(one) != isFinal(other) { return isFinal(one) }
+        return !one.stack.isEmpty && other.stack.isEmpty
     }
 
     /// The named functions among `words`, innermost first, each address looked up in the file

@@ -68,7 +68,9 @@ final class ThreadAttributionTests: XCTestCase {
         let pid = getpid()
         let collector = ThreadEvidenceCollector()
         var evidence: ThreadEvidence?
-        for _ in 0..<50 where evidence?.stack.isEmpty ?? true {
+        // A look that finds the thread awake reads no stack, and the next look at it comes a
+        // second later (`relookInterval`): up to 3 s.
+        for _ in 0..<300 where evidence?.stack.isEmpty ?? true {
             let samples = try ProcFS.threadIDs(pid: pid).compactMap { try? ProcFS.threadSample(pid: pid, tid: $0) }
             let mine = samples.filter { $0.name == "evidence-test" }
             XCTAssertEqual(mine.count, 1)
