@@ -10,7 +10,11 @@ import FrugalKit
 /// twin with a 1 s timer, which must still fail `power.avoid-polling`. Not in the default suite:
 /// they measure the attribution itself, not a guideline of their own.
 extension WorkloadCatalogue {
-    static let threads: [WorkloadDefinition] = PlatformTouch.allCases.flatMap { touch in
+    static let threads: [WorkloadDefinition] = [
+        WorkloadDefinition(name: "threads.serial-queue-timer",
+                           summary: "ticks on a 1 s DispatchSource timer on a serial queue, no global queue: no pool monitor, the manager's wakeups are the app's (bad: polling)",
+                           defaultScenarios: ["short-idle"], inDefaultSuite: false) { SerialQueueTimerApp() },
+    ] + PlatformTouch.allCases.flatMap { touch in
         [
             WorkloadDefinition(name: "threads.\(touch.rawValue)-once",
                                summary: "\(touch.summary) once at launch, then idles (good: libdispatch's pool monitor is the platform's)",
@@ -89,5 +93,20 @@ final class PlatformTouchApp: AppDelegate {
             source.resume()
             dispatchTimer = source
         }
+    }
+}
+
+/// A dispatch timer on a serial queue and nothing else: serial queues run on the overcommit
+/// pools, which libdispatch does not monitor, so the manager thread wakes only for this timer.
+final class SerialQueueTimerApp: AppDelegate {
+    private let queue = DispatchQueue(label: "threads.ticker")
+    private var timer: DispatchSourceTimer?
+
+    func didFinishLaunching(_ app: Application) {
+        let source = DispatchSource.makeTimerSource(queue: queue)
+        source.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(1))
+        source.setEventHandler { _ = (0..<100).reduce(0, &+) }
+        source.resume()
+        timer = source
     }
 }

@@ -47,7 +47,7 @@ final class ThreadRoleTests: XCTestCase {
         let tids: [Int32] = [100, 101, 102]
         let samples = (0...10).map { index in
             ProcessSample(time: start + UInt64(2 + index) * s, threads: tids.map { tid in
-                ThreadSample(tid: tid, name: tid == 100 ? "app" : "DispatchWorker",
+                ThreadSample(tid: tid, name: tid == 100 ? "app" : tid == 101 ? "-qos.overcommit" : "oot.default-qos",
                              voluntaryContextSwitches: 5 + index * (perSecond[tid] ?? 0), involuntaryContextSwitches: 0,
                              onCPUNanoseconds: UInt64(index) * 1000, state: "S")
             })
@@ -60,9 +60,11 @@ final class ThreadRoleTests: XCTestCase {
         return record
     }
 
+    /// libdispatch 6.3.1's names: the manager shares the user-interactive overcommit pool's, the
+    /// worker of `DispatchQueue.global()` is named after the default-QoS root queue.
     static let evidence = [ThreadEvidence(pid: 100, tid: 100, name: "app"),
-                           ThreadEvidence(pid: 100, tid: 101, name: "DispatchWorker", stack: managerStack),
-                           ThreadEvidence(pid: 100, tid: 102, name: "DispatchWorker", stack: workerStack)]
+                           ThreadEvidence(pid: 100, tid: 101, name: "-qos.overcommit", stack: managerStack),
+                           ThreadEvidence(pid: 100, tid: 102, name: "oot.default-qos", stack: workerStack)]
 
     func testThePoolMonitorIsThePlatformsAndTheAppIsChargedNothing() throws {
         let analysis = RunAnalysis(Self.record(perSecond: [101: 1], evidence: Self.evidence))
@@ -114,6 +116,24 @@ final class ThreadRoleTests: XCTestCase {
         }
         let metrics = MetricExtraction.metrics(of: RunAnalysis(Self.record(perSecond: [101: 1], evidence: nil)))
         XCTAssertNil(metrics[MetricName.cpuIdlePlatformWakeupsPerSecond]?.value, "no evidence: unavailable, not 0")
+    }
+
+    /// An app of serial queues and dispatch sources only never starts the pool monitor: its
+    /// pool threads are all overcommit ones, and the manager wakes for the app's own sources.
+    func testWithoutANonOvercommitPoolThreadTheManagerIsTheApps() throws {
+        var evidence = Self.evidence
+        evidence[2].name = "-qos.overcommit"
+        let analysis = RunAnalysis(Self.record(perSecond: [101: 1, 102: 1], evidence: evidence))
+        XCTAssertTrue(analysis.poolMonitorEvidence.isEmpty)
+        let account = try XCTUnwrap(analysis.idleAccounts.first)
+        XCTAssertEqual(account.platformWakeups, 0)
+        XCTAssertEqual(account.idleWakeups, 20)
+        let manager = try XCTUnwrap(analysis.threadActivity.first { $0.tid == 101 })
+        XCTAssertEqual(manager.role, .dispatchManager)
+        XCTAssertTrue(manager.evidence.contains("no pool monitor"), manager.evidence)
+        // A later libdispatch names every pool thread DispatchWorker: the pool is not shown either.
+        evidence[2].name = "DispatchWorker"
+        XCTAssertEqual(try XCTUnwrap(RunAnalysis(Self.record(perSecond: [101: 1], evidence: evidence)).idleAccounts.first).platformWakeups, 0)
     }
 
     /// Busy slices split the idle time: each contiguous stretch gets its own allowance.

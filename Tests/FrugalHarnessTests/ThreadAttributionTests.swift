@@ -11,7 +11,8 @@ import FrugalProbe
 /// platform's; their twins with a 1 s timer are still charged the timer's wakeups.
 final class ThreadAttributionTests: XCTestCase {
     static let runs = ScheduledRuns(["threads.global-queue-once", "threads.global-queue-timer", "threads.detached-task-once",
-                                     "threads.detached-task-timer", "threads.urlsession-once", "threads.urlsession-timer"])
+                                     "threads.detached-task-timer", "threads.urlsession-once", "threads.urlsession-timer",
+                                     "threads.serial-queue-timer"])
 
     func report(_ workload: String) throws -> RunReport {
         let record = try Self.runs.record(workload)
@@ -50,6 +51,18 @@ final class ThreadAttributionTests: XCTestCase {
             // (docs/THREADS.md): not passing.
             XCTAssertLessThan(score, workload == "threads.detached-task-timer" ? 0.6 : 0.5, workload)
         }
+    }
+
+    /// A serial queue's dispatch timer and no global queue: no pool thread that arms the monitor,
+    /// so the manager's wakeups (for the app's timer) are all the app's.
+    func testWithoutThePoolMonitorTheManagerIsCharged() throws {
+        let report = try report("threads.serial-queue-timer")
+        let threads = try XCTUnwrap(report.threads)
+        XCTAssertEqual(threads.platformIdleWakeups, 0)
+        let manager = try XCTUnwrap(threads.threads.first { $0.role == .dispatchManager })
+        XCTAssertTrue(manager.evidence.contains("no pool monitor"), manager.evidence)
+        XCTAssertGreaterThanOrEqual(manager.idleWakeups, 6, "the timer wakes it about once a second")
+        XCTAssertLessThan(try XCTUnwrap(report.audits["power.avoid-polling"]?.score), 0.5)
     }
 
     /// The stack reader on a thread of this process: a Foundation `Thread` asleep is the app's

@@ -30,9 +30,24 @@ extension RunAnalysis {
         return roles
     }
 
-    /// The threads whose idle wakeups may be the platform's.
+    /// The processes whose pool monitor was shown to run, each with the pool thread that shows it
+    /// (`ThreadRole.showsMonitoredPool`).
+    public var poolMonitorEvidence: [Int32: String] {
+        var shown: [Int32: String] = [:]
+        for evidence in record.threadEvidence ?? [] where shown[evidence.pid] == nil && ThreadRole.showsMonitoredPool(evidence) {
+            shown[evidence.pid] = "thread \(evidence.tid) '\(evidence.name)', a non-overcommit pool thread, arms it"
+        }
+        return shown
+    }
+
+    /// The threads whose idle wakeups may be the platform's: libdispatch's manager, in a process
+    /// whose pool monitor was shown to run. Without the monitor (an app of serial queues and
+    /// dispatch sources only) the manager wakes for the app's own sources: all charged.
     var platformThreads: Set<Int32> {
-        Set(threadRoles.filter { $0.value.role.isPlatform }.map(\.key))
+        let monitored = Set(poolMonitorEvidence.keys)
+        return Set((record.threadEvidence ?? []).filter { evidence in
+            ThreadRole.classify(evidence).role.isPlatform && monitored.contains(evidence.pid)
+        }.map(\.tid))
     }
 
     /// Wakeups per thread between two samples (a thread born in between counts from zero).
@@ -49,6 +64,7 @@ extension RunAnalysis {
     /// The per-thread table: every thread seen in the run's samples, most wakeups first.
     public var threadActivity: [ThreadActivity] {
         let roles = threadRoles
+        let monitors = poolMonitorEvidence
         let evidence = Dictionary((record.threadEvidence ?? []).map { ($0.tid, $0) }, uniquingKeysWith: { a, _ in a })
         var first: [Int32: ThreadSample] = [:], last: [Int32: ThreadSample] = [:]
         for sample in record.samples.sorted(by: { $0.time < $1.time }) {
@@ -71,9 +87,13 @@ extension RunAnalysis {
             let born = bornLater.contains(tid)
             let wakeups = born ? end.voluntaryContextSwitches : end.voluntaryContextSwitches - start.voluntaryContextSwitches
             let cpu = born ? end.onCPUNanoseconds : end.onCPUNanoseconds &- min(start.onCPUNanoseconds, end.onCPUNanoseconds)
-            let role = roles[tid] ?? (tid == record.pid || record.processes?.contains { $0.pid == tid } == true
+            var role = roles[tid] ?? (tid == record.pid || record.processes?.contains { $0.pid == tid } == true
                 ? (.main, "its thread id is the process id")
                 : (.unknown, "no evidence was taken (the thread came and went between looks)"))
+            if role.role == .dispatchManager, let pid = evidence[tid]?.pid {
+                role.because += monitors[pid].map { "; pool monitor: \($0)" }
+                    ?? "; no non-overcommit pool thread seen, so no pool monitor: its wakeups are the app's"
+            }
             return ThreadActivity(pid: evidence[tid]?.pid, tid: tid, name: end.name, role: role.role, evidence: role.because,
                                   wakeups: max(0, wakeups), cpuSeconds: Double(cpu) / 1e9,
                                   idleWakeups: idle[tid] ?? 0, platformWakeups: platform[tid] ?? 0)

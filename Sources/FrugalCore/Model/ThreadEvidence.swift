@@ -119,6 +119,18 @@ public enum ThreadRole: String, Codable, Sendable, CaseIterable {
         evidence.stack.first { $0.symbol == function }?.module ?? "?"
     }
 
+    /// Whether `evidence` shows a pool thread of a non-overcommit root queue: the threads that
+    /// register with the pool monitor, whose first registration arms it (`_dispatch_worker_thread`
+    /// registers only when `monitored`, not overcommit or manager, src/queue.c, then
+    /// `_dispatch_workq_worker_register` → `_dispatch_workq_init_once`, src/event/workqueue.c).
+    /// Its stack shows a pool thread; its name shows the pool, as `_dispatch_worker_thread` names
+    /// the thread itself after its root queue's label (`oot.default-qos`, `.background-qos`; the
+    /// overcommit pools' end in `overcommit`). A libdispatch that names every pool thread
+    /// `DispatchWorker` does not show the pool: no such thread is shown, and nothing is left out.
+    public static func showsMonitoredPool(_ evidence: ThreadEvidence) -> Bool {
+        classify(evidence).role == .dispatchWorker && evidence.name.hasSuffix("-qos")
+    }
+
     /// Whether the thread's wakeups are charged to the app. Only libdispatch's manager is not,
     /// and only up to its pool monitor's rate (`RunAnalysis.platformWakeupAllowance`).
     public var isPlatform: Bool { self == .dispatchManager }
