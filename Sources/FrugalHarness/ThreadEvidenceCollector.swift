@@ -10,10 +10,11 @@ import FrugalProbe
 /// code is named from that file's symbol table. That finds the return addresses of the live
 /// frames (and may find a stale one among them; the roles only look for functions that no
 /// other thread runs, such as libdispatch's `_dispatch_mgr_thread`). A thread is looked at
-/// again at most once every `relookInterval` while asleep, until a look shows libdispatch's
-/// manager (final): on Linux the manager is a pool thread of the user-interactive overcommit
-/// queue that took the manager queue and stays in it, so a thread seen as a worker may become
-/// the manager later. Each look reads `maps` and at most 32 KiB of stack, nothing of the app's.
+/// again at most once every `relookInterval` while asleep until a look is final (`isFinal`): on
+/// Linux the manager is a pool thread of the user-interactive overcommit queue that took the
+/// manager queue and stays in it, so an overcommit pool thread seen as a worker may become the
+/// manager later. Each look reads at most 32 KiB of stack (and `maps`, once for all the threads
+/// looked at in a sample), nothing of the app's.
 final class ThreadEvidenceCollector: Sendable {
     private struct State {
         var evidence: [Int32: ThreadEvidence] = [:]
@@ -30,6 +31,8 @@ final class ThreadEvidenceCollector: Sendable {
     /// Looks at the threads in `sample` of process `pid` that still need a look.
     func observe(pid: Int32, threads: [ThreadSample]) {
         let time = MonotonicClock.now()
+        // The mappings, read once for every thread looked at now (a Swift process's run long).
+        var maps: Result<[ProcFS.Mapping], any Error>?
         for thread in threads {
             let pending = state.withLock { state -> Bool in
                 if let done = state.evidence[thread.tid], done.tid == done.pid || Self.isFinal(done) { return false }
@@ -47,9 +50,11 @@ final class ThreadEvidenceCollector: Sendable {
             var evidence = ThreadEvidence(pid: pid, tid: thread.tid, name: thread.name, syscall: wait?.syscall, wchan: wait?.wchan,
                                           program: program)
             do {
-                let read = try ProcFS.stackWords(pid: pid, tid: thread.tid)
+                if maps == nil { maps = Result { try ProcFS.maps(pid: pid) } }
+                let mappings = try maps!.get()
+                let read = try ProcFS.stackWords(pid: pid, tid: thread.tid, maps: mappings)
                 evidence.syscall = read.call
-                evidence.stack = Self.frames(read.words, maps: read.maps)
+                evidence.stack = Self.frames(read.words, maps: mappings)
             } catch {
                 evidence.stackUnavailable = "\(error)"
             }
@@ -69,8 +74,15 @@ final class ThreadEvidenceCollector: Sendable {
         state.withLock { Array($0.evidence.values) }.sorted { ($0.pid, $0.tid) < ($1.pid, $1.tid) }
     }
 
+    /// Whether no later look can show more: the manager; or a read stack of anything that cannot
+    /// become the manager. Only a pool thread of an overcommit pool can (the manager queue
+    /// targets the user-interactive overcommit root queue on Linux), and one whose name does not
+    /// show its pool (`DispatchWorker`) might be one; those are looked at again.
     private static func isFinal(_ evidence: ThreadEvidence) -> Bool {
-        ThreadRole.classify(evidence).role == .dispatchManager
+        let role = ThreadRole.classify(evidence).role
+        if role == .dispatchManager { return true }
+        if evidence.stack.isEmpty { return false }
+        return role != .dispatchWorker || evidence.name.hasSuffix("-qos")
     }
 
     /// Whether `one` shows strictly more than `other`.
@@ -82,10 +94,21 @@ final class ThreadEvidenceCollector: Sendable {
     /// The named functions among `words`, innermost first, each address looked up in the file
     /// whose executable mapping holds it (return addresses point past their call: one byte back).
     static func frames(_ words: [UInt64], maps: [ProcFS.Mapping]) -> [StackFrame] {
-        let code = maps.filter { $0.executable && $0.path.hasPrefix("/") }
+        let code = maps.filter { $0.executable && $0.path.hasPrefix("/") }.sorted { $0.start < $1.start }
+        guard let lowest = code.first?.start, let highest = code.map(\.end).max() else { return [] }
+        /// The mapping holding `word` (binary search: most words are data, not code).
+        func mapping(of word: UInt64) -> ProcFS.Mapping? {
+            guard word >= lowest, word < highest else { return nil }
+            var low = 0, high = code.count
+            while low < high {
+                let middle = (low + high) / 2
+                if code[middle].start <= word { low = middle + 1 } else { high = middle }
+            }
+            return low > 0 && word < code[low - 1].end ? code[low - 1] : nil
+        }
         var frames: [StackFrame] = []
         for (index, word) in words.enumerated() {
-            guard let mapping = code.first(where: { $0.start <= word && word < $0.end }) else { continue }
+            guard let mapping = mapping(of: word) else { continue }
             let offset = word - mapping.start + mapping.offset
             guard let symbol = StackSymbolizer.function(path: mapping.path, offset: index == 0 ? offset : offset &- 1) else { continue }
             let module = URL(fileURLWithPath: mapping.path).lastPathComponent

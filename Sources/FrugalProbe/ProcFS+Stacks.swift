@@ -55,6 +55,18 @@ extension ProcFS {
     /// up (towards older frames), at most `limit` bytes, with the process's mappings. Throws when the thread runs (no stack
     /// pointer to read from), is gone, or its memory may not be read.
     public static func stackWords(pid: Int32, tid: Int32, limit: Int = 32 * 1024) throws -> (call: String, words: [UInt64], maps: [Mapping]) {
+        let maps = try maps(pid: pid)
+        let read = try stackWords(pid: pid, tid: tid, maps: maps, limit: limit)
+        return (read.call, read.words, maps)
+    }
+
+    /// The process's mappings (`/proc/<pid>/maps`).
+    public static func maps(pid: Int32) throws -> [Mapping] {
+        parseMaps(try FileReader.readText("/proc/\(pid)/maps"))
+    }
+
+    /// `stackWords` with the process's mappings already read (one read for all its threads).
+    public static func stackWords(pid: Int32, tid: Int32, maps: [Mapping], limit: Int = 32 * 1024) throws -> (call: String, words: [UInt64]) {
         let base = "/proc/\(pid)/task/\(tid)"
         guard let line = parseSyscall(try FileReader.readText("\(base)/syscall")) else {
             throw SystemCallError(call: "read", subject: "\(base)/syscall: empty", errno: EIO)
@@ -62,7 +74,6 @@ extension ProcFS {
         guard let stackPointer = line.stackPointer else {
             throw SystemCallError(call: "read", subject: "\(base)/syscall: \(line.call), no stack pointer", errno: EAGAIN)
         }
-        let maps = parseMaps(try FileReader.readText("/proc/\(pid)/maps"))
         guard let stack = maps.first(where: { $0.start <= stackPointer && stackPointer < $0.end }) else {
             throw SystemCallError(call: "read", subject: "\(base): stack pointer in no mapping", errno: EFAULT)
         }
@@ -74,7 +85,7 @@ extension ProcFS {
             }
         }
         // The instruction pointer first: the innermost frame.
-        return (line.call, (line.instructionPointer.map { [$0] } ?? []) + Array(buffer.prefix(read / 8)), maps)
+        return (line.call, (line.instructionPointer.map { [$0] } ?? []) + Array(buffer.prefix(read / 8)))
     }
 
     /// The file name of a process's executable, or nil when it cannot be read.
