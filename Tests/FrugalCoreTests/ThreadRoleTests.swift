@@ -136,6 +136,18 @@ final class ThreadRoleTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(RunAnalysis(Self.record(perSecond: [101: 1], evidence: evidence)).idleAccounts.first).platformWakeups, 0)
     }
 
+    /// An interruption is judged the same way: the monitor's wakeups while inactive are not the app's.
+    func testInactiveWakeupsLeaveOutThePlatformToo() throws {
+        var record = Self.record(perSecond: [101: 1, 100: 2], evidence: Self.evidence)
+        record.steps[1].step = .interrupt(seconds: 10)
+        let analysis = RunAnalysis(record)
+        let phase = try XCTUnwrap(analysis.inactivePhases.first)
+        XCTAssertEqual(phase.wakeups, 30)
+        XCTAssertEqual(analysis.platformWakeups(in: phase), 10)
+        let metrics = MetricExtraction.metrics(of: analysis)
+        XCTAssertEqual(try XCTUnwrap(metrics[MetricName.lifecycleInactiveWakeupsPerSecond]?.value), 2, accuracy: 1e-9)
+    }
+
     /// Busy slices split the idle time: each contiguous stretch gets its own allowance.
     func testAllowanceIsPerContiguousStretch() {
         XCTAssertEqual(RunAnalysis.platformWakeupAllowance(seconds: 0.2), 1)

@@ -50,6 +50,16 @@ extension RunAnalysis {
         }.map(\.tid))
     }
 
+    /// The platform's wakeups in one contiguous phase (an inactive one, say): the manager's, up
+    /// to the pool monitor's allowance for the phase's length, where the monitor was shown to run.
+    public func platformWakeups(in phase: Phase) -> Int {
+        let platform = platformThreads
+        guard !platform.isEmpty else { return 0 }
+        let byThread = Self.wakeupsByThread(from: phase.startSample, to: phase.endSample)
+        let allowance = Self.platformWakeupAllowance(seconds: phase.seconds)
+        return platform.reduce(0) { $0 + min(byThread[$1] ?? 0, allowance) }
+    }
+
     /// Wakeups per thread between two samples (a thread born in between counts from zero).
     static func wakeupsByThread(from earlier: ProcessSample, to later: ProcessSample) -> [Int32: Int] {
         let before = Dictionary(earlier.threads.map { ($0.tid, $0.voluntaryContextSwitches) }, uniquingKeysWith: { a, _ in a })
