@@ -46,7 +46,7 @@ extension HTMLReportRenderer {
         if !summary.rolesFromEvidence {
             html += "<p>The harness took no evidence of the threads' roles in this run: every thread but the main one is unknown, and charged to the app.</p>"
         }
-        html += "<div class=\"scroll\"><table class=\"metrics mono\"><thead><tr><th>tid</th><th>name</th><th>role</th><th>wakeups</th><th>CPU</th><th>idle wakeups (app / platform)</th><th>evidence</th></tr></thead><tbody>"
+        html += "<div class=\"scroll\"><table class=\"metrics mono threads\"><thead><tr><th>tid</th><th>name</th><th>role</th><th>wakeups</th><th>CPU</th><th>idle wakeups (app / platform)</th><th>evidence</th></tr></thead><tbody>"
         for thread in summary.threads {
             let charged = thread.idleWakeups - thread.platformWakeups
             html += "<tr><td>\(thread.tid)<td>\(e(thread.name))<td>\(e(thread.role.rawValue))<td>\(thread.wakeups)"
