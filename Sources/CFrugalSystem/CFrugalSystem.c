@@ -5,6 +5,9 @@
 
 pid_t frugal_gettid(void) { return (pid_t)syscall(SYS_gettid); }
 
+#include <sys/prctl.h>
+int frugal_set_current_thread_name(const char *name) { return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0); }
+
 #include <fcntl.h>
 int frugal_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 

@@ -327,18 +327,36 @@ private struct Reader {
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) else {
             throw error(node, "\(label): \(what) '\(path)' does not exist (looked at \(root.path))")
         }
+        // Inside the project, symbolic links resolved: `documents: /` once walked the whole file
+        // system into every run's sandbox and filled the disk.
+        let project = directory.resolvingSymlinksInPath().standardizedFileURL.path
+        let real = root.resolvingSymlinksInPath().standardizedFileURL.path
+        guard real == project || real.hasPrefix(project == "/" ? "/" : project + "/"), real != "/" else {
+            throw error(node, "\(label): \(what) '\(path)' is outside the project (\(project)); name a folder inside it")
+        }
         func size(_ url: URL) -> Int { ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0 }
         guard isDirectory.boolValue else { return [.file(root.path, as: root.lastPathComponent, bytes: size(root))] }
         guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else {
             throw error(node, "\(label): cannot list \(what) '\(path)'")
         }
         var result: [BundleResource] = []
+        var total = 0
         for case let url as URL in enumerator {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
             let full = url.standardizedFileURL.path
             let relative = String(full.dropFirst(root.path.count + 1))
-            result.append(.file(full, as: relative, bytes: size(url)))
+            let bytes = size(url)
+            total += bytes
+            result.append(.file(full, as: relative, bytes: bytes))
+            // Every run copies these into its sandbox: bounded like everything a config names.
+            guard result.count <= Self.maximumInstalledFiles, total <= Self.maximumInstalledBytes else {
+                throw error(node, "\(label): \(what) '\(path)' holds more than \(Self.maximumInstalledFiles) files or \(Self.maximumInstalledBytes >> 20) MiB; every run copies them into its sandbox")
+            }
         }
         return result.sorted { $0.path < $1.path }
     }
+
+    /// The most files, and bytes, `resources` or `documents` may install into each run's sandbox.
+    static let maximumInstalledFiles = 10_000
+    static let maximumInstalledBytes = 1 << 30
 }

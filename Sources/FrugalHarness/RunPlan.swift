@@ -1,5 +1,6 @@
 import Foundation
 import FrugalCore
+import FrugalProbe
 
 /// What to run: a built-in workload (a FrugalKit app in the workload host) or a user's own
 /// FrugalKit app executable under a scenario, or any Linux program as a black box.
@@ -30,6 +31,11 @@ public struct RunPlan: Sendable {
     /// For a black-box program: the signal it gets as its memory warning (e.g. `SIGUSR1`, from a
     /// `kind: program` entry of frugal.yml); nil falls back to `HarnessOptions.programMemoryWarningSignal`.
     public var programMemoryWarningSignal: Int32?
+    /// For a black-box program from frugal.yml: its `name:` (the report's workload name, so two
+    /// programs are two workloads even with one executable) and its `environment:` (added to its
+    /// environment; the harness's own variables win). Nil and empty for `frugal run -- CMD`.
+    public var programName: String?
+    public var programEnvironment: [String: String] = [:]
     /// Called on the run's thread before each step with the step's index (``ResourceScheduler``
     /// learns from step 1 that the launch has ended, and lets an
     /// ``RunDemand/exclusiveUntilIdle(_:)`` run go at its closing wait).
@@ -49,7 +55,7 @@ public struct RunPlan: Sendable {
         switch target {
         case .builtIn(let name): return name
         case .app(let app): return app.name
-        case .command(let arguments): return arguments.joined(separator: " ")
+        case .command(let arguments): return programName ?? arguments.joined(separator: " ")
         }
     }
 }
@@ -126,6 +132,9 @@ public struct HarnessOptions: Sendable {
     /// step and, under real pressure, the kernel's events), e.g. `SIGUSR1`; nil (the default):
     /// a black-box program has no memory warning and the audits that need one are not applicable.
     public var programMemoryWarningSignal: Int32?
+    /// Where each process's hardware counters (instructions, cycles, misses) come from: the
+    /// kernel's perf events, or a test double.
+    public var hardwareCounters: any HardwareCounterSource = PerfHardwareCounters()
 
     public init(workloadHost: String, sampleInterval: Double = 0.2, launchWatchdog: Double = Thresholds.launchWatchdogSeconds,
                 settleTimeout: Double = 0.25, inputTimeout: Double = 10, terminateWatchdog: Double = 5, commandTimeout: Double = 60,

@@ -22,6 +22,10 @@ extension Application {
         let start = MonotonicClock.now()
         runLoop.meter.measure("memoryWarning:\(level.rawValue)") {
             NotificationCenter.default.post(name: .frugalMemoryWarning, object: self, userInfo: [Self.memoryWarningLevelKey: level])
+            if level != .normal {
+                NotificationCenter.default.post(name: Self.didReceiveMemoryWarningNotification, object: self,
+                                                userInfo: [Self.memoryWarningLevelKey: level])
+            }
             delegate.didReceiveMemoryWarning(self, level: level)
         }
         let end = MonotonicClock.now()

@@ -29,7 +29,7 @@ extension HTMLReportRenderer {
     svg .step{font-size:10px;fill:var(--lane)}svg .step.bad,svg .hang-label{fill:#e53935;font-size:10px;font-weight:bold}svg .bar-label{fill:#fff;font-size:10px;font-weight:bold;text-anchor:middle}svg .bar-label,svg .hang-label{pointer-events:none}
     .life{stroke:#7e57c2;stroke-dasharray:3 3;stroke-width:1.2}.st{fill:#78909c;background:#78909c}.st-bad{fill:#e53935;background:#e53935}svg .step.end{text-anchor:end}
     .s-active{fill:#4caf50;background:#4caf50}.s-inactive{fill:#ffc107;background:#ffc107}.s-background{fill:#2196f3;background:#2196f3}.s-suspended{fill:#9e9e9e;background:#9e9e9e}.s-notrunning{fill:#e0e0e0;background:#e0e0e0}
-    .h{fill:#5c6bc0;background:#5c6bc0}.h-long{fill:#fb8c00;background:#fb8c00}.h-hang,.hang{fill:#e53935;background:#e53935}.wk{fill:#8e24aa;background:#8e24aa}
+    .h{fill:#5c6bc0;background:#5c6bc0}.h-long{fill:#fb8c00;background:#fb8c00}.h-hang,.hang{fill:#e53935;background:#e53935}.amk{fill:#00897b;background:#00897b}.wk{fill:#8e24aa;background:#8e24aa}
     .d-replace{fill:#ef6c00;background:#ef6c00}.d-write{fill:#00897b;background:#00897b}.d-append{fill:#3949ab;background:#3949ab}.d-fsync{fill:#212121;background:#212121}.d-delete{fill:#c62828;background:#c62828}
     .r-promotion{fill:#f48fb1;background:#f48fb1}.r-active{fill:#ad1457;background:#ad1457}.r-tail{fill:#f8bbd0;background:#f8bbd0}.r-idle{fill:#eceff1;background:#eceff1}
     .zone{fill:transparent}.tr{fill:#0d47a1;background:#0d47a1}.tr-failed{fill:#000;background:#000}

@@ -5,7 +5,8 @@ import FrugalCore
 /// ``characterLimit`` characters for any suite.
 ///
 /// What a reviewer must act on comes first and in full: regressions against the baseline
-/// (worst first), failing assertions, and every failing audit of every workload. Then the
+/// (worst first), failing assertions, every failing audit of every workload, and every warning
+/// (an audit in the middle band, 0.5–0.9: neither clearly good nor clearly bad). Then the
 /// scores, and passing and average audits collapsed: counts per category, and `<details>`
 /// tables while they fit. What does not fit is named in one line that points at the HTML.
 public enum MarkdownSummaryRenderer {
@@ -34,12 +35,13 @@ public enum MarkdownSummaryRenderer {
         var lines = ["## Scores", ""]
         lines.append(overview(report.results))
         lines.append("")
-        lines.append("| workload | scenario | runs | outcome | overall | energy | failing audits |")
-        lines.append("|---|---|---|---|---|---|---|")
+        lines.append("| workload | scenario | runs | outcome | overall | energy | failing audits | warnings |")
+        lines.append("|---|---|---|---|---|---|---|---|")
         for result in report.results {
             let outcomes = result.outcomes.sorted { $0.key < $1.key }.map { "\(cell($0.key)) ×\($0.value)" }.joined(separator: ", ")
             let failing = failingAudits(result).count
-            lines.append("| \(cell(result.workload)) | \(cell(result.scenario)) | \(result.repetitions) | \(outcomes) | \(score(result.score)) | \(energy(result.energy)) | \(failing == 0 ? "none" : "\(failing)") |")
+            let warnings = warningAudits(result).count
+            lines.append("| \(cell(result.workload)) | \(cell(result.scenario)) | \(result.repetitions) | \(outcomes) | \(score(result.score)) | \(energy(result.energy)) | \(failing == 0 ? "none" : "\(failing)") | \(warnings == 0 ? "none" : "\(warnings)") |")
         }
         lines.append("")
         document.add(.important, lines, omitted: "The scores table (\(report.results.count) rows) did not fit; see `report.html`.")
@@ -56,7 +58,7 @@ public enum MarkdownSummaryRenderer {
             case .fail: failing += 1
             }
         }
-        return "\(results.count) workload·scenario pairs: \(failing) failing audit\(failing == 1 ? "" : "s"), \(average) average, \(passing) passing, \(unscored) not applicable or unavailable."
+        return "\(results.count) workload·scenario pairs: \(failing) failing audit\(failing == 1 ? "" : "s"), \(average) warning\(average == 1 ? "" : "s") (average, 50–89), \(passing) passing, \(unscored) not applicable or unavailable."
     }
 
     /// Failing audits of each workload in full; the others counted per category, and listed in
@@ -66,19 +68,23 @@ public enum MarkdownSummaryRenderer {
         for result in report.results {
             var lines = ["### \(cell(result.workload)) · \(cell(result.scenario))", ""]
             let failing = failingAudits(result)
-            if failing.isEmpty {
-                lines.append("No failing audit.")
+            let warnings = warningAudits(result)
+            if failing.isEmpty && warnings.isEmpty {
+                lines.append("No failing audit and no warning.")
             } else {
-                lines.append("| failing audit | score | value |")
-                lines.append("|---|---|---|")
-                for audit in failing { lines.append(row(audit)) }
+                // A score between 0.5 and 0.9 is on neither side of the line: a reader must see it,
+                // or an app that flips between bands across runs reads as "failing audits: none".
+                lines.append("| audit | verdict | score | value |")
+                lines.append("|---|---|---|---|")
+                for audit in failing { lines.append(row(audit, verdict: "failing")) }
+                for audit in warnings { lines.append(row(audit, verdict: "warning")) }
             }
-            let rest = result.audits.values.filter { ($0.score ?? 1) >= 0.5 }
+            let rest = result.audits.values.filter { ($0.score ?? 1) >= 0.9 }
                 .sorted { ($0.score ?? 2, $0.id) < ($1.score ?? 2, $1.id) }
             let scored = rest.filter { $0.score != nil }
             lines.append("")
             if !rest.isEmpty {
-                lines.append("Passing or average: \(scored.isEmpty ? "none" : categoryCounts(scored)); \(rest.count - scored.count) not applicable or unavailable.")
+                lines.append("Passing: \(scored.isEmpty ? "none" : categoryCounts(scored)); \(rest.count - scored.count) not applicable or unavailable.")
                 lines.append("")
             }
             document.add(.essential, lines)
@@ -94,6 +100,16 @@ public enum MarkdownSummaryRenderer {
 
     static func failingAudits(_ result: WorkloadResult) -> [AggregatedAudit] {
         result.audits.values.filter { ($0.score ?? 1) < 0.5 }.sorted { ($0.score ?? 0, $0.id) < ($1.score ?? 0, $1.id) }
+    }
+
+    /// Audits in the middle band (0.5 ≤ score < 0.9), lowest first.
+    static func warningAudits(_ result: WorkloadResult) -> [AggregatedAudit] {
+        result.audits.values.filter { guard let score = $0.score else { return false }; return ScoreBand(score: score) == .average }
+            .sorted { ($0.score ?? 0, $0.id) < ($1.score ?? 0, $1.id) }
+    }
+
+    static func row(_ audit: AggregatedAudit, verdict: String) -> String {
+        "| `\(code(audit.id))` | \(verdict) | \(score(audit.score)) | \(cell(audit.score == nil ? (audit.explanation ?? audit.displayValue) : audit.displayValue)) |"
     }
 
     static func row(_ audit: AggregatedAudit) -> String {

@@ -50,7 +50,10 @@ extension Run {
                         plans.append(RunPlan(target: .app(target), scenario: scenario, repetition: repetition,
                                              bundleResources: app.resources, documents: app.documents))
                     case .program:
-                        plans.append(RunPlan(target: .command([executable] + app.arguments), scenario: scenario, repetition: repetition))
+                        var plan = RunPlan(target: .command([executable] + app.arguments), scenario: scenario, repetition: repetition)
+                        plan.programName = app.name
+                        plan.programEnvironment = app.environment
+                        plans.append(plan)
                     }
                 }
             }

@@ -104,7 +104,7 @@ struct Run: ParsableCommand {
         }
         guard Self.radios[radio] != nil else { throw ValidationError("unknown --radio '\(radio)'; known: lte, 3g, wifi") }
         if let shard, ShardPlan.parse(shard) == nil {
-            throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N (as 2/4), not '\(shard)'")
+            throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N ≤ \(ShardPlan.maximumShards) (as 2/4), not '\(shard)'")
         }
     }
 
@@ -122,9 +122,12 @@ struct Run: ParsableCommand {
         defer { withExtendedLifetime(outLock) {} }
         // Inputs are checked before minutes of running, so a typo fails at once.
         let project = try loadProject()
-        let shardInfo = shard.flatMap(ShardPlan.parse)
+        var shardInfo = shard.flatMap(ShardPlan.parse)
         var plans = try makePlans(project: project)
-        if let shardInfo { plans = Self.slice(plans, shard: shardInfo) }
+        if let shard = shardInfo {
+            shardInfo?.suite = ShardPlan.fingerprint(of: plans.map { ($0.workloadName, $0.scenario.name, $0.repetition) })
+            plans = Self.slice(plans, shard: shard)
+        }
         let assertions = project?.assertions
         let baselineReport = try baseline.map(ReportInput.load)
         // The workload host runs the built-in apps and the hog of balloon steps; a user's apps need it for nothing else.
@@ -222,6 +225,11 @@ struct Run: ParsableCommand {
         }
         if interrupted != nil {
             throw Self.interruptedFailure(interrupted, detail: "the report in \(out) holds the \(records.count) runs that finished or were going on")
+        }
+        // A signal that came while the set was written: the set is whole (it is written as one),
+        // but the user asked to stop, and a script waiting on the exit status must hear it.
+        if let late = options.interruption.signal {
+            throw Self.interruptedFailure(late, detail: "while the report was written; the report in \(out) is complete, with all \(records.count) runs")
         }
         if !quiet && !jsonStdout {
             printSummary(report)
@@ -366,11 +374,13 @@ struct Run: ParsableCommand {
         // Names reach standard output shown visibly: a newline in one cannot start a line of its own.
         let name = { (text: String) in TextSanitizer.visible(text) }
         let width = max(8, report.results.map { name($0.workload).count }.max() ?? 0)
-        print("\("workload".padding(toLength: width, withPad: " ", startingAt: 0))  scenario   score  failing audits")
+        print("\("workload".padding(toLength: width, withPad: " ", startingAt: 0))  scenario   score  failing audits (warnings: 50–89)")
         for result in report.results {
             let score = result.score.map { DisplayFormat.score($0) } ?? "–"
-            let failing = result.audits.values.filter { ($0.score ?? 1) < 0.5 }.map(\.id).sorted().joined(separator: ", ")
-            print("\(name(result.workload).padding(toLength: width, withPad: " ", startingAt: 0))  \(name(result.scenario).padding(toLength: 9, withPad: " ", startingAt: 0))  \(score.padding(toLength: 5, withPad: " ", startingAt: 0))  \(failing.isEmpty ? "none" : failing)")
+            let failing = result.audits.values.filter { ($0.score ?? 1) < 0.5 }.map(\.id).sorted()
+            let warnings = result.audits.values.filter { $0.score.map { ScoreBand(score: $0) == .average } ?? false }.map { "warning: \($0.id)" }.sorted()
+            let listed = (failing + warnings).joined(separator: ", ")
+            print("\(name(result.workload).padding(toLength: width, withPad: " ", startingAt: 0))  \(name(result.scenario).padding(toLength: 9, withPad: " ", startingAt: 0))  \(score.padding(toLength: 5, withPad: " ", startingAt: 0))  \(listed.isEmpty ? "none" : listed)")
         }
     }
 }

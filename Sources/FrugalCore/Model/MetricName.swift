@@ -14,10 +14,20 @@ public enum MetricName {
     public static let cpuIdlePlatformWakeupsPerSecond = "cpu.idlePlatformWakeupsPerSecond"
     /// Voluntary context switches of the main thread.
     public static let mainThreadWakeups = "mainThread.wakeups"
+    /// Hardware counters of the whole run (user space): instructions retired, cycles, their ratio,
+    /// cache and branch misses, and the counters' multiplexing ratio (time running ÷ enabled).
+    public static let cpuInstructions = "cpu.instructions"
+    public static let cpuCycles = "cpu.cycles"
+    public static let cpuInstructionsPerCycle = "cpu.instructionsPerCycle"
+    public static let cpuCacheMisses = "cpu.cacheMisses"
+    public static let cpuBranchMisses = "cpu.branchMisses"
+    public static let cpuCounterMultiplexing = "cpu.counterMultiplexing"
     /// The longest single handler on the main run loop.
     public static let mainThreadLongestBlockMs = "mainThread.longestBlockMs"
     /// Handlers of 250 ms or more.
     public static let mainThreadHangs = "mainThread.hangs"
+    /// A black-box program's longest off-CPU wait in one blocking call after launch, seen from outside.
+    public static let mainThreadLongestWaitMs = "mainThread.longestWaitMs"
     /// Σ max(0, handler − 50 ms) over the run.
     public static let mainThreadBlockedSeconds = "mainThread.blockedSeconds"
     /// Σ max(0, handler − 50 ms) per minute of run time.

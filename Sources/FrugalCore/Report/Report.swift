@@ -36,9 +36,13 @@ public struct Report: Codable, Sendable {
 public struct ShardInfo: Codable, Sendable, Equatable {
     public var index: Int
     public var count: Int
-    public init(index: Int, count: Int) {
+    /// The whole suite the shard was cut from (``ShardPlan/fingerprint(of:)``): shards of
+    /// different suites are not merged. Nil in reports made before it was recorded.
+    public var suite: String?
+    public init(index: Int, count: Int, suite: String? = nil) {
         self.index = index
         self.count = count
+        self.suite = suite
     }
 }
 

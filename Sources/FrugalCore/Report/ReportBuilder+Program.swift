@@ -56,6 +56,12 @@ extension ReportBuilder {
                             description: "\(hang.kind): \(DisplayFormat.number(hang.milliseconds)) ms without a voluntary switch"
                                 + (place.isEmpty ? "" : " (the kernel: \(place))"))
         }
+        if let wait = watch.longestWait {
+            let place = [wait.wchan.map { "in \($0)" }, wait.syscall.map { "syscall \($0)" }].compactMap { $0 }.joined(separator: ", ")
+            result.evidence.append(Evidence(time: analysis.runTime(wait.start), durationMs: wait.milliseconds,
+                                            description: "longest off-CPU wait: \(DisplayFormat.number(wait.milliseconds)) ms in one blocking call"
+                                                + (place.isEmpty ? "" : " (the kernel: \(place))") + "; waiting is not a hang unless an answer was expected"))
+        }
         result.explanation = watch.unreadable.isEmpty ? nil
             : "this machine hid \(watch.unreadable.joined(separator: " and ")) of the thread, so where it waited is partly unknown"
         return result
