@@ -14,6 +14,9 @@ extension WorkloadCatalogue {
         WorkloadDefinition(name: "threads.serial-queue-timer",
                            summary: "ticks on a 1 s DispatchSource timer on a serial queue, no global queue: no pool monitor, the manager's wakeups are the app's (bad: polling)",
                            defaultScenarios: ["short-idle"], inDefaultSuite: false) { SerialQueueTimerApp() },
+        WorkloadDefinition(name: "threads.global-queue-foundation-timer",
+                           summary: "runs one job on DispatchQueue.global() once at launch, then ticks on a 1 s Foundation Timer on the main run loop (bad: polling)",
+                           defaultScenarios: ["short-idle"], inDefaultSuite: false) { PlatformTouchApp(touch: .globalQueue, timer: .foundation) },
     ] + PlatformTouch.allCases.flatMap { touch in
         [
             WorkloadDefinition(name: "threads.\(touch.rawValue)-once",
@@ -57,6 +60,9 @@ enum IdleTimer: String, Sendable {
     case runLoop = "run-loop"
     /// A `DispatchSource` timer on a global queue.
     case dispatch = "global-queue DispatchSource"
+    /// Foundation's `Timer.scheduledTimer` on the main run loop (`RunLoop.main`, which
+    /// FrugalKit's main loop services).
+    case foundation = "Foundation"
 }
 
 final class PlatformTouchApp: AppDelegate {
@@ -86,6 +92,8 @@ final class PlatformTouchApp: AppDelegate {
             break
         case .runLoop:
             app.runLoop.scheduleTimer(name: "tick", interval: 1, repeats: true, tolerance: 0) { _ in }
+        case .foundation:
+            _ = Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { _ in }
         case .dispatch:
             let source = DispatchSource.makeTimerSource(queue: .global())
             source.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(1))

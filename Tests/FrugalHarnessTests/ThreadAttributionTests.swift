@@ -12,7 +12,7 @@ import FrugalProbe
 final class ThreadAttributionTests: XCTestCase {
     static let runs = ScheduledRuns(["threads.global-queue-once", "threads.global-queue-timer", "threads.detached-task-once",
                                      "threads.detached-task-timer", "threads.urlsession-once", "threads.urlsession-timer",
-                                     "threads.serial-queue-timer"])
+                                     "threads.serial-queue-timer", "threads.global-queue-foundation-timer"])
 
     func report(_ workload: String) throws -> RunReport {
         let record = try Self.runs.record(workload)
@@ -44,7 +44,8 @@ final class ThreadAttributionTests: XCTestCase {
     }
 
     func testAOneSecondTimerIsStillCharged() throws {
-        for workload in ["threads.global-queue-timer", "threads.detached-task-timer", "threads.urlsession-timer"] {
+        for workload in ["threads.global-queue-timer", "threads.detached-task-timer", "threads.urlsession-timer",
+                         "threads.global-queue-foundation-timer"] {
             let report = try report(workload)
             // The timer's ~1 wakeup a second stays the app's, whichever thread it wakes.
             let charged = try XCTUnwrap(report.metrics[MetricName.cpuIdleWakeupsPerSecond]?.value, workload)
