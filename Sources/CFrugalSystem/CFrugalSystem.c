@@ -137,3 +137,11 @@ int frugal_spawn_with_private_file(pid_t *pid, const char *path, const posix_spa
     if (spawn.error != 0) *failed_call = spawn.failed_call;
     return spawn.error;
 }
+
+#include <sys/uio.h>
+/* process_vm_readv needs _GNU_SOURCE, which Swift's Glibc module does not define. */
+ssize_t frugal_process_vm_read(pid_t pid, void *local, size_t length, uint64_t remote) {
+    struct iovec here = { .iov_base = local, .iov_len = length };
+    struct iovec there = { .iov_base = (void *)(uintptr_t)remote, .iov_len = length };
+    return process_vm_readv(pid, &here, 1, &there, 1, 0);
+}

@@ -49,7 +49,8 @@ final class RunSession {
     /// Each ended process's final `/proc/<pid>/io` and the bytes of its event stream (disk area).
     var finishedIO: [(io: ProcessIOCounters?, eventStreamBytes: Int)] = []
     /// The processes that have ended, with what they reported.
-    private var finishedProcesses: [(segment: ProcessSegment, events: [WorkloadEvent], samples: [ProcessSample], malformed: [String])] = []
+    private var finishedProcesses: [(segment: ProcessSegment, events: [WorkloadEvent], samples: [ProcessSample], malformed: [String],
+                                     threads: [ThreadEvidence])] = []
     /// The memory cgroup, pressure monitor and balloons (RunSession+Memory.swift), for the whole run.
     let memory: MemoryPressure
     /// The current process's registration with `options.interruption`, which kills it on SIGINT.
@@ -390,7 +391,7 @@ final class RunSession {
         var segment = ProcessSegment(pid: process.pid, startTime: process.spawnTime, endTime: exit.time,
                                      exitStatus: exit.status, resourceUsage: exit.usage)
         segment.mainThreadWakeupsAtExit = process.finalMainThreadStatus?.voluntaryContextSwitches
-        finishedProcesses.append((segment, events, sampler.all, reader.malformedLines))
+        finishedProcesses.append((segment, events, sampler.all, reader.malformedLines, sampler.threadEvidence.all))
         finishedIO.append((process.finalIO, reader.bytesRead))
     }
 
@@ -452,6 +453,7 @@ final class RunSession {
         record.suspensions = suspensions.isEmpty ? nil : suspensions
         if plan.scenario.steps.contains(.home) { record.backgroundTimeBudget = plan.scenario.effectiveBackgroundTimeBudget }
         record.memory = memoryFacts
+        record.threadEvidence = processes.flatMap(\.threads)
         if isBlackBox { recordProgramFacts(into: &record) }
         record.hardwareCounters = hardwareTotal
         record.syncCalls = syncTotal

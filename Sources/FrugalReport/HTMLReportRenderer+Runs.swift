@@ -18,6 +18,7 @@ extension HTMLReportRenderer {
             for note in tls.trust { html += "<li>\(e(note))</li>" }
             html += "</ul></details>"
         }
+        html += threadDetails(run)
         let measured = run.metrics.filter { $0.value.value != nil }.sorted { $0.key < $1.key }
         let unavailable = run.metrics.filter { $0.value.value == nil }
         if !unavailable.isEmpty {
@@ -52,5 +53,31 @@ extension HTMLReportRenderer {
             html += "<p class=\"unseen\">Connections past the proxy (unseen traffic, not shaped or counted): \(server.unseen.map { "<code>\(e($0))</code>" }.joined(separator: " "))</p>"
         }
         return html
+    }
+}
+
+extension HTMLReportRenderer {
+    /// The run's threads, most wakeups first: role and its evidence, wakeups, CPU, and the idle
+    /// wakeups charged to the app or, for libdispatch's Linux pool monitor, to the platform.
+    static func threadDetails(_ run: RunReport) -> String {
+        guard let summary = run.threads else { return "" }
+        let shown = summary.threads.count + summary.omitted
+        var html = "<details class=\"threads\"><summary>Threads: \(shown), top \(summary.threads.count) by wakeups · idle wakeups charged to the app \(summary.appIdleWakeups)"
+            + (summary.platformIdleWakeups > 0 ? ", platform \(summary.platformIdleWakeups)" : "") + "</summary>"
+        if let reason = summary.platformReason {
+            html += "<p>Platform wakeups are not charged to the app: \(e(reason)).</p>"
+        }
+        if !summary.rolesFromEvidence {
+            html += "<p>The harness took no evidence of the threads' roles in this run: every thread but the main one is unknown, and charged to the app.</p>"
+        }
+        html += "<div class=\"scroll\"><table class=\"metrics mono threads\"><thead><tr><th>tid</th><th>name</th><th>role</th><th>wakeups</th><th>CPU</th><th>idle wakeups (app / platform)</th><th>evidence</th></tr></thead><tbody>"
+        for thread in summary.threads {
+            let charged = thread.idleWakeups - thread.platformWakeups
+            html += "<tr><td>\(thread.tid)<td>\(e(thread.name))<td>\(e(thread.role.rawValue))<td>\(thread.wakeups)"
+                + "<td>\(e(HumanUnits.format(thread.cpuSeconds, unit: "s")))<td>\(charged) / \(thread.platformWakeups)<td>\(e(thread.evidence))"
+        }
+        html += "</tbody></table></div>"
+        if summary.omitted > 0 { html += "<p>\(summary.omitted) more thread\(summary.omitted == 1 ? "" : "s") with fewer wakeups not listed.</p>" }
+        return html + "</details>"
     }
 }

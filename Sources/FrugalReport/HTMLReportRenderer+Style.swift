@@ -22,7 +22,7 @@ extension HTMLReportRenderer {
     .body{padding:4px 12px 8px 20px;border-left:3px solid var(--line)}blockquote{margin:8px 0;padding:6px 12px;background:var(--panel);font-style:italic}
     blockquote cite{display:block;font-style:normal;color:var(--muted);font-size:13px;margin-top:4px}
     .advice{background:var(--panel);padding:6px 12px;border-left:3px solid var(--good)}ul.passed{list-style:none;padding-left:4px;margin:2px 0}ul.passed li{margin:3px 0}.rule-link{font-size:12px}ul.savings,ul.evidence{margin:4px 0;padding-left:1.4em}
-    code{font-size:12.5px;background:var(--panel);padding:0 3px;border-radius:3px}table.files{min-width:760px}table.energy,table.disk,table.evidence{min-width:480px}table.mono td:first-child,table.mono td:last-child{font:12.5px ui-monospace,monospace;overflow-wrap:anywhere}table.mono td:nth-child(2){white-space:nowrap}
+    code{font-size:12.5px;background:var(--panel);padding:0 3px;border-radius:3px}table.files{min-width:760px}table.energy,table.disk,table.evidence{min-width:480px}table.mono td:first-child,table.mono td:last-child{font:12.5px ui-monospace,monospace;overflow-wrap:anywhere}table.mono td:nth-child(2){white-space:nowrap}table.threads{min-width:760px}table.threads td:not(:last-child){white-space:nowrap}
     svg.trend{vertical-align:middle;margin-left:6px;width:90px;height:18px}svg.trend polyline{fill:none;stroke:#5c6bc0;stroke-width:1.5}
     .tl{overflow-x:auto}svg.timeline{display:block;width:100%;min-width:760px;border:1px solid var(--line);margin:6px 0;background:var(--bg)}
     svg .lane{font-size:12px;fill:var(--lane)}svg .tick{font-size:10px;fill:var(--muted)}svg .ax{font-size:10px;fill:var(--muted);text-anchor:middle}svg .rule{stroke:var(--line);fill:none}

@@ -27,6 +27,7 @@ public enum MarkdownSummaryRenderer {
         addScores(report, to: &document)
         addTLSFindings(report, to: &document)
         addAudits(report, to: &document)
+        addPlatformWakeups(report, to: &document)
         document.add(.essential, ["Scores are 0–100: pass ≥ 90, average 50–89, fail < 50."])
         return document.render(limit: limit)
     }
@@ -178,6 +179,26 @@ public enum MarkdownSummaryRenderer {
 
     /// Keeps workload-provided text from breaking the table or acting as HTML or Markdown.
     static func cell(_ text: String) -> String { TextSanitizer.markdown(text) }
+
+    /// Idle wakeups left out of `power.avoid-polling` as the platform's, per workload (only when
+    /// some were): a reader of the verdict sees what was not charged, and why.
+    static func addPlatformWakeups(_ report: Report, to document: inout MarkdownDocument) {
+        var byWorkload: [String: (platform: Int, app: Int, runs: Int)] = [:]
+        for run in report.runs {
+            guard let threads = run.threads, threads.platformIdleWakeups > 0 else { continue }
+            let key = "\(run.workload) · \(run.scenario)"
+            let sum = byWorkload[key] ?? (0, 0, 0)
+            byWorkload[key] = (sum.platform + threads.platformIdleWakeups, sum.app + threads.appIdleWakeups, sum.runs + 1)
+        }
+        guard !byWorkload.isEmpty else { return }
+        var lines = ["## Idle wakeups not charged to the app", "", "Linux's platform, not the app: \(cell(RunAnalysis.platformReason)). Per-thread tables are in `report.html`.", "",
+                     "| workload | runs | idle wakeups: platform | idle wakeups: app |", "|---|---|---|---|"]
+        for (key, sum) in byWorkload.sorted(by: { $0.key < $1.key }) {
+            lines.append("| \(cell(key)) | \(sum.runs) | \(sum.platform) | \(sum.app) |")
+        }
+        lines.append("")
+        document.add(.optional, lines)
+    }
 
     /// Text for inside a code span: one line, no backticks or pipes to end it early.
     static func code(_ text: String) -> String {

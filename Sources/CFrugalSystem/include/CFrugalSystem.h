@@ -91,4 +91,8 @@ int frugal_perf_open_tracepoint(unsigned long long id, pid_t pid);
 int frugal_malloc_trim(void);
 
 #include "FrugalTaskStats.h"
+/* Reads `length` bytes at `remote` in process `pid` into `local` (process_vm_readv, one segment):
+   the harness reads a sleeping thread's stack from outside. -1 and errno on failure. */
+ssize_t frugal_process_vm_read(pid_t pid, void *local, size_t length, uint64_t remote);
+
 #endif

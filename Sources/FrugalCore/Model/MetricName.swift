@@ -6,8 +6,12 @@ public enum MetricName {
     public static let cpuWakeups = "cpu.wakeups"
     /// `cpu.wakeups` divided by the run's wall time.
     public static let cpuWakeupsPerSecond = "cpu.wakeupsPerSecond"
-    /// Wakeups per second during idle phases (no event pending from the harness).
+    /// Wakeups per second during idle phases (no event pending from the harness), charged to the
+    /// app: the platform's (`cpu.idlePlatformWakeupsPerSecond`) are left out.
     public static let cpuIdleWakeupsPerSecond = "cpu.idleWakeupsPerSecond"
+    /// Idle wakeups per second that are the platform's, not the app's: libdispatch's Linux-only
+    /// pool monitor on its manager thread (docs/THREADS.md).
+    public static let cpuIdlePlatformWakeupsPerSecond = "cpu.idlePlatformWakeupsPerSecond"
     /// Voluntary context switches of the main thread.
     public static let mainThreadWakeups = "mainThread.wakeups"
     /// Hardware counters of the whole run (user space): instructions retired, cycles, their ratio,

@@ -113,6 +113,10 @@ public struct RunReport: Codable, Sendable {
     /// The run's HTTPS through the proxy: its CA, how it was offered, handshakes per host, and a
     /// finding for each client that refused the run's certificate. Absent without a TLS tunnel.
     public var tls: RunTLSSummary?
+    /// Wakeups by thread, each thread's role and its evidence, and what was not charged to the
+    /// app (the platform's); nil in reports made before threads were told apart, or for a run
+    /// with no `/proc` sample.
+    public var threads: RunThreadsSummary?
 
     public init(workload: String, scenario: String, repetition: Int, outcome: RunOutcome, outcomeDetail: String?,
                 exitStatus: ExitStatus?, durationSeconds: Double, metrics: [String: MetricValue], timeline: Timeline,

@@ -31,6 +31,7 @@ public enum ReportBuilder {
         report.processes = RunProcessesSummary(record, timeline: report.timeline)
         report.server = RunServerSummary(record.network)
         report.tls = RunTLSSummary(record.network?.tls)
+        report.threads = RunThreadsSummary(analysis)
         return report
     }
 
