@@ -86,9 +86,10 @@ int frugal_perf_open_hardware(int which, pid_t pid);
 /// Returns the fd or -errno.
 int frugal_perf_open_tracepoint(unsigned long long id, pid_t pid);
 
-/// glibc's `malloc_trim(0)`: gives freed heap memory of every arena back to the kernel (Swift's
-/// Glibc module does not export <malloc.h>).
-int frugal_malloc_trim(void);
+/// glibc's `malloc_trim(0)` when the arenas hold at least `minimum_free` freed bytes (mallinfo2):
+/// gives freed heap memory of every arena back to the kernel; returns whether any was given
+/// (Swift's Glibc module does not export <malloc.h>).
+int frugal_malloc_trim(size_t minimum_free);
 
 #include "FrugalTaskStats.h"
 /* Reads `length` bytes at `remote` in process `pid` into `local` (process_vm_readv, one segment):

@@ -28,6 +28,9 @@ extension RunAnalysis {
         case frames = "drawing frames"
         case memoryWarning = "answering a memory warning"
         case computing = "computing"
+        /// Frozen by the system: neither idle nor in use. Counted as idle time, it once halved the
+        /// rate of a poller suspended for half of its wait.
+        case suspended = "suspended"
     }
 
     /// The share of one CPU over a slice from which the app counts as computing, not idle.
@@ -104,9 +107,16 @@ extension RunAnalysis {
         // The app's state as the events go by: frames count as use only while active (an app
         // is not used in the background, and an inactive one is judged by its own audit).
         var state = AppState.notRunning
+        var suspendedSince: UInt64?
         for event in record.events.sorted(by: { $0.time < $1.time }) {
             switch event.body {
-            case .stateChanged(let change): state = change.to
+            case .stateChanged(let change):
+                if change.to == .suspended, suspendedSince == nil { suspendedSince = event.time }
+                if change.to != .suspended, let since = suspendedSince {
+                    intervals.append((since, max(event.time, since), .suspended))
+                    suspendedSince = nil
+                }
+                state = change.to
             case .networkRequest(let request): intervals.append((request.start, max(request.end, request.start), .request))
             case .fileWrite(let write): intervals.append((write.start, max(write.end, write.start), .fileIO))
             case .blockingCall(let call) where call.kind.hasPrefix("network."):
@@ -122,6 +132,7 @@ extension RunAnalysis {
             default: break
             }
         }
+        if let since = suspendedSince { intervals.append((since, max(record.endTime, since), .suspended)) }
         // The handlers that issued a request or delivered its result (see the type's comment).
         let requestStarts = intervals.filter { $0.reason == .request }.map(\.start).sorted()
         for event in record.events {

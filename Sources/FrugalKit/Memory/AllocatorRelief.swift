@@ -13,9 +13,15 @@ import CFrugalSystem
 /// back: after the app has answered a memory warning, and after it has entered the background.
 /// What the app still holds stays resident; only what it freed goes.
 enum AllocatorRelief {
-    /// Returns freed heap memory to the kernel (`malloc_trim(0)`, every arena). Not part of the
-    /// app's handler: it is the platform's work, done after the app's code has returned.
+    /// What the arenas must hold freed before a trim is worth its cost: 4 MiB, the least
+    /// `memory.free-on-background` judges (below it, allocator noise is as large as what an app
+    /// could free). A trim makes a system call per free range: a few ms of CPU on a large heap,
+    /// which a resting app in the background was once charged for when it had freed nothing.
+    static let minimumFreedBytes = 4 << 20
+
+    /// Returns freed heap memory to the kernel (`malloc_trim(0)`, every arena) when there is enough
+    /// of it. Not part of the app's handler: it is the platform's work, after the app's code.
     static func relieve() {
-        _ = frugal_malloc_trim()
+        _ = frugal_malloc_trim(minimumFreedBytes)
     }
 }
