@@ -129,7 +129,7 @@ final class RunNetwork {
                                    conditions: conditions.map { NetworkConditionChange(time: runTime($0.time), profile: $0.profile) },
                                    faults: faults.map { InjectedFault(time: runTime($0.time), kind: $0.kind, detail: $0.detail) })
         if let certificateAuthority, let trust {
-            let name = certificateAuthority.certificate.subject.description
+            let name = certificateAuthority.subject
             record.tls = TLSRecord(certificateAuthority: name, fingerprint: certificateAuthority.fingerprint, trust: trust.notes,
                                    handshakes: certificateAuthority.handshakeRecords(since: spawnTime))
         }
