@@ -55,7 +55,10 @@ let package = Package(
             exclude: ["Radio/Profiles"]
         ),
         .target(name: "FrugalProbe", dependencies: ["CPAPI", "CFrugalSystem", "FrugalCore"]),
-        .target(name: "FrugalKit", dependencies: ["FrugalProbe", "FrugalCore", "CFrugalSystem"]),
+        // libdispatch's main-queue hooks and CoreFoundation's main run loop, which FrugalKit's main
+        // run loop services (both libraries come with Foundation; named so a C-only link finds them).
+        .target(name: "CFrugalMainLoop", linkerSettings: [.linkedLibrary("dispatch"), .linkedLibrary("Foundation")]),
+        .target(name: "FrugalKit", dependencies: ["FrugalProbe", "FrugalCore", "CFrugalSystem", "CFrugalMainLoop"]),
         .target(
             name: "FrugalHarness",
             dependencies: [
@@ -84,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "frugal",
             dependencies: [
-                "FrugalCore", "FrugalHarness", "FrugalReport", "FrugalWorkloads",
+                "FrugalCore", "FrugalProbe", "FrugalHarness", "FrugalReport", "FrugalWorkloads",
                 "FrugalHistory", "FrugalConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -99,6 +102,9 @@ let package = Package(
                 permissions: [.writeToPackageDirectory(reason: "Frugal writes its reports to Reports/ and its run history to .frugal/ in the package.")]
             )
         ),
+        // The apps the idiom-matrix tests run (iOS idioms under Application.main); test-only, so
+        // the workload host never loads FoundationNetworking.
+        .executableTarget(name: "frugal-idiom-fixtures", dependencies: ["FrugalKit"], path: "Tests/IdiomFixtures"),
         // Reports built by hand, shared by the test targets that need them (not in any product).
         .target(name: "FrugalTestSupport", dependencies: ["FrugalCore"], path: "Tests/FrugalTestSupport"),
         .testTarget(name: "FrugalCoreTests", dependencies: ["FrugalCore", "FrugalTestSupport"]),
@@ -107,10 +113,10 @@ let package = Package(
         .testTarget(
             name: "FrugalHarnessTests",
             dependencies: ["FrugalHarness", "FrugalCore", "FrugalProbe", "FrugalKit", "FrugalWorkloads", "FrugalReport", "frugal-workload-host",
-                           "COpenSSL"]
+                           "frugal-idiom-fixtures", "COpenSSL"]
         ),
         .testTarget(name: "FrugalReportTests", dependencies: ["FrugalReport", "FrugalCore", "FrugalHarness", "FrugalTestSupport", "frugal-workload-host"]),
-        .testTarget(name: "FrugalHistoryTests", dependencies: ["FrugalHistory", "FrugalCore"]),
+        .testTarget(name: "FrugalHistoryTests", dependencies: ["FrugalHistory", "FrugalCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "FrugalConfigTests", dependencies: ["FrugalConfig", "FrugalCore"]),
         .testTarget(name: "FrugalFuzzTargetsTests", dependencies: ["FrugalFuzzTargets"]),
         .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host", .product(name: "Yams", package: "Yams")]),

@@ -5,6 +5,9 @@
 
 pid_t frugal_gettid(void) { return (pid_t)syscall(SYS_gettid); }
 
+#include <sys/prctl.h>
+int frugal_set_current_thread_name(const char *name) { return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0); }
+
 #include <fcntl.h>
 int frugal_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
@@ -133,4 +136,12 @@ int frugal_spawn_with_private_file(pid_t *pid, const char *path, const posix_spa
     pthread_join(thread, NULL);
     if (spawn.error != 0) *failed_call = spawn.failed_call;
     return spawn.error;
+}
+
+#include <sys/uio.h>
+/* process_vm_readv needs _GNU_SOURCE, which Swift's Glibc module does not define. */
+ssize_t frugal_process_vm_read(pid_t pid, void *local, size_t length, uint64_t remote) {
+    struct iovec here = { .iov_base = local, .iov_len = length };
+    struct iovec there = { .iov_base = (void *)(uintptr_t)remote, .iov_len = length };
+    return process_vm_readv(pid, &here, 1, &there, 1, 0);
 }

@@ -13,6 +13,8 @@ public struct ProjectConfig: Sendable {
     public var scenarios: [Scenario]
     /// The assertions, when the file has any.
     public var assertions: AssertionSet?
+    /// The `server:` of the file's scenarios that have one, by scenario name.
+    public var scenarioServers: [String: ServerSettings] = [:]
 
     public init(file: String, directory: URL, apps: [AppConfig] = [], scenarios: [Scenario] = [], assertions: AssertionSet? = nil) {
         self.file = file
@@ -71,6 +73,8 @@ public struct AppConfig: Sendable, Equatable {
     public var scenarios: [String]
     /// The entry's line in the file.
     public var line: Int
+    /// What the run's origin answers the app with (`server:`); nil: the synthetic routes.
+    public var server: ServerSettings?
 
     public init(name: String, kind: Kind = .app, source: Source, arguments: [String] = [], environment: [String: String] = [:],
                 resources: [BundleResource] = [], documents: [BundleResource] = [], scenarios: [String], line: Int = 1) {

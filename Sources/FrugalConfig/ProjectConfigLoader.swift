@@ -13,6 +13,10 @@ import Yams
 ///     resources: Resources/          # installed read-only as the app's bundle
 ///     documents: Fixtures/Documents/ # installed in the sandbox's Documents before launch
 ///     scenarios: [day, background]
+///     server:                        # the app's own responses instead of the synthetic routes
+///       fixtures: Fixtures/api/      # request path → file (FILE.meta.json: status, headers...)
+///       har: Fixtures/session.har    # a HAR 1.2 export, replayed (tried before the fixtures)
+///       timing: recorded             # or a fixed server time: 40ms
 ///   - name: wake
 ///     kind: program                  # any program, run as a black box
 ///     executable: /usr/local/bin/wake
@@ -57,7 +61,9 @@ public enum ProjectConfigLoader {
             let key = keyNode.scalar?.string ?? ""
             switch key {
             case "apps": appsNode = valueNode
-            case "scenarios": config.scenarios = try reader.scenarios(valueNode)
+            case "scenarios":
+                config.scenarios = try reader.scenarios(valueNode)
+                config.scenarioServers = try reader.scenarioServers(valueNode)
             case "ci":
                 assertionSection = YAMLText.value(valueNode, "assert") ?? valueNode
             case "assert": assertionSection = valueNode
@@ -153,8 +159,9 @@ private struct Reader {
                     throw error(valueNode, "scenario '\(name)': unknown radio '\(text)'; known: lte, 3g, wifi")
                 }
                 radio = technology
+            case "server": _ = try server(valueNode, label: "scenario '\(name)'")
             default:
-                throw error(keyNode, "scenario '\(name)': unknown key '\(key)'; expected steps, summary, backgroundTimeBudget, network or radio")
+                throw error(keyNode, "scenario '\(name)': unknown key '\(key)'; expected steps, summary, backgroundTimeBudget, network, radio or server")
             }
         }
         guard let steps else { throw error(keyNode, "scenario '\(name)' has no 'steps'") }
@@ -253,6 +260,7 @@ private struct Reader {
         var resources: [BundleResource] = []
         var documents: [BundleResource] = []
         var scenarios: [(String, Node)]?
+        var server: ServerSettings?
         for (keyNode, valueNode) in mapping {
             let key = keyNode.scalar?.string ?? ""
             let label = name.map { "app '\($0)'" } ?? "app"
@@ -282,8 +290,9 @@ private struct Reader {
                     guard let list = valueNode.sequence else { throw error(valueNode, "\(label): 'scenarios' must be a list of scenario names") }
                     scenarios = try list.map { (try string($0, "a scenario name"), $0) }
                 }
+            case "server": server = try self.server(valueNode, label: label)
             default:
-                throw error(keyNode, "\(label): unknown key '\(key)'; expected name, kind, executable, product, arguments, environment, resources, documents or scenarios")
+                throw error(keyNode, "\(label): unknown key '\(key)'; expected name, kind, executable, product, arguments, environment, resources, documents, scenarios or server")
             }
         }
         guard let name else { throw error(node, "an app has no 'name'") }
@@ -310,9 +319,80 @@ private struct Reader {
             throw error(at, "app '\(name)': scenario '\(scenario)' names nothing; known scenarios: \(known.joined(separator: ", "))")
         }
         let defaults = kind == .program ? [] : [ScenarioCatalogue.standard.name]
-        return AppConfig(name: name, kind: kind, source: finalSource, arguments: arguments, environment: environment,
-                         resources: resources, documents: documents, scenarios: scenarios.map { $0.map(\.0) } ?? defaults,
-                         line: YAMLText.line(node) ?? 1)
+        var app = AppConfig(name: name, kind: kind, source: finalSource, arguments: arguments, environment: environment,
+                            resources: resources, documents: documents, scenarios: scenarios.map { $0.map(\.0) } ?? defaults,
+                            line: YAMLText.line(node) ?? 1)
+        app.server = server
+        return app
+    }
+
+    // MARK: Server
+
+    /// The `server:` of each scenario that has one (the scenarios were checked already).
+    func scenarioServers(_ node: Node) throws -> [String: ServerSettings] {
+        var result: [String: ServerSettings] = [:]
+        guard let mapping = node.mapping else { return result }
+        for (keyNode, valueNode) in mapping {
+            guard let name = keyNode.scalar?.string, let server = YAMLText.value(valueNode, "server") else { continue }
+            result[name] = try self.server(server, label: "scenario '\(name)'")
+        }
+        return result
+    }
+
+    /// A `server:` mapping: `fixtures` (a directory), `har` (a HAR 1.2 file), `timing`
+    /// (`recorded` or milliseconds). Paths are resolved against the file's directory and checked.
+    func server(_ node: Node, label: String) throws -> ServerSettings {
+        guard let mapping = node.mapping else {
+            throw error(node, "\(label): 'server' must be a mapping with fixtures, har and/or timing")
+        }
+        var settings = ServerSettings()
+        for (keyNode, valueNode) in mapping {
+            let key = keyNode.scalar?.string ?? ""
+            switch key {
+            case "fixtures":
+                let path = try string(valueNode, "'fixtures'")
+                let url = resolve(path).standardizedFileURL
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                    throw error(valueNode, "\(label): fixtures '\(path)' is not a directory (looked at \(url.path))")
+                }
+                settings.fixtures = url.path
+            case "har":
+                let path = try string(valueNode, "'har'")
+                let url = resolve(path).standardizedFileURL
+                if let problem = Self.harProblem(url.path) { throw error(valueNode, "\(label): har '\(path)' \(problem)") }
+                settings.har = url.path
+            case "timing":
+                let text = try string(valueNode, "'timing'")
+                guard let timing = ServerSettings.Timing.parse(text) else {
+                    throw error(valueNode, "\(label): timing '\(text)' is not 'recorded' or a number of milliseconds such as 40ms")
+                }
+                settings.timing = timing
+            default:
+                throw error(keyNode, "\(label): server: unknown key '\(key)'; expected fixtures, har or timing")
+            }
+        }
+        guard settings.fixtures != nil || settings.har != nil else {
+            throw error(node, "\(label): 'server' needs fixtures or har")
+        }
+        return settings
+    }
+
+    /// Why `path` is not a HAR file (missing, not JSON, no `log.entries` list), nil when it looks like one.
+    static func harProblem(_ path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return "does not exist (looked at \(path))" }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return "is not JSON (a HAR file is a JSON object)" }
+        guard let log = object["log"] as? [String: Any], let entries = log["entries"] as? [Any] else {
+            return "is not a HAR file: it has no log.entries list"
+        }
+        for (index, entry) in entries.enumerated() {
+            guard let entry = entry as? [String: Any], let request = entry["request"] as? [String: Any],
+                  request["method"] is String, request["url"] is String,
+                  let response = entry["response"] as? [String: Any], response["status"] is Int else {
+                return "is not a HAR file: log.entries[\(index)] lacks request.method, request.url or response.status"
+            }
+        }
+        return nil
     }
 
     func resolve(_ path: String) -> URL {
@@ -327,18 +407,36 @@ private struct Reader {
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) else {
             throw error(node, "\(label): \(what) '\(path)' does not exist (looked at \(root.path))")
         }
+        // Inside the project, symbolic links resolved: `documents: /` once walked the whole file
+        // system into every run's sandbox and filled the disk.
+        let project = directory.resolvingSymlinksInPath().standardizedFileURL.path
+        let real = root.resolvingSymlinksInPath().standardizedFileURL.path
+        guard real == project || real.hasPrefix(project == "/" ? "/" : project + "/"), real != "/" else {
+            throw error(node, "\(label): \(what) '\(path)' is outside the project (\(project)); name a folder inside it")
+        }
         func size(_ url: URL) -> Int { ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0 }
         guard isDirectory.boolValue else { return [.file(root.path, as: root.lastPathComponent, bytes: size(root))] }
         guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else {
             throw error(node, "\(label): cannot list \(what) '\(path)'")
         }
         var result: [BundleResource] = []
+        var total = 0
         for case let url as URL in enumerator {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
             let full = url.standardizedFileURL.path
             let relative = String(full.dropFirst(root.path.count + 1))
-            result.append(.file(full, as: relative, bytes: size(url)))
+            let bytes = size(url)
+            total += bytes
+            result.append(.file(full, as: relative, bytes: bytes))
+            // Every run copies these into its sandbox: bounded like everything a config names.
+            guard result.count <= Self.maximumInstalledFiles, total <= Self.maximumInstalledBytes else {
+                throw error(node, "\(label): \(what) '\(path)' holds more than \(Self.maximumInstalledFiles) files or \(Self.maximumInstalledBytes >> 20) MiB; every run copies them into its sandbox")
+            }
         }
         return result.sorted { $0.path < $1.path }
     }
+
+    /// The most files, and bytes, `resources` or `documents` may install into each run's sandbox.
+    static let maximumInstalledFiles = 10_000
+    static let maximumInstalledBytes = 1 << 30
 }

@@ -22,8 +22,17 @@ public enum FuzzTargets {
         guard let first = bytes.first else { return }
         let split = bytes.count > 1 ? 1 + Int(first) % (bytes.count - 1) : 1
         var decoder = EventStreamDecoder()
-        _ = decoder.feed(bytes[1..<split])
-        _ = decoder.feed(bytes[split...])
+        let items = decoder.feed(bytes[1..<split]) + decoder.feed(bytes[split...])
+        // What decodes goes through the analysis and the report as a run's events would: a
+        // crafted number once overflowed a sum of write lengths and a hang's deadline there.
+        let events = items.compactMap { item -> WorkloadEvent? in if case .event(let event) = item { return event } else { return nil } }
+        guard !events.isEmpty else { return }
+        let start = events.map(\.time).min() ?? 0
+        let record = RunRecord(workload: "fuzz", scenario: "standard", repetition: 1, startTime: start,
+                               endTime: max(start, events.map(\.time).max() ?? start), pid: 1,
+                               steps: [StepRecord(index: 0, step: .launch, start: start, end: start)], events: events, samples: [],
+                               outcome: .completed, outcomeDetail: nil, exitStatus: ExitStatus(code: 0), resourceUsage: nil)
+        _ = ReportBuilder.runReport(record)
     }
 
     /// A config file is anyone's to write: any text must give a config or a one-line error. Both

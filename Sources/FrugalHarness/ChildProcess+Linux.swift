@@ -62,6 +62,9 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
         // dup2 clears close-on-exec on the target, so only fds 3 and 4 reach the child.
         posix_spawn_file_actions_adddup2(&actions, controlPipe[0], FrugalProtocol.controlFD)
         posix_spawn_file_actions_adddup2(&actions, eventPipe[1], FrugalProtocol.eventFD)
+        // What the app or program prints goes to the harness's standard error, beside its
+        // progress: the harness's standard output is its own (`--json-stdout`, annotations).
+        posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
         // Nothing else of the harness's reaches the app: a listening socket it inherited would be
         // counted as the app's (lifecycle.close-listeners) and keep the port open after the run.
         let closing = frugal_spawn_close_from(&actions, 5)

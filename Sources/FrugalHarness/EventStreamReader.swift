@@ -15,6 +15,8 @@ final class EventStreamReader: @unchecked Sendable {
     let clock: any HarnessClock
     let condition = NSCondition()
     private var events: [WorkloadEvent] = []
+    /// Whether events past `EventNumberBounds.maximumEventsPerRun` were dropped.
+    private var droppedEvents = false
     private var acknowledged: Set<Int> = []
     /// Control messages the app answered with an error instead of an acknowledgement, by sequence.
     private var controlErrors: [Int: ControlError] = [:]
@@ -90,6 +92,12 @@ final class EventStreamReader: @unchecked Sendable {
         condition.lock()
         bytes += count
         for event in parsed {
+            // Bounded like every number in an event: sums over a run's events stay in range.
+            guard events.count < EventNumberBounds.maximumEventsPerRun else {
+                if !droppedEvents { bad.append("more than \(EventNumberBounds.maximumEventsPerRun) events: the rest of the stream was dropped") }
+                droppedEvents = true
+                break
+            }
             events.append(event)
             switch event.body {
             case .ack(let ack): acknowledged.insert(ack.sequence)

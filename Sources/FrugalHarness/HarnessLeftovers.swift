@@ -14,7 +14,7 @@ public enum HarnessLeftovers {
             let path = sandboxParent.appendingPathComponent(name).path
             // The bundle is made read-only; removal needs write permission on each directory.
             makeWritable(path)
-            if (try? FileManager.default.removeItem(atPath: path)) != nil { removed.append(path) }
+            if FileTreeRemoval.remove(path).isEmpty { removed.append(path) }
         }
         return removed + RunContainment.sweepLeftovers()
     }
@@ -46,13 +46,17 @@ extension HarnessLeftovers {
         for name in (try? FileReader.directoryEntries(sandboxParent.path)) ?? [] where name.hasPrefix("frugal-sandbox-") && name.contains(marker) {
             let path = sandboxParent.appendingPathComponent(name).path
             makeWritable(path)
-            try? FileManager.default.removeItem(atPath: path)
+            FileTreeRemoval.remove(path)
         }
         if let reportDirectory {
             let parent = reportDirectory.standardizedFileURL.deletingLastPathComponent()
             let prefix = ".\(reportDirectory.lastPathComponent).frugal-staging-\(getpid())-"
             for name in (try? FileReader.directoryEntries(parent.path)) ?? [] where name.hasPrefix(prefix) {
-                try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+                FileTreeRemoval.remove(parent.appendingPathComponent(name).path)
+            }
+            // A mount point's set is staged inside it (ReportDirectory).
+            for name in (try? FileReader.directoryEntries(reportDirectory.path)) ?? [] where name.hasPrefix(".frugal-staging-\(getpid())-") {
+                FileTreeRemoval.remove(reportDirectory.appendingPathComponent(name).path)
             }
             // This run's lock on the directory (the kernel releases it; the file is ours to remove).
             unlink(parent.appendingPathComponent(".\(reportDirectory.lastPathComponent).frugal-lock").path)

@@ -3,6 +3,15 @@ import Synchronization
 import FrugalCore
 import FrugalProbe
 
+/// What one watch of a program's main thread saw (one per process of the run).
+struct OutsideWatchResult {
+    var hangs: [OutsideHang]
+    var longestBusyNanoseconds: UInt64
+    var longestWait: OutsideHang?
+    var samples: Int
+    var unreadable: [String]
+}
+
 /// Watches a black-box program's main thread from outside, every `interval`, through
 /// `/proc/<pid>/task/<tid>/{status,wchan,syscall,schedstat}`: the program is never signalled or
 /// traced. A stretch of at least the hang limit without a voluntary context switch is a hang when
@@ -24,11 +33,17 @@ final class OutsideHangWatcher: Sendable {
         var expectingUntil: UInt64 = 0
         var hangs: [OutsideHang] = []
         var longestBusy: UInt64 = 0
+        var longestWait: OutsideHang?
         var samplesTaken = 0
         var unreadable: Set<String> = []
-        /// Whether the main thread has slept once (launch is over).
-        var launched = false
+        /// The program's exit (monotonic ns), once known.
+        var exitTime: UInt64?
     }
+
+    /// Wakes the watching thread from its wait between samples when the watch is stopped.
+    private let stopSignal = DispatchSemaphore(value: 0)
+    /// Signalled by the watching thread once it has closed the last stretch.
+    private let finished = DispatchSemaphore(value: 0)
 
     private let shared = Mutex(Shared())
 
@@ -56,7 +71,19 @@ final class OutsideHangWatcher: Sendable {
     }
 
     func setPaused(_ value: Bool) { shared.withLock { $0.paused = value } }
-    func stop() { shared.withLock { $0.stopped = true } }
+    /// Ends the watch and waits until its last stretch is closed, at `exitTime` (the program's exit
+    /// from its exit record, monotonic ns) when given: a spin that lasts until the exit is a hang
+    /// like any other, so `result` read after this has it.
+    func stop(exitTime: UInt64? = nil) {
+        let first = shared.withLock { shared -> Bool in
+            defer { shared.stopped = true }
+            if let exitTime { shared.exitTime = exitTime }
+            return !shared.stopped
+        }
+        guard first else { return }
+        stopSignal.signal()
+        finished.wait()
+    }
 
     /// The scenario expects the program to respond until `deadline` (monotonic ns).
     func expectResponse(until deadline: UInt64) {
@@ -68,8 +95,9 @@ final class OutsideHangWatcher: Sendable {
 
     /// What was seen: the hangs, the longest busy stretch (ns), samples taken, and the files the
     /// machine would not let the harness read.
-    var result: (hangs: [OutsideHang], longestBusyNanoseconds: UInt64, samples: Int, unreadable: [String]) {
-        shared.withLock { ($0.hangs, $0.longestBusy, $0.samplesTaken, $0.unreadable.sorted()) }
+    var result: OutsideWatchResult {
+        shared.withLock { OutsideWatchResult(hangs: $0.hangs, longestBusyNanoseconds: $0.longestBusy, longestWait: $0.longestWait,
+                                             samples: $0.samplesTaken, unreadable: $0.unreadable.sorted()) }
     }
 
     /// The program's process: from the spawned one down while a process has exactly one child.
@@ -91,9 +119,10 @@ final class OutsideHangWatcher: Sendable {
     }
 
     private func loop() {
-        var stretch: Stretch?
+        var tracker = OutsideStretchTracker(limitNanoseconds: limitNanoseconds)
         var lastMembersCheck: UInt64 = 0
         var pid = root
+        var wait = interval
         while true {
             let (done, isPaused, expecting) = shared.withLock { ($0.stopped, $0.paused, ($0.expectingFrom, $0.expectingUntil)) }
             if done { break }
@@ -103,78 +132,37 @@ final class OutsideHangWatcher: Sendable {
                 lastMembersCheck = now
             }
             if isPaused {
-                stretch = nil
+                tracker.pause()
             } else if let state = ProcFS.waitState(pid: pid, tid: pid) {
                 shared.withLock { shared in
                     shared.samplesTaken += 1
                     if state.wchan == nil && state.state != "R" { shared.unreadable.insert("wchan") }
                     if state.syscall == nil { shared.unreadable.insert("syscall") }
                 }
-                let running = state.state == "R"
-                if !running { shared.withLock { $0.launched = true } }
-                if var current = stretch, current.pid == pid, current.switches == state.voluntaryContextSwitches {
-                    current.busy = current.busy && running
-                    current.uninterruptible = current.uninterruptible && state.state == "D"
-                    current.onCPUEnd = state.onCPUNanoseconds
-                    if !running {
-                        current.wchan = state.wchan ?? current.wchan
-                        current.syscall = state.syscall ?? current.syscall
-                    }
-                    stretch = current
-                } else {
-                    if let finished = stretch { close(finished, at: now, expecting: expecting) }
-                    stretch = Stretch(pid: pid, start: now, switches: state.voluntaryContextSwitches, busy: running,
-                                      uninterruptible: state.state == "D", wchan: running ? nil : state.wchan,
-                                      syscall: running ? nil : state.syscall, onCPUStart: state.onCPUNanoseconds,
-                                      onCPUEnd: state.onCPUNanoseconds, duringLaunch: !shared.withLock { $0.launched })
-                }
+                tracker.observe(.init(pid: pid, time: now, state: state), expecting: expecting)
+                // Asleep (interruptible) while no answer is expected, the thread can start no hang
+                // without running first, and a spin's length is its on-CPU time from the last sample
+                // that saw it asleep, however late the next sample comes: sample 4 times less often
+                // (a harness beside an idle program woke 40 times a second for nothing). Blocked
+                // waits matter only while an answer is expected, and uninterruptible ones (D) always.
+                wait = state.state == "S" && now > expecting.1 ? interval * 4 : interval
             } else {
-                if let finished = stretch { close(finished, at: now, expecting: expecting) }
-                stretch = nil
+                tracker.lost(at: now)
             }
-            Thread.sleep(forTimeInterval: interval)
+            publish(tracker)
+            _ = stopSignal.wait(timeout: .now() + wait)
         }
-        if let finished = stretch { close(finished, at: MonotonicClock.now(), expecting: shared.withLock { ($0.expectingFrom, $0.expectingUntil) }) }
+        let (exitTime, expecting) = shared.withLock { ($0.exitTime, ($0.expectingFrom, $0.expectingUntil)) }
+        tracker.finish(exitTime: exitTime, now: MonotonicClock.now(), expecting: expecting)
+        publish(tracker)
+        finished.signal()
     }
 
-    /// One run of samples with no voluntary switch of the watched thread.
-    struct Stretch {
-        var pid: pid_t
-        var start: UInt64
-        var switches: Int
-        var busy: Bool
-        var uninterruptible: Bool
-        var wchan: String?
-        var syscall: String?
-        var onCPUStart: UInt64
-        var onCPUEnd: UInt64
-        var duringLaunch: Bool
-    }
-
-    private func close(_ stretch: Stretch, at end: UInt64, expecting: (from: UInt64, until: UInt64)) {
-        let length = end - stretch.start
-        let onCPU = stretch.onCPUEnd &- stretch.onCPUStart
-        let limitNanoseconds = self.limitNanoseconds
+    private func publish(_ tracker: OutsideStretchTracker) {
         shared.withLock { shared in
-            if stretch.busy && !stretch.duringLaunch {
-                shared.longestBusy = max(shared.longestBusy, onCPU)
-                if onCPU >= limitNanoseconds {
-                    shared.hangs.append(OutsideHang(start: stretch.start, end: end, kind: "busy", wchan: nil, syscall: nil))
-                }
-                return
-            }
-            guard length >= limitNanoseconds, !stretch.busy else { return }
-            if stretch.uninterruptible {
-                shared.hangs.append(OutsideHang(start: stretch.start, end: end, kind: "uninterruptible", wchan: stretch.wchan, syscall: stretch.syscall))
-                return
-            }
-            if let call = stretch.syscall, Self.eventWaitCalls.contains(call) { return }
-            // Blocked: only the part while an answer was expected counts.
-            let start = max(stretch.start, expecting.from)
-            let stop = min(end, expecting.until)
-            if stop > start && stop - start >= limitNanoseconds {
-                shared.hangs.append(OutsideHang(start: start, end: stop, kind: "blocked", wchan: stretch.wchan, syscall: stretch.syscall))
-            }
+            shared.hangs = tracker.hangs
+            shared.longestBusy = tracker.longestBusy
+            shared.longestWait = tracker.longestWait
         }
     }
 }

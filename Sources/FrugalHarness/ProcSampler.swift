@@ -25,6 +25,8 @@ final class ProcSampler: Sendable {
     /// the activity lane and idle phases count every descendant. Process-level fields (memory,
     /// I/O) stay the main process's.
     private let members: (@Sendable () -> [pid_t])?
+    /// Each thread's evidence of what it is (its stack, read while it sleeps), taken as it is sampled.
+    let threadEvidence = ThreadEvidenceCollector()
 
     /// Samples `process` (`AppProcess.sample(at:)`: `/proc/<pid>` for a real one) on `clock`.
     init(process: any AppProcess, interval: Double, clock: any HarnessClock, members: (@Sendable () -> [pid_t])? = nil) {
@@ -39,12 +41,16 @@ final class ProcSampler: Sendable {
     private func takeSample() -> ProcessSample? {
         let time = clock.now()
         guard var sample = source(time) else { return nil }
+        threadEvidence.observe(pid: pid, threads: sample.threads)
         guard let members else { return sample }
         for member in members() where member != pid {
             guard let tids = try? ProcFS.threadIDs(pid: member) else { continue }
+            var threads: [ThreadSample] = []
             for tid in tids {
-                if let thread = try? ProcFS.threadSample(pid: member, tid: tid) { sample.threads.append(thread) }
+                if let thread = try? ProcFS.threadSample(pid: member, tid: tid) { threads.append(thread) }
             }
+            sample.threads += threads
+            threadEvidence.observe(pid: member, threads: threads)
             let known = state.withLock { $0.seenMembers[member] != nil }
             if !known {
                 let command = ProcFS.commandLine(pid: member)

@@ -1,5 +1,6 @@
 import Foundation
 import FrugalCore
+import FrugalProbe
 
 /// What to run: a built-in workload (a FrugalKit app in the workload host) or a user's own
 /// FrugalKit app executable under a scenario, or any Linux program as a black box.
@@ -30,10 +31,18 @@ public struct RunPlan: Sendable {
     /// For a black-box program: the signal it gets as its memory warning (e.g. `SIGUSR1`, from a
     /// `kind: program` entry of frugal.yml); nil falls back to `HarnessOptions.programMemoryWarningSignal`.
     public var programMemoryWarningSignal: Int32?
+    /// For a black-box program from frugal.yml: its `name:` (the report's workload name, so two
+    /// programs are two workloads even with one executable) and its `environment:` (added to its
+    /// environment; the harness's own variables win). Nil and empty for `frugal run -- CMD`.
+    public var programName: String?
+    public var programEnvironment: [String: String] = [:]
     /// Called on the run's thread before each step with the step's index (``ResourceScheduler``
     /// learns from step 1 that the launch has ended, and lets an
     /// ``RunDemand/exclusiveUntilIdle(_:)`` run go at its closing wait).
     public var beforeStep: (@Sendable (Int) -> Void)?
+    /// What the run's origin answers with (frugal.yml's `server:` of the app and scenario); nil
+    /// leaves ``HarnessOptions/server``.
+    public var server: ServerSettings?
 
     public init(target: Target, scenario: Scenario, repetition: Int = 1, bundleResources: [BundleResource] = [],
                 documents: [BundleResource] = []) {
@@ -49,7 +58,7 @@ public struct RunPlan: Sendable {
         switch target {
         case .builtIn(let name): return name
         case .app(let app): return app.name
-        case .command(let arguments): return arguments.joined(separator: " ")
+        case .command(let arguments): return programName ?? arguments.joined(separator: " ")
         }
     }
 }
@@ -117,6 +126,9 @@ public struct HarnessOptions: Sendable {
     public var networkProfile: NetworkProfile
     /// The device radio whose model prices the run's traffic.
     public var radio: RadioProfile.Technology
+    /// What every run's origin answers with unless its plan says otherwise (`frugal run --fixtures/--har`,
+    /// `frugal record`); by default the synthetic routes.
+    public var server = ServerSettings()
     /// Turn the kernel's memory-pressure events into the app's warnings, as the system does.
     public var forwardKernelPressure = true
     /// The user's request to stop (SIGINT, SIGTERM): the CLI's signal handling interrupts it; each
@@ -126,6 +138,9 @@ public struct HarnessOptions: Sendable {
     /// step and, under real pressure, the kernel's events), e.g. `SIGUSR1`; nil (the default):
     /// a black-box program has no memory warning and the audits that need one are not applicable.
     public var programMemoryWarningSignal: Int32?
+    /// Where each process's hardware counters (instructions, cycles, misses) come from: the
+    /// kernel's perf events, or a test double.
+    public var hardwareCounters: any HardwareCounterSource = PerfHardwareCounters()
 
     public init(workloadHost: String, sampleInterval: Double = 0.2, launchWatchdog: Double = Thresholds.launchWatchdogSeconds,
                 settleTimeout: Double = 0.25, inputTimeout: Double = 10, terminateWatchdog: Double = 5, commandTimeout: Double = 60,

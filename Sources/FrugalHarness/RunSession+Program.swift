@@ -191,6 +191,7 @@ extension RunSession {
                                                 longestBusyMs: Double(outsideWatches.map(\.longestBusyNanoseconds).max() ?? 0) / 1e6,
                                                 samples: outsideWatches.reduce(0) { $0 + $1.samples },
                                                 unreadable: Array(Set(outsideWatches.flatMap(\.unreadable))).sorted(),
-                                                intervalSeconds: Self.outsideWatchInterval)
+                                                intervalSeconds: Self.outsideWatchInterval,
+                                                longestWait: outsideWatches.compactMap(\.longestWait).max { $0.milliseconds < $1.milliseconds })
     }
 }

@@ -49,7 +49,8 @@ final class RunSession {
     /// Each ended process's final `/proc/<pid>/io` and the bytes of its event stream (disk area).
     var finishedIO: [(io: ProcessIOCounters?, eventStreamBytes: Int)] = []
     /// The processes that have ended, with what they reported.
-    private var finishedProcesses: [(segment: ProcessSegment, events: [WorkloadEvent], samples: [ProcessSample], malformed: [String])] = []
+    private var finishedProcesses: [(segment: ProcessSegment, events: [WorkloadEvent], samples: [ProcessSample], malformed: [String],
+                                     threads: [ThreadEvidence])] = []
     /// The memory cgroup, pressure monitor and balloons (RunSession+Memory.swift), for the whole run.
     let memory: MemoryPressure
     /// The current process's registration with `options.interruption`, which kills it on SIGINT.
@@ -78,7 +79,13 @@ final class RunSession {
     /// The black-box program's main thread watched from outside (`OutsideHangWatcher.swift`), and
     /// what the watchers of its ended processes saw.
     var outsideWatcher: OutsideHangWatcher?
-    var outsideWatches: [(hangs: [OutsideHang], longestBusyNanoseconds: UInt64, samples: Int, unreadable: [String])] = []
+    /// The current process's hardware counters, and the finished processes' counts together.
+    var hardwareSession: Result<any HardwareCounterSession, HardwareCountersUnavailable>?
+    var hardwareTotal: HardwareCounterReading?
+    /// A program's sync-call counters (black boxes only), and the finished processes' counts.
+    var syncSession: Result<SyncCallSession, HardwareCountersUnavailable>?
+    var syncTotal: SyncCallFacts?
+    var outsideWatches: [OutsideWatchResult] = []
     var tornDown = false
 
     /// `launchArguments` is the program's argv for a black-box run (its path resolved).
@@ -131,6 +138,7 @@ final class RunSession {
             network = launcher.startsSystemProcesses
                 ? try RunNetwork(profile: plan.scenario.networkProfile.flatMap(NetworkProfile.named) ?? options.networkProfile,
                                  radio: plan.scenario.radio ?? options.radio,
+                                 server: options.server.overridden(by: plan.server),
                                  trustDirectory: builtIn ? nil : options.sandboxParent)
                 : nil
         } catch {
@@ -146,7 +154,7 @@ final class RunSession {
                                                pressureStallGroup: containment?.kind == .v2 ? containment?.path : nil)
         do {
             (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: self.launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
-                                                                     blackBox: isBlackBox, options: options, sandbox: sandbox,
+                                                                     options: options, sandbox: sandbox,
                                                                      network: network, memory: memory, containment: containment,
                                                                      launcher: launcher, clock: clock)
         } catch {
@@ -159,6 +167,8 @@ final class RunSession {
         }
         registerForInterruption()
         currentProcess.value = (process, sampler)
+        hardwareSession = options.hardwareCounters.attach(pid: process.pid)
+        if isBlackBox { syncSession = SyncCallCounters().attach(pid: process.pid) }
         if isBlackBox { startProgramWatch() }
         if !isBlackBox || programMemoryWarningSignal != nil { startMemoryMonitoring() }
     }
@@ -194,14 +204,14 @@ final class RunSession {
         case .app(let app):
             return ([app.executable] + app.arguments, app.environment.merging([FrugalProtocol.Environment.app: app.name]) { $1 })
         case .command(let arguments):
-            return (arguments, [:])
+            return (arguments, plan.programEnvironment)
         }
     }
 
     /// Starts `arguments` in `sandbox`, with its reader, sampler and hang watcher. Every process of
     /// the run joins the run's memory cgroup, if it has one, and the run's cgroup (last: on a
     /// hybrid machine that is the unified tree) before it execs.
-    private static func spawn(arguments: [String], trailingBytes: [[UInt8]]? = nil, ownEnvironment: [String: String], blackBox: Bool,
+    private static func spawn(arguments: [String], trailingBytes: [[UInt8]]? = nil, ownEnvironment: [String: String],
                               options: HarnessOptions, sandbox: Sandbox, network: RunNetwork?, memory: MemoryPressure, containment: RunCgroup?,
                               launcher: any ProcessLauncher, clock: any HarnessClock) throws
         -> (any AppProcess, EventStreamReader, ProcSampler, HangWatcher) {
@@ -210,11 +220,11 @@ final class RunSession {
         do {
             var environment = options.environment.merging(ownEnvironment) { $1 }
                 .merging(sandbox.environment) { $1 }.merging(network?.environment ?? [:]) { _, proxy in proxy }
-            if blackBox {
-                // A black-box program finds its sandbox the Unix way: its home and its temporary directory.
-                environment["HOME"] = sandbox.root.path
-                environment["TMPDIR"] = sandbox.root.appendingPathComponent(SandboxLayout.tmp).path
-            }
+            // Every app finds its sandbox the Unix way too (a FrugalKit app through FRUGAL_SANDBOX
+            // as well): its home, its temporary directory, and the XDG directories Foundation's
+            // FileManager.urls(for:in:) reads on Linux, so NSTemporaryDirectory(), caches and
+            // application support land in the run's sandbox and go with it, never in the machine's.
+            environment.merge(Self.sandboxDirectories(sandbox.root)) { $1 }
             if let peer = SlowPeer.shared { environment[SlowPeer.environmentVariable] = String(peer.port) }
             var groups = memory.cgroup?.procsPaths ?? []
             if let containment, !groups.contains(containment.procsPath) { groups.append(containment.procsPath) }
@@ -228,16 +238,33 @@ final class RunSession {
         if let containment { members = { containment.pids } }
         let sampler = ProcSampler(process: process, interval: options.sampleInterval, clock: clock, members: members)
         sampler.start()
+        let main = process.pid
+        let peers: Set<String> = SlowPeer.shared.map { ["127.0.0.1:\($0.port)"] } ?? []
+        let others = members
+        network?.watchSockets(ignoring: peers) { [main] + (others?() ?? []).filter { $0 != main } }
         return (process, reader, sampler, HangWatcher(reader: reader, process: process))
+    }
+
+    /// HOME, TMPDIR and the XDG base directories, inside the sandbox at `root`.
+    static func sandboxDirectories(_ root: URL) -> [String: String] {
+        // CFFIXED_USER_HOME: CoreFoundation's home directory (NSHomeDirectory(), and the
+        // Documents FileManager derives from it) comes from the password database, not HOME.
+        ["HOME": root.path, "CFFIXED_USER_HOME": root.path,
+         "TMPDIR": root.appendingPathComponent(SandboxLayout.tmp).path,
+         "XDG_CACHE_HOME": root.appendingPathComponent(SandboxLayout.caches).path,
+         "XDG_DATA_HOME": root.appendingPathComponent(SandboxLayout.applicationSupport).path,
+         "XDG_CONFIG_HOME": root.appendingPathComponent(SandboxLayout.applicationSupport).path]
     }
 
     /// Starts a new process of the same workload in the same sandbox; the current one must have exited.
     func respawn() throws {
         try archiveCurrentProcess()
         (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
-                                                                 blackBox: isBlackBox, options: options, sandbox: sandbox,
+                                                                 options: options, sandbox: sandbox,
                                                                  network: network, memory: memory, containment: containment,
                                                                  launcher: launcher, clock: clock)
+        hardwareSession = options.hardwareCounters.attach(pid: process.pid)
+        if isBlackBox { syncSession = SyncCallCounters().attach(pid: process.pid) }
         if isBlackBox { startProgramWatch() }
         registerForInterruption()
         currentProcess.value = (process, sampler)
@@ -318,13 +345,41 @@ final class RunSession {
         interruptionToken = nil
         endStragglers(mainExit: exit.time)
         if let outsideWatcher {
-            outsideWatcher.stop()
+            outsideWatcher.stop(exitTime: exit.time)
             outsideWatches.append(outsideWatcher.result)
             self.outsideWatcher = nil
         }
         sampler.stop()
         reader.waitForEnd(until: clock.now() + Self.nanoseconds(2))
         hangWatcher.stop()
+        // Read once the process is reaped: the kernel folds a child's inherited counts into its
+        // parent's counter when the child exits.
+        if let session = hardwareSession {
+            let reading: HardwareCounterReading
+            switch session {
+            case .success(let counters):
+                reading = counters.read()
+                counters.close()
+            case .failure(let reason):
+                reading = HardwareCounterReading(unavailable: reason.description)
+            }
+            hardwareTotal = hardwareTotal.map { $0.adding(reading) } ?? reading
+            hardwareSession = nil
+        }
+        if let session = syncSession {
+            let facts: SyncCallFacts
+            switch session {
+            case .success(let counters):
+                let counts = counters.read()
+                counters.close()
+                facts = counts.map { SyncCallFacts(fsync: $0[0], fdatasync: $0[1], syncFileRange: $0[2]) }
+                    ?? SyncCallFacts(unavailable: "reading the tracepoint counters failed")
+            case .failure(let reason):
+                facts = SyncCallFacts(unavailable: reason.description)
+            }
+            syncTotal = syncTotal.map { $0.adding(facts) } ?? facts
+            syncSession = nil
+        }
         if let failure = reader.failure, outcome == nil {
             // What the app wrote after the failure was never seen: no verdict can rest on it.
             (outcome, outcomeDetail) = (.harnessError, failure)
@@ -336,7 +391,7 @@ final class RunSession {
         var segment = ProcessSegment(pid: process.pid, startTime: process.spawnTime, endTime: exit.time,
                                      exitStatus: exit.status, resourceUsage: exit.usage)
         segment.mainThreadWakeupsAtExit = process.finalMainThreadStatus?.voluntaryContextSwitches
-        finishedProcesses.append((segment, events, sampler.all, reader.malformedLines))
+        finishedProcesses.append((segment, events, sampler.all, reader.malformedLines, sampler.threadEvidence.all))
         finishedIO.append((process.finalIO, reader.bytesRead))
     }
 
@@ -398,7 +453,10 @@ final class RunSession {
         record.suspensions = suspensions.isEmpty ? nil : suspensions
         if plan.scenario.steps.contains(.home) { record.backgroundTimeBudget = plan.scenario.effectiveBackgroundTimeBudget }
         record.memory = memoryFacts
+        record.threadEvidence = processes.flatMap(\.threads)
         if isBlackBox { recordProgramFacts(into: &record) }
+        record.hardwareCounters = hardwareTotal
+        record.syncCalls = syncTotal
         return record
     }
 }

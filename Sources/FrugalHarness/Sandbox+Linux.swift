@@ -1,5 +1,6 @@
 import Foundation
 import FrugalCore
+import FrugalProbe
 
 /// A run's app home on disk: created before launch, kept across a relaunch within the run,
 /// removed at the end unless asked to keep it.
@@ -9,9 +10,10 @@ final class Sandbox {
     /// Creates the layout under `parent`, installs `resources` in the bundle and makes it
     /// read-only, and installs `documents` (writable) in Documents.
     init(parent: URL, workload: String, resources: [BundleResource], documents: [BundleResource] = []) throws {
-        // At most 100 characters of the name: a black-box command's whole command line is its
-        // workload name, and a path component longer than 255 bytes cannot be made (ENAMETOOLONG).
-        let safeName = workload.prefix(100).map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") ? $0 : "-" }
+        // At most 60 characters of the name, ASCII only: the directory is one path component
+        // (NAME_MAX, 255 bytes), and a command line of 230 characters once made the run fail after
+        // it had run. The random suffix keeps it unique; the name is for a person looking at /tmp.
+        let safeName = workload.prefix(60).map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") ? $0 : "-" }
         root = parent.appendingPathComponent("frugal-sandbox-\(String(safeName))-\(getpid())-\(UUID().uuidString.prefix(8))")
         let manager = FileManager.default
         for directory in SandboxLayout.all {
@@ -61,10 +63,12 @@ final class Sandbox {
     /// The environment a workload needs to find its sandbox.
     var environment: [String: String] { [SandboxLayout.environmentVariable: root.path] }
 
-    /// Deletes the sandbox (making the bundle writable again first, so it can be removed).
-    func remove() {
+    /// Deletes the sandbox (making the bundle writable again first, so it can be removed),
+    /// without crossing into a file system mounted inside it; returns what was left (mounts).
+    @discardableResult
+    func remove() -> [String] {
         let bundle = root.appendingPathComponent(SandboxLayout.bundle)
         try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bundle.path)
-        try? FileManager.default.removeItem(at: root)
+        return FileTreeRemoval.remove(root.path)
     }
 }

@@ -44,6 +44,12 @@ final class StackSymbolizer: Sendable {
         }
     }
 
+    /// The function at `offset` in the file at `path` (a file virtual address: for the code
+    /// segment of the binaries Swift builds, its file offset), if its symbol table names one.
+    static func function(path: String, offset: UInt64) -> String? {
+        table(path)?.function(containing: offset).map(demangle)
+    }
+
     private static func table(_ path: String) -> ELFSymbolTable? {
         tables.withLock { tables in
             if let cached = tables[path] { return cached }

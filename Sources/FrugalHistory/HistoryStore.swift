@@ -24,8 +24,23 @@ public final class HistoryStore {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
+        // Creating or migrating the schema is done by one process at a time: two runs that found
+        // no history file at once both created its tables, and the second's rows were lost.
+        let lock = try HistoryCreationLock(path + ".lock", timeout: busyTimeout)
+        defer { lock.release() }
         database = try DatabaseQueue(path: path, configuration: configuration)
+        try Self.refuseForeign(database, path: path)
         try Self.migrator.migrate(database)
+    }
+
+    /// A database with tables of its own and no trace of Frugal's schema is someone else's: it is
+    /// left as it was (the migrator once added its bookkeeping table to a user's file).
+    static func refuseForeign(_ database: DatabaseQueue, path: String) throws {
+        let tables = try database.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        }
+        guard !tables.isEmpty, !tables.contains("grdb_migrations") else { return }
+        throw HistoryError("\(path) is not a Frugal history database (it holds the tables \(tables.sorted().prefix(5).joined(separator: ", "))); name another --history or --no-history")
     }
 
     static var migrator: DatabaseMigrator {
@@ -115,4 +130,39 @@ public final class HistoryStore {
             return ReportHistory(series: order.compactMap { series[$0] })
         }
     }
+}
+
+/// Why a history file cannot be used, in one line.
+public struct HistoryError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// An advisory `flock` beside the history file, held while its schema is created or migrated;
+/// the kernel releases it however the process ends. The file is left in place (removing it
+/// could let a third process lock an unlinked inode beside a holder).
+final class HistoryCreationLock {
+    private var fd: Int32
+
+    init(_ path: String, timeout: TimeInterval) throws {
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { throw HistoryError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        let deadline = Date().addingTimeInterval(timeout)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
+                let reason = errno == EWOULDBLOCK ? "another frugal held it for \(Int(timeout)) s" : String(cString: strerror(errno))
+                close(fd)
+                throw HistoryError("cannot lock \(path): \(reason)")
+            }
+            usleep(20_000)
+        }
+    }
+
+    func release() {
+        guard fd >= 0 else { return }
+        close(fd)
+        fd = -1
+    }
+
+    deinit { release() }
 }

@@ -59,28 +59,43 @@ extension Application {
 
     func resignActive() {
         guard state == .active else { return }
-        runLoop.meter.measure("willResignActive") { delegate.willResignActive(self) }
+        runLoop.meter.measure("willResignActive") {
+            delegate.willResignActive(self)
+            postLifecycle(Self.willResignActiveNotification)
+        }
         transition(to: .inactive)
     }
 
     func becomeActive() {
         guard state == .inactive else { return }
         transition(to: .active)
-        runLoop.meter.measure("didBecomeActive") { delegate.didBecomeActive(self) }
+        runLoop.meter.measure("didBecomeActive") {
+            delegate.didBecomeActive(self)
+            postLifecycle(Self.didBecomeActiveNotification)
+        }
     }
 
     func enterBackground() {
         resignActive()
         guard state == .inactive else { return }
         transition(to: .background)
-        runLoop.meter.measure("didEnterBackground") { delegate.didEnterBackground(self) }
+        runLoop.meter.measure("didEnterBackground") {
+            delegate.didEnterBackground(self)
+            postLifecycle(Self.didEnterBackgroundNotification)
+        }
+        // What the app freed on its way to the background goes back to the system, as Darwin's
+        // allocator returns freed pages (AllocatorRelief): resident memory is then what it holds.
+        AllocatorRelief.relieve()
         reportPreservedState(.background)
     }
 
     /// willEnterForeground, then the notifications queued while in the background, then didBecomeActive.
     func enterForeground() {
         guard state == .background else { return }
-        runLoop.meter.measure("willEnterForeground") { delegate.willEnterForeground(self) }
+        runLoop.meter.measure("willEnterForeground") {
+            delegate.willEnterForeground(self)
+            postLifecycle(Self.willEnterForegroundNotification)
+        }
         transition(to: .inactive)
         let queued = lifecycle.state.withLock { state -> [String] in
             defer { state.queuedNotifications.removeAll() }
@@ -113,6 +128,9 @@ extension Application {
     }
 
     private func deliverNotification(_ name: String) {
-        runLoop.meter.measure("notification:\(name)") { delegate.didReceiveNotification(self, name: name) }
+        runLoop.meter.measure("notification:\(name)") {
+            delegate.didReceiveNotification(self, name: name)
+            if let posted = Self.notificationName(forSystemNotification: name) { postLifecycle(posted) }
+        }
     }
 }

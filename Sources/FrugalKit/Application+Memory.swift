@@ -22,9 +22,16 @@ extension Application {
         let start = MonotonicClock.now()
         runLoop.meter.measure("memoryWarning:\(level.rawValue)") {
             NotificationCenter.default.post(name: .frugalMemoryWarning, object: self, userInfo: [Self.memoryWarningLevelKey: level])
+            if level != .normal {
+                NotificationCenter.default.post(name: Self.didReceiveMemoryWarningNotification, object: self,
+                                                userInfo: [Self.memoryWarningLevelKey: level])
+            }
             delegate.didReceiveMemoryWarning(self, level: level)
         }
         let end = MonotonicClock.now()
+        // What the app freed in answer goes back to the system, as Darwin's allocator gives it
+        // back on a pressure warning (AllocatorRelief), after the app's handler and outside it.
+        if level != .normal { AllocatorRelief.relieve() }
         emitter.emit(.memory(MemoryEvent(kind: .warningHandled, level: level, handlerStart: start, handlerEnd: end,
                                          sequence: sequence, before: before, after: MemoryTools.ledger)), at: end)
     }

@@ -70,11 +70,18 @@ public final class Application {
     private func start() {
         emitter.emit(.hello(Hello(pid: getpid(), mainThreadID: Int32(frugal_gettid()), workload: name,
                                   counters: runLoop.meter.availability)))
+        if let problem = runLoop.platform.runLoopWaitSetProblem { mark("runloop-main-unwatched", detail: problem) }
         transition(to: .inactive)
-        runLoop.meter.measure("didFinishLaunching") { delegate.didFinishLaunching(self) }
+        runLoop.meter.measure("didFinishLaunching") {
+            delegate.didFinishLaunching(self)
+            postLifecycle(Self.didFinishLaunchingNotification)
+        }
         reportPreservedState(.launch)
         transition(to: .active)
-        runLoop.meter.measure("didBecomeActive") { delegate.didBecomeActive(self) }
+        runLoop.meter.measure("didBecomeActive") {
+            delegate.didBecomeActive(self)
+            postLifecycle(Self.didBecomeActiveNotification)
+        }
     }
 
     func transition(to newState: AppState) {
@@ -155,7 +162,10 @@ public final class Application {
     }
 
     private func terminate(sequence: Int?) {
-        runLoop.meter.measure("willTerminate") { delegate.willTerminate(self) }
+        runLoop.meter.measure("willTerminate") {
+            delegate.willTerminate(self)
+            postLifecycle(Self.willTerminateNotification)
+        }
         transition(to: .notRunning)
         if let sequence { emitter.emit(.ack(Ack(sequence: sequence))) }
         runLoop.stop()

@@ -9,7 +9,7 @@ import Glibc
 /// Counting happens only at boundaries the app crosses anyway: nothing wakes up to measure.
 final class HandlerMeter {
     private let counters: ThreadCounters
-    private let emitter: EventEmitter
+    let emitter: EventEmitter
     /// `/proc/self/task/<tid>/schedstat` of the counted thread, kept open and re-read with pread:
     /// its second field (run-queue delay) separates preemption from waiting.
     private let schedstatFD: Int32
@@ -45,13 +45,25 @@ final class HandlerMeter {
     /// Runs `body` as the handler `name` and reports it; its start is reported first, so the
     /// harness can see a handler that outlives the hang limit while it still runs.
     func measure(_ name: String, _ body: () -> Void) {
+        measure(name, unlessShorterThan: nil, body)
+    }
+
+    /// Runs `body` as the handler `name`; when it returns within `brief` ns nothing is reported
+    /// (not even its start, which is why a hang inside it is named only once it returns). For a
+    /// pass that usually finds nothing to do and runs after every wakeup: reporting each empty
+    /// one would add a handler to every wakeup of every app.
+    func measure(_ name: String, unlessShorterThan brief: UInt64?, _ body: () -> Void) {
         let before = counters.read()
         let voluntaryBefore = voluntarySwitches()
         let delayBefore = runQueueDelay()
         let start = MonotonicClock.now()
-        emitter.emit(.handlerBegan(HandlerBegin(name: name, start: start)), at: start)
+        if brief == nil { emitter.emit(.handlerBegan(HandlerBegin(name: name, start: start)), at: start) }
         body()
         let end = MonotonicClock.now()
+        if let brief {
+            guard end - start >= brief else { return }
+            emitter.emit(.handlerBegan(HandlerBegin(name: name, start: start)), at: start)
+        }
         let after = counters.read()
         let voluntaryAfter = voluntarySwitches()
         let delayAfter = runQueueDelay()

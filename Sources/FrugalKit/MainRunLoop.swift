@@ -1,16 +1,23 @@
 import Foundation
 import Synchronization
 import FrugalProbe
+import FrugalCore
 import CFrugalSystem
+import CFrugalMainLoop
 
 /// The workload's main run loop: one thread sleeping in `epoll_wait` until a timer is due, a
 /// file descriptor is readable (the control pipe) or another thread posts work. Like
 /// `NSRunLoop`, it wakes only when there is something to do.
 ///
 /// The loop runs on the process's main thread, so it and everything it calls are isolated to
-/// the `MainActor`: timers, read sources and the app's delegate run there, one at a time. The
-/// one way in from any other thread is `perform(_:_:)`. (The loop does not run Swift
-/// concurrency's main-actor jobs: `await` on the main actor from a `Task` never runs here.)
+/// the `MainActor`: timers, read sources and the app's delegate run there, one at a time.
+///
+/// It is also the main thread's dispatch queue, main actor and Foundation run loop, as an iOS
+/// main thread is (`MainRunLoop+Platform.swift`): the same wait holds libdispatch's main-queue
+/// eventfd (`DispatchQueue.main`, `OperationQueue.main`, URLSession delegate queues on main,
+/// and Swift concurrency's main actor, whose executor enqueues on the main queue on Linux) and
+/// the epoll set CoreFoundation's main run loop waits on (`RunLoop.main`'s timers, `perform`,
+/// sources). Each drain or pass is one measured handler.
 @MainActor
 public final class MainRunLoop {
     private nonisolated let epollFD: Int32
@@ -24,12 +31,17 @@ public final class MainRunLoop {
     private nonisolated let posted = Mutex<[(name: String, block: @MainActor @Sendable () -> Void)]>([])
     private var running = false
     let meter: HandlerMeter
+    /// libdispatch's main queue and CoreFoundation's main run loop, as this loop services them.
+    let platform: PlatformQueues
 
     init(meter: HandlerMeter) throws {
         self.meter = meter
         epollFD = try SystemCall.retrying("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         wakeFD = try SystemCall.retrying("eventfd") { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
+        platform = PlatformQueues()
         try register(fd: wakeFD)
+        try register(fd: platform.mainQueueFD)
+        if let cf = platform.runLoopWaitSetFD { try register(fd: cf) }
     }
 
     deinit {
@@ -106,19 +118,30 @@ public final class MainRunLoop {
     func run() throws {
         running = true
         var events = [epoll_event](repeating: epoll_event(), count: 8)
+        defer { reportUnrunWork() }
         while running {
             let timeout = nextTimeoutMilliseconds()
             let count = try events.withUnsafeMutableBufferPointer { buffer in
                 try SystemCall.retrying("epoll_wait") { epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout) }
             }
+            // Whether app code ran in this wakeup outside a run-loop pass: it may have queued
+            // `RunLoop.main.perform` blocks, which wake nothing (`runPerformedBlocks`).
+            var ranAppCode = false
             for index in 0..<Int(count) {
                 let fd = frugal_epoll_event_fd(&events[index])
-                if fd == wakeFD {
+                if fd == platform.mainQueueFD {
+                    platform.drainMainQueue(meter: meter)
+                    ranAppCode = true
+                } else if fd == platform.runLoopWaitSetFD {
+                    platform.runLoopPass(meter: meter)
+                } else if fd == wakeFD {
                     var value: UInt64 = 0
                     // EAGAIN: another wakeup was read already; the posted work is run either way.
                     _ = try? SystemCall.retrying("read", subject: "run loop eventfd") { read(wakeFD, &value, 8) }
                     runPosted()
+                    ranAppCode = true
                 } else if let source = readSources[fd] {
+                    ranAppCode = true
                     if let name = source.name {
                         meter.measure("source:\(name)") { source.handler(fd) }
                     } else {
@@ -127,18 +150,34 @@ public final class MainRunLoop {
                 }
                 if !running { return }
             }
-            fireDueTimers()
+            if fireDueTimers() { ranAppCode = true }
+            if ranAppCode && running { platform.runPerformedBlocks(meter: meter) }
+        }
+    }
+
+    /// Work the loop stopped with and will never run: a finding with its name, never a silent
+    /// pass (the run ends after this loop).
+    private func reportUnrunWork() {
+        let left = posted.withLock { $0.map(\.name) }
+        if !left.isEmpty {
+            meter.emitter.emit(.mark(Mark(name: "work-never-ran", detail: "runLoop.perform: " + left.joined(separator: ", "))))
+        }
+        if platform.mainQueueHasWork() {
+            meter.emitter.emit(.mark(Mark(name: "work-never-ran",
+                                          detail: "main-queue: blocks or main-actor jobs still queued on DispatchQueue.main when the app terminated")))
         }
     }
 
     private func runPosted() {
-        let work = posted.withLock { posted in
+        var work = posted.withLock { posted in
             defer { posted.removeAll() }
             return posted
-        }
-        for (name, block) in work where running {
+        }[...]
+        while running, let (name, block) = work.popFirst() {
             meter.measure("posted:\(name)", block)
         }
+        // Stopped mid-way: what is left goes back, first, for `reportUnrunWork` to name.
+        if !work.isEmpty { posted.withLock { $0.insert(contentsOf: work, at: 0) } }
     }
 
     /// The wait until the earliest time some timer must fire (fire time + tolerance): timers
@@ -153,7 +192,8 @@ public final class MainRunLoop {
         return Int32(min(milliseconds, UInt64(Int32.max)))
     }
 
-    private func fireDueTimers() {
+    /// Fires the timers that are due; true when one fired.
+    private func fireDueTimers() -> Bool {
         let now = MonotonicClock.now()
         let due = timers.filter { $0.isValid && $0.fireTime <= now }.sorted { $0.fireTime < $1.fireTime }
         for timer in due {
@@ -169,5 +209,6 @@ public final class MainRunLoop {
                 timer.invalidate()
             }
         }
+        return !due.isEmpty
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CFrugalSystem
 
 /// A failed system call: which call, on what, and the errno it left.
 public struct SystemCallError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -46,5 +47,11 @@ public enum SystemCall {
             let error = Glibc.errno
             if error != EINTR { throw SystemCallError(call: "close", subject: subject, errno: error) }
         }
+    }
+
+    /// Names the calling thread as `/proc/<pid>/task/<tid>/comm` shows it (prctl PR_SET_NAME;
+    /// the kernel keeps the first 15 bytes). Foundation's `Thread.name` does not do this on Linux.
+    public static func nameCurrentThread(_ name: String) throws {
+        try retrying("prctl", subject: "PR_SET_NAME \(name)") { frugal_set_current_thread_name(name) }
     }
 }

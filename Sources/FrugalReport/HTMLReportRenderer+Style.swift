@@ -22,14 +22,14 @@ extension HTMLReportRenderer {
     .body{padding:4px 12px 8px 20px;border-left:3px solid var(--line)}blockquote{margin:8px 0;padding:6px 12px;background:var(--panel);font-style:italic}
     blockquote cite{display:block;font-style:normal;color:var(--muted);font-size:13px;margin-top:4px}
     .advice{background:var(--panel);padding:6px 12px;border-left:3px solid var(--good)}ul.passed{list-style:none;padding-left:4px;margin:2px 0}ul.passed li{margin:3px 0}.rule-link{font-size:12px}ul.savings,ul.evidence{margin:4px 0;padding-left:1.4em}
-    code{font-size:12.5px;background:var(--panel);padding:0 3px;border-radius:3px}table.files{min-width:760px}table.energy,table.disk,table.evidence{min-width:480px}table.mono td:first-child,table.mono td:last-child{font:12.5px ui-monospace,monospace;overflow-wrap:anywhere}table.mono td:nth-child(2){white-space:nowrap}
+    code{font-size:12.5px;background:var(--panel);padding:0 3px;border-radius:3px}table.files{min-width:760px}table.energy,table.disk,table.evidence{min-width:480px}table.mono td:first-child,table.mono td:last-child{font:12.5px ui-monospace,monospace;overflow-wrap:anywhere}table.mono td:nth-child(2){white-space:nowrap}table.threads{min-width:760px}table.threads td:not(:last-child){white-space:nowrap}
     svg.trend{vertical-align:middle;margin-left:6px;width:90px;height:18px}svg.trend polyline{fill:none;stroke:#5c6bc0;stroke-width:1.5}
     .tl{overflow-x:auto}svg.timeline{display:block;width:100%;min-width:760px;border:1px solid var(--line);margin:6px 0;background:var(--bg)}
     svg .lane{font-size:12px;fill:var(--lane)}svg .tick{font-size:10px;fill:var(--muted)}svg .ax{font-size:10px;fill:var(--muted);text-anchor:middle}svg .rule{stroke:var(--line);fill:none}
     svg .step{font-size:10px;fill:var(--lane)}svg .step.bad,svg .hang-label{fill:#e53935;font-size:10px;font-weight:bold}svg .bar-label{fill:#fff;font-size:10px;font-weight:bold;text-anchor:middle}svg .bar-label,svg .hang-label{pointer-events:none}
     .life{stroke:#7e57c2;stroke-dasharray:3 3;stroke-width:1.2}.st{fill:#78909c;background:#78909c}.st-bad{fill:#e53935;background:#e53935}svg .step.end{text-anchor:end}
     .s-active{fill:#4caf50;background:#4caf50}.s-inactive{fill:#ffc107;background:#ffc107}.s-background{fill:#2196f3;background:#2196f3}.s-suspended{fill:#9e9e9e;background:#9e9e9e}.s-notrunning{fill:#e0e0e0;background:#e0e0e0}
-    .h{fill:#5c6bc0;background:#5c6bc0}.h-long{fill:#fb8c00;background:#fb8c00}.h-hang,.hang{fill:#e53935;background:#e53935}.wk{fill:#8e24aa;background:#8e24aa}
+    .h{fill:#5c6bc0;background:#5c6bc0}.h-long{fill:#fb8c00;background:#fb8c00}.h-hang,.hang{fill:#e53935;background:#e53935}.amk{fill:#00897b;background:#00897b}.wk{fill:#8e24aa;background:#8e24aa}
     .d-replace{fill:#ef6c00;background:#ef6c00}.d-write{fill:#00897b;background:#00897b}.d-append{fill:#3949ab;background:#3949ab}.d-fsync{fill:#212121;background:#212121}.d-delete{fill:#c62828;background:#c62828}
     .r-promotion{fill:#f48fb1;background:#f48fb1}.r-active{fill:#ad1457;background:#ad1457}.r-tail{fill:#f8bbd0;background:#f8bbd0}.r-idle{fill:#eceff1;background:#eceff1}
     .zone{fill:transparent}.tr{fill:#0d47a1;background:#0d47a1}.tr-failed{fill:#000;background:#000}

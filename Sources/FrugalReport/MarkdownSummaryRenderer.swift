@@ -5,7 +5,8 @@ import FrugalCore
 /// ``characterLimit`` characters for any suite.
 ///
 /// What a reviewer must act on comes first and in full: regressions against the baseline
-/// (worst first), failing assertions, and every failing audit of every workload. Then the
+/// (worst first), failing assertions, every failing audit of every workload, and every warning
+/// (an audit in the middle band, 0.5–0.9: neither clearly good nor clearly bad). Then the
 /// scores, and passing and average audits collapsed: counts per category, and `<details>`
 /// tables while they fit. What does not fit is named in one line that points at the HTML.
 public enum MarkdownSummaryRenderer {
@@ -26,6 +27,7 @@ public enum MarkdownSummaryRenderer {
         addScores(report, to: &document)
         addTLSFindings(report, to: &document)
         addAudits(report, to: &document)
+        addPlatformWakeups(report, to: &document)
         document.add(.essential, ["Scores are 0–100: pass ≥ 90, average 50–89, fail < 50."])
         return document.render(limit: limit)
     }
@@ -34,12 +36,13 @@ public enum MarkdownSummaryRenderer {
         var lines = ["## Scores", ""]
         lines.append(overview(report.results))
         lines.append("")
-        lines.append("| workload | scenario | runs | outcome | overall | energy | failing audits |")
-        lines.append("|---|---|---|---|---|---|---|")
+        lines.append("| workload | scenario | runs | outcome | overall | energy | failing audits | warnings |")
+        lines.append("|---|---|---|---|---|---|---|---|")
         for result in report.results {
             let outcomes = result.outcomes.sorted { $0.key < $1.key }.map { "\(cell($0.key)) ×\($0.value)" }.joined(separator: ", ")
             let failing = failingAudits(result).count
-            lines.append("| \(cell(result.workload)) | \(cell(result.scenario)) | \(result.repetitions) | \(outcomes) | \(score(result.score)) | \(energy(result.energy)) | \(failing == 0 ? "none" : "\(failing)") |")
+            let warnings = warningAudits(result).count
+            lines.append("| \(cell(result.workload)) | \(cell(result.scenario)) | \(result.repetitions) | \(outcomes) | \(score(result.score)) | \(energy(result.energy)) | \(failing == 0 ? "none" : "\(failing)") | \(warnings == 0 ? "none" : "\(warnings)") |")
         }
         lines.append("")
         document.add(.important, lines, omitted: "The scores table (\(report.results.count) rows) did not fit; see `report.html`.")
@@ -56,7 +59,7 @@ public enum MarkdownSummaryRenderer {
             case .fail: failing += 1
             }
         }
-        return "\(results.count) workload·scenario pairs: \(failing) failing audit\(failing == 1 ? "" : "s"), \(average) average, \(passing) passing, \(unscored) not applicable or unavailable."
+        return "\(results.count) workload·scenario pairs: \(failing) failing audit\(failing == 1 ? "" : "s"), \(average) warning\(average == 1 ? "" : "s") (average, 50–89), \(passing) passing, \(unscored) not applicable or unavailable."
     }
 
     /// Failing audits of each workload in full; the others counted per category, and listed in
@@ -66,19 +69,24 @@ public enum MarkdownSummaryRenderer {
         for result in report.results {
             var lines = ["### \(cell(result.workload)) · \(cell(result.scenario))", ""]
             let failing = failingAudits(result)
-            if failing.isEmpty {
-                lines.append("No failing audit.")
+            let warnings = warningAudits(result)
+            if failing.isEmpty && warnings.isEmpty {
+                lines.append("No failing audit and no warning.")
             } else {
-                lines.append("| failing audit | score | value |")
-                lines.append("|---|---|---|")
-                for audit in failing { lines.append(row(audit)) }
+                // A score between 0.5 and 0.9 is on neither side of the line: a reader must see it,
+                // or an app that flips between bands across runs reads as "failing audits: none".
+                lines.append("| audit | verdict | score | value |")
+                lines.append("|---|---|---|---|")
+                for audit in failing { lines.append(row(audit, verdict: "failing")) }
+                for audit in warnings { lines.append(row(audit, verdict: "warning")) }
             }
-            let rest = result.audits.values.filter { ($0.score ?? 1) >= 0.5 }
+            lines += unmatchedRequests(report, result)
+            let rest = result.audits.values.filter { ($0.score ?? 1) >= 0.9 }
                 .sorted { ($0.score ?? 2, $0.id) < ($1.score ?? 2, $1.id) }
             let scored = rest.filter { $0.score != nil }
             lines.append("")
             if !rest.isEmpty {
-                lines.append("Passing or average: \(scored.isEmpty ? "none" : categoryCounts(scored)); \(rest.count - scored.count) not applicable or unavailable.")
+                lines.append("Passing: \(scored.isEmpty ? "none" : categoryCounts(scored)); \(rest.count - scored.count) not applicable or unavailable.")
                 lines.append("")
             }
             document.add(.essential, lines)
@@ -90,6 +98,27 @@ public enum MarkdownSummaryRenderer {
             details += ["", "</details>", ""]
             document.add(.optional, details, omitted: nil)
         }
+    }
+
+    /// The requests the app made that the run's server (fixtures, HAR) had no answer for: findings,
+    /// each once over the repetitions, at most 10.
+    static func unmatchedRequests(_ report: Report, _ result: WorkloadResult) -> [String] {
+        var seen: Set<String> = []
+        let unmatched = report.runs.filter { $0.workload == result.workload && $0.scenario == result.scenario }
+            .flatMap { $0.server?.unmatched ?? [] }.filter { seen.insert($0).inserted }
+        var lines: [String] = []
+        if !unmatched.isEmpty {
+            lines += ["", "Requests the run's server had no answer for (404):"]
+            lines += unmatched.prefix(10).map { "- \(cell($0))" }
+            if unmatched.count > 10 { lines.append("- and \(unmatched.count - 10) more (report.json: runs[].server.unmatched)") }
+        }
+        var seenUnseen: Set<String> = []
+        let unseen = report.runs.filter { $0.workload == result.workload && $0.scenario == result.scenario }
+            .flatMap { $0.server?.unseen ?? [] }.filter { seenUnseen.insert($0).inserted }
+        if !unseen.isEmpty {
+            lines += ["", "Connections past the proxy (unseen traffic, not shaped or counted): \(unseen.prefix(10).map(cell).joined(separator: ", "))"]
+        }
+        return lines
     }
 
     /// Every run whose client refused the run's CA (its own trust store, or a pinned
@@ -109,6 +138,16 @@ public enum MarkdownSummaryRenderer {
 
     static func failingAudits(_ result: WorkloadResult) -> [AggregatedAudit] {
         result.audits.values.filter { ($0.score ?? 1) < 0.5 }.sorted { ($0.score ?? 0, $0.id) < ($1.score ?? 0, $1.id) }
+    }
+
+    /// Audits in the middle band (0.5 ≤ score < 0.9), lowest first.
+    static func warningAudits(_ result: WorkloadResult) -> [AggregatedAudit] {
+        result.audits.values.filter { guard let score = $0.score else { return false }; return ScoreBand(score: score) == .average }
+            .sorted { ($0.score ?? 0, $0.id) < ($1.score ?? 0, $1.id) }
+    }
+
+    static func row(_ audit: AggregatedAudit, verdict: String) -> String {
+        "| `\(code(audit.id))` | \(verdict) | \(score(audit.score)) | \(cell(audit.score == nil ? (audit.explanation ?? audit.displayValue) : audit.displayValue)) |"
     }
 
     static func row(_ audit: AggregatedAudit) -> String {
@@ -140,6 +179,26 @@ public enum MarkdownSummaryRenderer {
 
     /// Keeps workload-provided text from breaking the table or acting as HTML or Markdown.
     static func cell(_ text: String) -> String { TextSanitizer.markdown(text) }
+
+    /// Idle wakeups left out of `power.avoid-polling` as the platform's, per workload (only when
+    /// some were): a reader of the verdict sees what was not charged, and why.
+    static func addPlatformWakeups(_ report: Report, to document: inout MarkdownDocument) {
+        var byWorkload: [String: (platform: Int, app: Int, runs: Int)] = [:]
+        for run in report.runs {
+            guard let threads = run.threads, threads.platformIdleWakeups > 0 else { continue }
+            let key = "\(run.workload) · \(run.scenario)"
+            let sum = byWorkload[key] ?? (0, 0, 0)
+            byWorkload[key] = (sum.platform + threads.platformIdleWakeups, sum.app + threads.appIdleWakeups, sum.runs + 1)
+        }
+        guard !byWorkload.isEmpty else { return }
+        var lines = ["## Idle wakeups not charged to the app", "", "Linux's platform, not the app: \(cell(RunAnalysis.platformReason)). Per-thread tables are in `report.html`.", "",
+                     "| workload | runs | idle wakeups: platform | idle wakeups: app |", "|---|---|---|---|"]
+        for (key, sum) in byWorkload.sorted(by: { $0.key < $1.key }) {
+            lines.append("| \(cell(key)) | \(sum.runs) | \(sum.platform) | \(sum.app) |")
+        }
+        lines.append("")
+        document.add(.optional, lines)
+    }
 
     /// Text for inside a code span: one line, no backticks or pipes to end it early.
     static func code(_ text: String) -> String {

@@ -45,7 +45,8 @@ public enum ReportDirectory {
         }
         // Making (and removing) a staging directory is the exact operation the write will need;
         // as root, permission bits say nothing, so trying is the only honest check.
-        let probe = try makeStaging(for: directory)
+        let probe = isMountPoint(directory.standardizedFileURL) ? try makeStaging(inside: directory.standardizedFileURL)
+            : try makeStaging(for: directory)
         try? FileManager.default.removeItem(at: probe)
         var stats = statvfs()
         if statvfs(parent.path, &stats) == 0 {
@@ -62,7 +63,10 @@ public enum ReportDirectory {
     @discardableResult
     public static func replace(_ directory: URL, with files: [File], replaceable: Set<String>) throws -> [URL] {
         let directory = directory.standardizedFileURL
-        let staging = try makeStaging(for: directory)
+        // A mount point cannot be renamed or swapped, and its parent is another file system: the
+        // set is staged inside it and moved in file by file (each file whole, the set not at once).
+        let mountPoint = isMountPoint(directory)
+        let staging = mountPoint ? try makeStaging(inside: directory) : try makeStaging(for: directory)
         var stagingExists = true
         defer { if stagingExists { try? FileManager.default.removeItem(at: staging) } }
         for file in files {
@@ -76,13 +80,13 @@ public enum ReportDirectory {
         }
         let urls = files.map { directory.appendingPathComponent($0.path) }
         // A new directory: one rename puts the whole set in place.
-        if rename(staging.path, directory.path) == 0 {
+        if !mountPoint, rename(staging.path, directory.path) == 0 {
             stagingExists = false
             return urls
         }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         let ours = replaceable.union(files.map { topLevel($0.path) })
-        if entries.allSatisfy({ ours.contains($0) }) {
+        if !mountPoint, entries.allSatisfy({ ours.contains($0) }) {
             guard frugal_rename_exchange(staging.path, directory.path) == 0 else {
                 throw ReportError("cannot swap \(staging.path) with \(directory.path): \(String(cString: strerror(errno)))")
             }
@@ -104,11 +108,29 @@ public enum ReportDirectory {
         return urls
     }
 
+    /// Whether `directory` exists and is the root of a mounted file system (its device differs
+    /// from its parent's, or it is `/`).
+    static func isMountPoint(_ directory: URL) -> Bool {
+        var own = stat(), parent = stat()
+        guard stat(directory.path, &own) == 0, own.st_mode & S_IFMT == S_IFDIR else { return false }
+        if directory.path == "/" { return true }
+        guard stat(directory.deletingLastPathComponent().path, &parent) == 0 else { return false }
+        return own.st_dev != parent.st_dev
+    }
+
     /// A fresh, empty directory beside `directory`, hidden, named after it and this process.
     static func makeStaging(for directory: URL) throws -> URL {
-        let parent = directory.deletingLastPathComponent()
+        try makeStaging(in: directory.deletingLastPathComponent(), named: ".\(directory.lastPathComponent).frugal-staging")
+    }
+
+    /// A fresh, empty hidden directory inside `directory` (a mount point's set is staged there).
+    static func makeStaging(inside directory: URL) throws -> URL {
+        try makeStaging(in: directory, named: ".frugal-staging")
+    }
+
+    private static func makeStaging(in parent: URL, named prefix: String) throws -> URL {
         for attempt in 0..<100 {
-            let staging = parent.appendingPathComponent(".\(directory.lastPathComponent).frugal-staging-\(getpid())-\(attempt)")
+            let staging = parent.appendingPathComponent("\(prefix)-\(getpid())-\(attempt)")
             if mkdir(staging.path, 0o755) == 0 { return staging }
             guard errno == EEXIST else {
                 throw ReportError("cannot create a staging directory in \(parent.path): \(String(cString: strerror(errno)))")
@@ -129,7 +151,10 @@ public enum ReportDirectory {
 /// Held by the `frugal run` writing a report directory, for the whole run: a second run given the
 /// same `--out` is refused at its start instead of silently replacing the first one's report.
 /// An advisory `flock` on a hidden file beside the directory; the kernel releases it whatever
-/// way the process ends, and the file is removed when the run ends normally.
+/// way the process ends. Only the holder removes the file, and only while it holds the lock: a
+/// refused run leaves it alone (it once deleted the holder's file, so a third run got in). A run
+/// that opened the file just before the holder removed it finds its inode gone from the path once
+/// it has the lock, and tries again on the new file.
 public final class ReportDirectoryLock {
     let path: String
     private let fd: Int32
@@ -137,20 +162,35 @@ public final class ReportDirectoryLock {
     /// Takes the lock, or throws a `ReportError` naming the run that holds it.
     public init(_ directory: URL) throws {
         let directory = directory.standardizedFileURL
-        path = directory.deletingLastPathComponent().appendingPathComponent(".\(directory.lastPathComponent).frugal-lock").path
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ReportError("cannot create \(path): \(String(cString: strerror(errno)))") }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            close(fd)
-            throw ReportError("another frugal run\(holder.isEmpty ? "" : " (pid \(holder))") is writing a report to \(directory.path)")
-        }
+        let path = directory.deletingLastPathComponent().appendingPathComponent(".\(directory.lastPathComponent).frugal-lock").path
+        self.path = path
+        fd = try Self.acquire(path, directory: directory)
         ftruncate(fd, 0)
         let pid = "\(getpid())\n"
         _ = pid.withCString { write(fd, $0, strlen($0)) }
     }
 
+    private static func acquire(_ path: String, directory: URL) throws -> Int32 {
+        for _ in 0..<100 {
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            guard fd >= 0 else { throw ReportError("cannot create \(path): \(String(cString: strerror(errno)))") }
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+                let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+                close(fd)
+                throw ReportError("another frugal run\(holder.isEmpty ? "" : " (pid \(holder))") is writing a report to \(directory.path)")
+            }
+            var held = stat(), named = stat()
+            if fstat(fd, &held) == 0, stat(path, &named) == 0, held.st_ino == named.st_ino, held.st_dev == named.st_dev {
+                return fd
+            }
+            // The previous holder removed the file between our open and our lock: lock the new one.
+            close(fd)
+        }
+        throw ReportError("cannot take the lock \(path): it was replaced 100 times in a row")
+    }
+
     deinit {
+        // Still holding the lock: no other process can be between its open and its lock check.
         unlink(path)
         close(fd)
     }

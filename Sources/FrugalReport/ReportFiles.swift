@@ -37,10 +37,19 @@ public enum ReportFiles {
     }
 
     /// Lets `write` fill a temporary file beside `url`, then renames it over `url`.
+    /// Refuses (throws) when `url` is anything but absent or a regular file (``OutputPath``),
+    /// before writing and again just before the rename.
     public static func writeAtomically(to url: URL, _ write: (URL) throws -> Void) throws {
+        try OutputPath.checkReplaceable(url.path)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
         do {
             try write(temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+        do {
+            try OutputPath.checkReplaceable(url.path)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw error

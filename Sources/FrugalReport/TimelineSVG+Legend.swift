@@ -22,6 +22,7 @@ extension TimelineSVG {
                 keys = [key("h", "handler")]
                 if timeline.handlers.contains(where: { $0.durationMs > 50 && $0.durationMs < Thresholds.hangMilliseconds }) { keys.append(key("h-long", "&gt; 50 ms")) }
                 if longest >= Thresholds.hangMilliseconds || !(timeline.hangs ?? []).isEmpty { keys.append(key("h-hang", "hang (≥ \(Int(Thresholds.hangMilliseconds)) ms)")) }
+                if !(timeline.marks ?? []).isEmpty { keys.append(key("amk", "mark (app.mark)")) }
             case .wakeups:
                 keys = [key("wk", "wakeups/s")]
             case .disk:

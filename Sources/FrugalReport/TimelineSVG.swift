@@ -40,7 +40,7 @@ public enum TimelineSVG {
         var lanes: [Lane] = []
         if !timeline.states.isEmpty { lanes.append(.state) }
         if !timeline.steps.isEmpty { lanes.append(.steps) }
-        if !timeline.handlers.isEmpty || !(timeline.hangs ?? []).isEmpty { lanes.append(.main) }
+        if !timeline.handlers.isEmpty || !(timeline.hangs ?? []).isEmpty || !(timeline.marks ?? []).isEmpty { lanes.append(.main) }
         if !timeline.activity.isEmpty { lanes.append(.wakeups) }
         if !(timeline.disk ?? []).isEmpty { lanes.append(.disk) }
         if timeline.radio != nil { lanes.append(.radio) }
@@ -227,6 +227,12 @@ public enum TimelineSVG {
             let title = e("hang: \(hang.handler) \(HumanUnits.seconds(hang.durationMs / 1000))\(stack)")
             svg += "<path class=\"hang\" d=\"M\(f(middle - 5)) \(f(top + 1)) L\(f(middle + 5)) \(f(top + 1)) L\(f(middle)) \(f(top + 8)) Z\"><title>\(title)</title></path>"
         }
+        // The app's marks: a small diamond under the bars, its name and detail in the tooltip.
+        for mark in timeline.marks ?? [] {
+            let middle = x(mark.time)
+            let title = e("mark: \(mark.name)" + (mark.detail.map { " — \($0)" } ?? "")) + " at \(f(mark.time)) s"
+            svg += "<path class=\"amk\" d=\"M\(f(middle)) \(f(top + 21)) L\(f(middle + 3)) \(f(top + 24)) L\(f(middle)) \(f(top + 27)) L\(f(middle - 3)) \(f(top + 24)) Z\"><title>\(title)</title></path>"
+        }
         // Hangs and long blocks carry their duration: inside the bar in white where it fits,
         // else just after it, unless that would run into the previous label.
         let long = timeline.handlers.filter { $0.durationMs > 50 }.prefix(maxLabels).map { ($0.start, $0.durationMs) }
@@ -255,7 +261,8 @@ public enum TimelineSVG {
         for sample in samples {
             let column = Int(saturating: x(sample.time)) ?? 0
             if var existing = columns[column] {
-                existing.wakeups += sample.wakeups
+                // A report is a file anyone can write: its counts may be at Int's ends.
+                existing.wakeups = existing.wakeups.saturatingAdding(sample.wakeups)
                 existing.interval += sample.interval
                 existing.cpuSeconds += sample.cpuSeconds
                 existing.time = max(existing.time, sample.time)

@@ -21,5 +21,8 @@ extension WorkloadCatalogue {
         "upload.sequential", "upload.batched",
         "api.verbose-json", "api.compact",
         "sync.fragile", "sync.resilient",
+        "threads.global-queue-once", "threads.global-queue-timer", "threads.detached-task-once", "threads.detached-task-timer",
+        "threads.urlsession-once", "threads.urlsession-timer", "threads.serial-queue-timer",
+        "threads.global-queue-foundation-timer",
     ]
 }

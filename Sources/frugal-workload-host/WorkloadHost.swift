@@ -21,6 +21,16 @@ enum WorkloadHost: FrugalApp {
            rate > 0, seconds > 0 {
             Waker.run(rate: rate, seconds: seconds)
         }
+        // `--block spin|poll LEAD SECONDS TAIL` blocks its main thread once, for the outside hang watch's tests.
+        if arguments.count == 6, arguments[1] == "--block", let lead = Double(arguments[3]), let seconds = Double(arguments[4]),
+           let tail = Double(arguments[5]), lead >= 0, seconds > 0, tail >= 0 {
+            Blocker.run(kind: arguments[2], lead: lead, seconds: seconds, tail: tail)
+        }
+        // `--sync FSYNCS FDATASYNCS` forces a file to storage a known number of times.
+        if arguments.count == 4, arguments[1] == "--sync", let fsyncs = Int(arguments[2]), let fdatasyncs = Int(arguments[3]),
+           fsyncs >= 0, fdatasyncs >= 0 {
+            Syncer.run(fsyncs: fsyncs, fdatasyncs: fdatasyncs)
+        }
         Application.main(apps: apps)
     }
 }

@@ -36,6 +36,7 @@ struct Compare: ParsableCommand {
     var githubAnnotations = false
 
     func run() throws {
+        try ReportInput.checkOutputs([("--markdown", markdown), ("--out", out)])
         let baseReport = try ReportInput.load(base)
         var headReport = try ReportInput.load(head)
         headReport.comparison = ReportComparator.compare(base: baseReport, head: headReport, baseline: base)

@@ -34,6 +34,16 @@ struct Merge: ParsableCommand {
     }
 
     func run() throws {
+        // The output first, and held: two merges into one --out would interleave their sets.
+        let directory = URL(fileURLWithPath: out)
+        let outLock: ReportDirectoryLock
+        do {
+            try ReportDirectory.checkWritable(directory)
+            outLock = try ReportDirectoryLock(directory)
+        } catch {
+            throw CLIFailure.badInput("--out \(out): \(error)")
+        }
+        defer { withExtendedLifetime(outLock) {} }
         let reports = try inputs.map(ReportInput.load)
         let baselineReport = try baseline.map(ReportInput.load)
         var (report, warnings) = try { () throws -> (Report, [String]) in
@@ -46,7 +56,6 @@ struct Merge: ParsableCommand {
             report.comparison = ReportComparator.compare(base: baselineReport, head: report, baseline: baseline)
             if let warning = report.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }
         }
-        let directory = URL(fileURLWithPath: out)
         do {
             var files = try ReportFiles.write(report, to: directory)
             let junit = directory.appendingPathComponent("junit.xml")

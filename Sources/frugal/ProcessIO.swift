@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FrugalCore
+import FrugalProbe
 
 /// The only place the CLI touches process I/O: standard error, exit codes.
 enum ProcessIO {
@@ -21,11 +22,11 @@ enum ProcessIO {
     /// One line on standard error: whatever it quotes (a name with a newline or a terminal
     /// escape, a 50 MB key) is shown visibly and cut to a bounded length.
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data(("frugal: " + TextSanitizer.oneLine(line, limit: 2000) + "\n").utf8))
+        StandardError.write("frugal: " + TextSanitizer.oneLine(line, limit: 2000) + "\n")
     }
 
     static func progress(_ line: String) {
-        FileHandle.standardError.write(Data((TextSanitizer.oneLine(line, limit: 2000) + "\n").utf8))
+        StandardError.write(TextSanitizer.oneLine(line, limit: 2000) + "\n")
     }
 
     static func exit(_ code: Code) -> Never { Foundation.exit(code.rawValue) }

@@ -47,6 +47,8 @@ struct RenderReport: ParsableCommand {
     }
 
     func run() throws {
+        // Every output is checked before the report is read and rendered.
+        try ReportInput.checkOutputs([("--html", html), ("--markdown", markdown), ("--junit", junit), ("--baseline-out", baselineOut)])
         let report = try ReportInput.load(input)
         if let html { try ReportInput.write(HTMLReportRenderer.render(report, history: try trends()), to: html) }
         if let markdown { try ReportInput.write(MarkdownSummaryRenderer.render(report), to: markdown) }

@@ -24,6 +24,17 @@ enum ReportInput {
         }
     }
 
+    /// Checks each named output (flag, path) before any work: absent or a regular file only.
+    static func checkOutputs(_ outputs: [(flag: String, path: String?)]) throws {
+        for case let (flag, path?) in outputs {
+            do {
+                try OutputPath.checkReplaceable(path)
+            } catch {
+                throw CLIFailure.badInput("\(flag) \(path): \(error)")
+            }
+        }
+    }
+
     static func write(_ text: String, to path: String) throws {
         try write(Data(text.utf8), to: path)
     }

@@ -43,15 +43,22 @@ extension Run {
             let executable = executables[app.name] ?? ""
             let appScenarios = named.isEmpty ? app.scenarios.compactMap(project.scenario(named:)) : named
             for scenario in appScenarios.isEmpty ? [Self.commandScenario] : appScenarios {
+                // The scenario's server: over the app's, field by field.
+                let server = project.scenarioServers[scenario.name].map { (app.server ?? ServerSettings()).overridden(by: $0) } ?? app.server
                 for repetition in 1...repetitions {
+                    var plan: RunPlan
                     switch app.kind {
                     case .app:
                         let target = AppTarget(name: app.name, executable: executable, arguments: app.arguments, environment: app.environment)
-                        plans.append(RunPlan(target: .app(target), scenario: scenario, repetition: repetition,
-                                             bundleResources: app.resources, documents: app.documents))
+                        plan = RunPlan(target: .app(target), scenario: scenario, repetition: repetition,
+                                       bundleResources: app.resources, documents: app.documents)
                     case .program:
-                        plans.append(RunPlan(target: .command([executable] + app.arguments), scenario: scenario, repetition: repetition))
+                        plan = RunPlan(target: .command([executable] + app.arguments), scenario: scenario, repetition: repetition)
+                        plan.programName = app.name
+                        plan.programEnvironment = app.environment
                     }
+                    plan.server = server
+                    plans.append(plan)
                 }
             }
         }

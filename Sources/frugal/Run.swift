@@ -86,8 +86,49 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("The signal a black-box program gets as its memory warning (a memoryWarning step, or the kernel's pressure): a name (USR1, SIGUSR2) or a number. Default: none, and the warning audits are not applicable.", valueName: "signal"))
     var memoryWarningSignal: String?
 
+    @Option(help: ArgumentHelp("A directory of fixtures the run's origin answers from instead of its synthetic routes (request path → file; see docs/NETWORK.md). frugal.yml's server: of an app or scenario wins.", valueName: "dir"))
+    var fixtures: String?
+
+    @Option(help: ArgumentHelp("A HAR 1.2 file whose entries the run's origin replays (tried before --fixtures).", valueName: "file"))
+    var har: String?
+
+    @Option(help: ArgumentHelp("How long replayed responses take at the server: recorded (the HAR's timings.wait) or milliseconds (40ms). The link's shaping applies on top.", valueName: "timing"))
+    var serverTiming: String = "recorded"
+
+    /// Set by `frugal record`: forward every request to this server and write the exchanges here.
+    @Option(help: .private)
+    var recordUpstream: String?
+    @Option(help: .private)
+    var recordTo: String?
+
     @Argument(parsing: .postTerminator, help: ArgumentHelp("A command to run as a black box, after --.", valueName: "command"))
     var command: [String] = []
+
+    /// What every run's origin answers with, from --fixtures, --har, --server-timing and `frugal record`.
+    func serverSettings() throws -> ServerSettings {
+        guard let timing = ServerSettings.Timing.parse(serverTiming) else {
+            throw CLIFailure.badInput("--server-timing must be 'recorded' or a number of milliseconds such as 40ms, not '\(serverTiming)'")
+        }
+        var settings = ServerSettings(timing: timing, upstream: recordUpstream, recordTo: recordTo)
+        if let fixtures {
+            let path = URL(fileURLWithPath: fixtures).standardizedFileURL.path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw CLIFailure.badInput("--fixtures \(fixtures): not a directory")
+            }
+            settings.fixtures = path
+        }
+        if let har {
+            let path = URL(fileURLWithPath: har).standardizedFileURL.path
+            do {
+                _ = try HARResponder(path: path, timing: timing)
+            } catch {
+                throw CLIFailure.badInput("--har \(error)")
+            }
+            settings.har = path
+        }
+        return settings
+    }
 
     func validate() throws {
         // Bounds before any conversion: ∞ or 1e300 seconds would trap turning into nanoseconds, and
@@ -104,7 +145,7 @@ struct Run: ParsableCommand {
         }
         guard Self.radios[radio] != nil else { throw ValidationError("unknown --radio '\(radio)'; known: lte, 3g, wifi") }
         if let shard, ShardPlan.parse(shard) == nil {
-            throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N (as 2/4), not '\(shard)'")
+            throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N ≤ \(ShardPlan.maximumShards) (as 2/4), not '\(shard)'")
         }
     }
 
@@ -122,9 +163,12 @@ struct Run: ParsableCommand {
         defer { withExtendedLifetime(outLock) {} }
         // Inputs are checked before minutes of running, so a typo fails at once.
         let project = try loadProject()
-        let shardInfo = shard.flatMap(ShardPlan.parse)
+        var shardInfo = shard.flatMap(ShardPlan.parse)
         var plans = try makePlans(project: project)
-        if let shardInfo { plans = Self.slice(plans, shard: shardInfo) }
+        if let shard = shardInfo {
+            shardInfo?.suite = ShardPlan.fingerprint(of: plans.map { ($0.workloadName, $0.scenario.name, $0.repetition) })
+            plans = Self.slice(plans, shard: shard)
+        }
         let assertions = project?.assertions
         let baselineReport = try baseline.map(ReportInput.load)
         // The workload host runs the built-in apps and the hog of balloon steps; a user's apps need it for nothing else.
@@ -139,6 +183,7 @@ struct Run: ParsableCommand {
         var options = HarnessOptions(workloadHost: host ?? WorkloadHostLocator.executableName, commandTimeout: timeout, keepSandboxes: keepSandboxes,
                                      networkProfile: NetworkProfile.named(networkProfile) ?? .lte, radio: Self.radios[radio] ?? .lte)
         options.programMemoryWarningSignal = try memoryWarningSignal.map(Self.signalNumber)
+        options.server = try serverSettings()
         SignalHandling.install(options.interruption, sandboxParent: options.sandboxParent, out: directory, quiet: quiet)
         let swept = HarnessLeftovers.sweep(sandboxParent: options.sandboxParent)
         if !swept.isEmpty && !quiet {
@@ -222,6 +267,11 @@ struct Run: ParsableCommand {
         }
         if interrupted != nil {
             throw Self.interruptedFailure(interrupted, detail: "the report in \(out) holds the \(records.count) runs that finished or were going on")
+        }
+        // A signal that came while the set was written: the set is whole (it is written as one),
+        // but the user asked to stop, and a script waiting on the exit status must hear it.
+        if let late = options.interruption.signal {
+            throw Self.interruptedFailure(late, detail: "while the report was written; the report in \(out) is complete, with all \(records.count) runs")
         }
         if !quiet && !jsonStdout {
             printSummary(report)
@@ -366,11 +416,13 @@ struct Run: ParsableCommand {
         // Names reach standard output shown visibly: a newline in one cannot start a line of its own.
         let name = { (text: String) in TextSanitizer.visible(text) }
         let width = max(8, report.results.map { name($0.workload).count }.max() ?? 0)
-        print("\("workload".padding(toLength: width, withPad: " ", startingAt: 0))  scenario   score  failing audits")
+        print("\("workload".padding(toLength: width, withPad: " ", startingAt: 0))  scenario   score  failing audits (warnings: 50–89)")
         for result in report.results {
             let score = result.score.map { DisplayFormat.score($0) } ?? "–"
-            let failing = result.audits.values.filter { ($0.score ?? 1) < 0.5 }.map(\.id).sorted().joined(separator: ", ")
-            print("\(name(result.workload).padding(toLength: width, withPad: " ", startingAt: 0))  \(name(result.scenario).padding(toLength: 9, withPad: " ", startingAt: 0))  \(score.padding(toLength: 5, withPad: " ", startingAt: 0))  \(failing.isEmpty ? "none" : failing)")
+            let failing = result.audits.values.filter { ($0.score ?? 1) < 0.5 }.map(\.id).sorted()
+            let warnings = result.audits.values.filter { $0.score.map { ScoreBand(score: $0) == .average } ?? false }.map { "warning: \($0.id)" }.sorted()
+            let listed = (failing + warnings).joined(separator: ", ")
+            print("\(name(result.workload).padding(toLength: width, withPad: " ", startingAt: 0))  \(name(result.scenario).padding(toLength: 9, withPad: " ", startingAt: 0))  \(score.padding(toLength: 5, withPad: " ", startingAt: 0))  \(listed.isEmpty ? "none" : listed)")
         }
     }
 }

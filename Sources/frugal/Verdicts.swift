@@ -32,7 +32,10 @@ struct Verdicts: ParsableCommand {
     func run() throws {
         let loaded: Report
         if report == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
+            // Bounded like a report file: a stream that never ends is refused past the limit.
+            guard let data = try FileHandle.standardInput.read(upToCount: ReportJSON.maxBytes + 1), data.count <= ReportJSON.maxBytes else {
+                throw CLIFailure.badInput("standard input is empty or larger than a report can be (\(ReportJSON.maxBytes / 1_048_576) MiB)")
+            }
             do {
                 loaded = try ReportJSON.decode(data)
             } catch let error as DecodingError {

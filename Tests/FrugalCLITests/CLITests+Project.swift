@@ -43,6 +43,16 @@ final class ProjectCLITests: XCTestCase {
             kind: program
             executable: /bin/sleep
             arguments: ["0.2"]
+          - name: blue
+            kind: program
+            executable: /bin/sh
+            arguments: ["-c", "test \\"$COLOUR\\" = blue"]
+            environment: {COLOUR: blue}
+          - name: red
+            kind: program
+            executable: /bin/sh
+            arguments: ["-c", "test \\"$COLOUR\\" = blue"]
+            environment: {COLOUR: red}
         scenarios:
           brief:
             steps: [launch, {input: tap}, {wait: 0.5}, terminate]
@@ -53,8 +63,15 @@ final class ProjectCLITests: XCTestCase {
         let report = try String(contentsOfFile: out + "/report.json", encoding: .utf8)
         XCTAssertTrue(report.contains("\"workload\" : \"idle\""), "the app ran under its frugal.yml name")
         XCTAssertTrue(report.contains("\"scenario\" : \"brief\""), "under frugal.yml's scenario")
-        XCTAssertTrue(report.contains("\"workload\" : \"\\/bin\\/sleep 0.2\"") || report.contains("\"workload\" : \"/bin/sleep 0.2\""),
-                      "the program ran as a black box")
+        XCTAssertTrue(report.contains("\"workload\" : \"pause\""), "the program ran as a black box, under its name")
+        // Two programs of one executable are two workloads, each with its own environment.
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])
+        let runs = try XCTUnwrap(json["runs"] as? [[String: Any]])
+        func exitCode(_ name: String) -> Int? {
+            (runs.first { $0["workload"] as? String == name }?["exitStatus"] as? [String: Any])?["code"] as? Int
+        }
+        XCTAssertEqual(exitCode("blue"), 0, "blue saw COLOUR=blue")
+        XCTAssertEqual(exitCode("red"), 1, "red saw its own COLOUR")
         let listed = try CLITests.frugal(["list", "--config", config])
         XCTAssertTrue(listed.stdout.contains("brief"), listed.stdout)
         XCTAssertEqual(try CLITests.frugal(["list", "--config", config, "--products"]).stdout, "", "no products to build")

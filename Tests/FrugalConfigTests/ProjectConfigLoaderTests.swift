@@ -137,12 +137,25 @@ final class ProjectConfigLoaderTests: XCTestCase {
 
     /// Found by FuzzReplayTests: a wait past Int's range trapped while the scenario's summary was
     /// written. It reads and describes itself (running it is the user's choice).
-    func testAHugeWaitReadsWithoutTrapping() throws {
-        let config = try parse("scenarios:\n  long:\n    steps: [launch, {wait: 1e300}, {interrupt: 9.3e18}, terminate]\n")
-        let summary = try XCTUnwrap(config.scenario(named: "long")?.summary)
-        XCTAssertTrue(summary.contains("wait(1e+300)"), summary)
-        XCTAssertTrue(summary.contains("interrupt(9.3e+18)"), summary)
+    /// A wait of 1e300 s read without trapping and then ran forever: every wait has a maximum
+    /// (an hour), and a longer one is refused with its line, not trapped.
+    func testAHugeWaitIsRefusedWithoutTrapping() throws {
+        assertError("scenarios:\n  long:\n    steps: [launch, {wait: 1e300}, terminate]\n", line: 3, contains: "from 0 to 3600")
+        assertError("scenarios:\n  long:\n    steps: [launch, {interrupt: 9.3e18}, terminate]\n", line: 3, contains: "from 0 to 3600")
+        let config = try parse("scenarios:\n  long:\n    steps: [launch, {wait: 3600}, terminate]\n")
+        XCTAssertTrue(try XCTUnwrap(config.scenario(named: "long")?.summary).contains("wait(3600)"))
         XCTAssertEqual(ScenarioStep.wait(seconds: 2).description, "wait(2)")
+    }
+
+    /// `documents: /` walked the whole file system into every sandbox: a folder outside the
+    /// project (or a link out of it) is refused with its line.
+    func testDocumentsOutsideTheProjectAreRefused() throws {
+        let app = "apps:\n  - name: a\n    executable: bin/wake\n"
+        assertError(app + "    documents: /\n", line: 4, contains: "outside the project")
+        assertError(app + "    documents: ../\n", line: 4, contains: "outside the project")
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("escape"), withDestinationURL: URL(fileURLWithPath: "/etc"))
+        assertError(app + "    documents: escape\n", line: 4, contains: "outside the project")
+        XCTAssertNoThrow(try parse(app + "    documents: Fixtures/Documents/\n"))
     }
 
     func testEachMalformedCaseNamesItsLine() {
@@ -152,7 +165,7 @@ final class ProjectConfigLoaderTests: XCTestCase {
         assertError("scenarios:\n  s:\n    steps:\n      - launch\n      - {fly: 2}\n", line: 5, contains: "unknown step 'fly'")
         // A bad duration.
         assertError("scenarios:\n  s:\n    steps:\n      - launch\n      - wait: 2s\n", line: 5, contains: "'wait' needs a number, not '2s'")
-        assertError("scenarios:\n  s:\n    steps:\n      - launch\n      - wait: -1\n", line: 5, contains: "non-negative")
+        assertError("scenarios:\n  s:\n    steps:\n      - launch\n      - wait: -1\n", line: 5, contains: "from 0 to 3600")
         assertError("scenarios:\n  s:\n    backgroundTimeBudget: soon\n    steps: [launch]\n", line: 3, contains: "backgroundTimeBudget")
         // An app whose executable is missing, or not executable.
         assertError("apps:\n  - name: a\n    executable: bin/missing\n", line: 3, contains: "executable 'bin/missing' does not exist")

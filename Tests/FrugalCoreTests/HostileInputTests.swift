@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import FrugalCore
 
@@ -77,6 +78,49 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(lines, ["frame one"])
         guard case .malformed(let line) = items[2] else { return XCTFail("\(items)") }
         XCTAssertEqual(line, "garbage")
+    }
+
+    /// A crafted event's numbers out of range are rejected with the reason before decoding: they
+    /// once overflowed a hang deadline, a sum of write lengths and a wall time (SIGILL).
+    func testEventsWithNumbersOutOfRangeAreMalformedNotDecoded() throws {
+        let huge = WorkloadEvent(time: 10, body: .handler(HandlerRecord(name: "x", start: UInt64.max - 5, end: UInt64.max)))
+        let long = WorkloadEvent(time: 10, body: .fileWrite(FileWrite(path: "Documents/a", dataClass: .critical, excludedFromBackup: false,
+                                                                      operation: .append, offset: 0, length: Int.max / 2, synced: false, existed: true,
+                                                                      diff: nil, sizeAfter: nil, thread: 1, onMainThread: true, start: 10, end: 11,
+                                                                      callSite: "c")))
+        let fine = WorkloadEvent(time: 10, body: .handler(HandlerRecord(name: "ok", start: 1_000_000, end: 2_000_000, cpuNanoseconds: 5)))
+        var lines = ""
+        for event in [huge, long, fine] { lines += String(decoding: try JSONEncoder().encode(event), as: UTF8.self) + "\n" }
+        // A number inside a string is text, not a number, and a nonsense key still has its bound.
+        lines += #"{"t":1,"type":"mark","mark":{"name":"99999999999999999999999","detail":"-1e400"}}"# + "\n"
+        var decoder = EventStreamDecoder()
+        let items = decoder.feed(Array(lines.utf8))
+        XCTAssertEqual(items.count, 4)
+        for index in 0..<2 {
+            guard case .malformed(let line) = items[index] else { return XCTFail("\(items[index]) was decoded") }
+            XCTAssertTrue(line.contains("out of range"), line)
+        }
+        guard case .event(let event) = items[2], case .handler(let handler) = event.body else { return XCTFail("\(items[2])") }
+        XCTAssertEqual(handler.name, "ok")
+        guard case .event = items[3] else { return XCTFail("\(items[3])") }
+        XCTAssertNotNil(EventNumberBounds.violation(in: Array(#"{"t":-5}"#.utf8)), "a negative time")
+        XCTAssertNotNil(EventNumberBounds.violation(in: Array(#"{"t":1,"x":{"bytes":1e300}}"#.utf8)))
+        XCTAssertNil(EventNumberBounds.violation(in: Array(#"{"t":4611686018427387904,"a":{"address":18446744073709551615}}"#.utf8)))
+    }
+
+    /// Round two (issue 24, item 8): sizes, waits and shards out of range are refused, not trapped
+    /// or run forever.
+    func testSizesWaitsAndShardsOutOfRangeAreRefused() {
+        XCTAssertNil(ByteCount.parse("1e300GiB"))
+        XCTAssertNil(ByteCount.parse("99999999999999999999"))
+        XCTAssertNil(ByteCount.parse("-5"))
+        XCTAssertEqual(ByteCount.parse("48MiB"), 48 << 20)
+        for text in [#"{"wait": 1e300}"#, #"{"wait": 3601}"#, #"{"interrupt": 1e10}"#, #"{"balloon": 9000000000000000000}"#] {
+            XCTAssertThrowsError(try JSONDecoder().decode(ScenarioStep.self, from: Data(text.utf8)), text)
+        }
+        XCTAssertEqual(try JSONDecoder().decode(ScenarioStep.self, from: Data(#"{"wait": 3600}"#.utf8)), .wait(seconds: 3600))
+        XCTAssertNil(ShardPlan.parse("1/2000000000"))
+        XCTAssertNotNil(ShardPlan.parse("3/1000"))
     }
 
     func testDecoderDropsAnOverlongLineWithoutKeepingIt() {

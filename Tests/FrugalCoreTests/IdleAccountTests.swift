@@ -54,6 +54,23 @@ final class IdleAccountTests: XCTestCase {
     /// A retry with backoff: the timer that issues the request wakes the app just before a
     /// sample and the request starts just after it; the failure is delivered to the main thread
     /// just after the request's end falls in the next slice. Both wakeups are the request's.
+    /// A 1 Hz poller suspended for half of its 10 s wait reads its rate while it ran (1/s), not
+    /// half of it: suspended time is neither idle nor in use.
+    func testSuspendedTimeIsNeitherIdleNorActive() throws {
+        let start = RunAnalysisTests.record().startTime
+        func at(_ seconds: Double) -> UInt64 { start + UInt64(seconds * 1e9) }
+        let events = [
+            WorkloadEvent(time: at(1.3), body: .stateChanged(StateChange(from: .inactive, to: .background))),
+            WorkloadEvent(time: at(7), body: .stateChanged(StateChange(from: .background, to: .suspended))),
+        ]
+        // Awake 2–7 s with a wakeup a second, frozen 7–12 s with none.
+        let record = Self.record(wakeupsBySecond: [1, 1, 1, 1, 1, 0, 0, 0, 0, 0], events: events)
+        let account = try XCTUnwrap(RunAnalysis(record).idleAccounts.first)
+        XCTAssertEqual(account.idleSeconds, 5, accuracy: 1e-9)
+        XCTAssertEqual(account.excludedSeconds[.suspended] ?? 0, 5, accuracy: 1e-9)
+        XCTAssertEqual(Double(account.idleWakeups) / account.idleSeconds, 1, accuracy: 1e-9)
+    }
+
     func testTheHandlersThatIssueARequestAndDeliverItsResultAreTheRequests() throws {
         let start = RunAnalysisTests.record().startTime
         func at(_ seconds: Double) -> UInt64 { start + UInt64(seconds * 1e9) }

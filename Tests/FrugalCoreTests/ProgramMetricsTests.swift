@@ -47,6 +47,33 @@ final class ProgramMetricsTests: XCTestCase {
         XCTAssertEqual(report.processes?.wrapperChain, ["sh", "wake"])
     }
 
+    /// The write budget judges what reached storage in the run, never multiplied out to a day: a
+    /// program that wrote 10 MiB in a 1 s run was once projected to 2.4 × 10¹³ bytes/day.
+    func testTheWriteBudgetIsNotExtrapolatedAndCountsStorageNotSockets() throws {
+        func exit(writeBytes: Int, writeCharacters: Int) -> TaskExit {
+            var exit = TaskExit(tid: 11, tgid: 11, ppid: 1, command: "writer", voluntarySwitches: 5, involuntarySwitches: 1, cpuSeconds: 0.1,
+                                readBytes: 0, writeBytes: writeBytes, peakResidentBytes: 8 << 20, startTime: 1 * Self.s, endTime: 2 * Self.s)
+            exit.writeCharacters = writeCharacters
+            exit.writeSyscalls = 10
+            return exit
+        }
+        var writer = Self.record(exits: [exit(writeBytes: 10 << 20, writeCharacters: 10 << 20)])
+        writer.endTime = writer.startTime + Self.s
+        let metrics = MetricExtraction.metrics(of: RunAnalysis(writer))
+        XCTAssertEqual(metrics[MetricName.diskBytesWrittenPerDay]?.value, Double(10 << 20), "a 1 s run is judged on what it wrote")
+        XCTAssertEqual(metrics[MetricName.diskBytesWrittenPerDay]?.source, MetricExtraction.Source.taskstatsWriteBytes)
+        let budget = try XCTUnwrap(ReportBuilder.runReport(writer).audits["disk.write-budget"])
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(budget.score), 0.9, "10 MiB is within the budget: \(budget)")
+
+        // Only sockets: 50 MB of write characters, nothing reached storage.
+        var talker = Self.record(exits: [exit(writeBytes: 0, writeCharacters: 50_000_000)])
+        talker.endTime = talker.startTime + Self.s
+        let talkerMetrics = MetricExtraction.metrics(of: RunAnalysis(talker))
+        XCTAssertEqual(talkerMetrics[MetricName.diskBytesWrittenPerDay]?.value, 0, "socket writes are not disk writes")
+        let talkerBudget = try XCTUnwrap(ReportBuilder.runReport(talker).audits["disk.write-budget"])
+        XCTAssertNil(talkerBudget.score, "not applicable: nothing reached storage: \(talkerBudget)")
+    }
+
     func testWithoutExitRecordsTheSpawnedProcessAtExitIsUsedAndSaysSo() {
         let metrics = MetricExtraction.metrics(of: RunAnalysis(Self.record(exits: nil, lost: true)))
         XCTAssertEqual(metrics[MetricName.mainThreadWakeups]?.value, 3)

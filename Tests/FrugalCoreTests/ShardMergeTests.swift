@@ -93,4 +93,18 @@ final class ShardMergeTests: XCTestCase {
         other.shard = ShardInfo(index: 2, count: 3)
         XCTAssertThrowsError(try ReportMerger.merge([shards[0], other], names: []))
     }
+
+    /// Shards of two different suites (another workload list) are refused, naming both files;
+    /// shards of one suite with its fingerprint merge.
+    func testShardsOfDifferentSuitesAreRefused() throws {
+        var shards = Self.shards(of: Self.suite())
+        let suite = ShardPlan.fingerprint(of: [("a", "standard", 1), ("b", "standard", 1)])
+        for index in shards.indices { shards[index].shard?.suite = suite }
+        XCTAssertNoThrow(try ReportMerger.merge(shards, names: []))
+        shards[1].shard?.suite = ShardPlan.fingerprint(of: [("a", "standard", 1), ("c", "standard", 1)])
+        XCTAssertNotEqual(shards[1].shard?.suite, suite)
+        XCTAssertThrowsError(try ReportMerger.merge(shards, names: ["one.json", "two.json", "three.json", "four.json"])) { error in
+            XCTAssertTrue("\(error)".contains("different suites") && "\(error)".contains("two.json"), "\(error)")
+        }
+    }
 }

@@ -70,6 +70,59 @@ final class BlackBoxRunTests: XCTestCase {
         }
     }
 
+    /// A spin of the main thread after a sleep is a hang of its length, whether it ends before the
+    /// exit or at it; a 100 ms spin is not a hang. The spin burns its seconds of the thread's own
+    /// CPU time and the watch measures schedstat's on-CPU time, so a loaded machine stretches the
+    /// wall time, not the measure; the bound for a spin that ends at the exit is looser (the last
+    /// sample to the exit is taken as on the CPU: up to one 25 ms interval, more when preempted).
+    func testHangsAreSeenFromOutsideWhetherTheyEndBeforeTheExitOrAtIt() throws {
+        try Self.requireContainment()
+        let host = try Self.host()
+        for (arguments, expected, tolerance) in [(["spin", "0.2", "0.4", "0.3"], 400.0, 30.0), (["spin", "0.2", "0.4", "0"], 400, 60),
+                                                 (["spin", "0.2", "0.1", "0.2"], 0, 0)] {
+            let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command([host, "--block"] + arguments), scenario: Self.toItsEnd, repetition: 1))
+            XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+            let metrics = ReportBuilder.runReport(record).metrics
+            let hangs = try XCTUnwrap(metrics[MetricName.mainThreadHangs]?.value, "\(arguments)")
+            let longest = try XCTUnwrap(metrics[MetricName.mainThreadLongestBlockMs]?.value, "\(arguments)")
+            if expected > 0 {
+                XCTAssertEqual(hangs, 1, "\(arguments): \(String(describing: record.outsideWatch))")
+                XCTAssertEqual(longest, expected, accuracy: tolerance, "\(arguments)")
+            } else {
+                XCTAssertEqual(hangs, 0, "\(arguments): \(String(describing: record.outsideWatch))")
+                XCTAssertEqual(longest, 100, accuracy: 30, "the spin is still the longest busy stretch: \(arguments)")
+            }
+        }
+        // A 300 ms poll is no hang (from outside, a wait cannot be told from idling) but is
+        // reported as the main thread's longest off-CPU wait, with the call it waited in.
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command([host, "--block", "poll", "0.1", "0.3", "0.1"]),
+                                                                  scenario: Self.toItsEnd, repetition: 1))
+        let metrics = ReportBuilder.runReport(record).metrics
+        XCTAssertEqual(metrics[MetricName.mainThreadHangs]?.value, 0)
+        XCTAssertEqual(try XCTUnwrap(metrics[MetricName.mainThreadLongestWaitMs]?.value), 300, accuracy: 30)
+        #if arch(x86_64)
+        XCTAssertEqual(record.outsideWatch?.longestWait?.syscall, "7", "poll: \(String(describing: record.outsideWatch?.longestWait))")
+        #endif
+    }
+
+    /// A program's syncs from the kernel's syscall tracepoints (issue 31: they were always
+    /// unavailable): 7 fsyncs and 3 fdatasyncs under a shell wrapper, counted exactly. Skips, with
+    /// the reason, where tracepoints cannot be counted (no root, no tracefs).
+    func testAProgramsSyncsAreCountedByTheKernel() throws {
+        try Self.requireContainment()
+        let host = try Self.host()
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", "\(host) --sync 7 3; true"]),
+                                                                  scenario: Self.toItsEnd, repetition: 1))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let syncs = try XCTUnwrap(record.syncCalls)
+        if let reason = syncs.unavailable { throw XCTSkip("sync calls cannot be counted here: \(reason)") }
+        XCTAssertEqual(syncs.fsync, 7)
+        XCTAssertEqual(syncs.fdatasync, 3)
+        let metric = try XCTUnwrap(ReportBuilder.runReport(record).metrics[MetricName.diskFsyncs])
+        XCTAssertEqual(metric.value, 10)
+        XCTAssertEqual(metric.source, MetricExtraction.Source.syncTracepoints)
+    }
+
     /// A scenario with home, foreground and terminate: the program is frozen for real (no CPU and no
     /// wakeups while suspended, read from outside), and ends on SIGTERM.
     func testHomeSuspendsAProgramForRealAndTerminateEndsIt() throws {
@@ -193,9 +246,13 @@ final class BlackBoxRunTests: XCTestCase {
             XCTAssertLessThanOrEqual(abs(total - counted), max(3, 0.01 * counted), "rate \(rate)/s for \(seconds) s: Frugal \(total), perf \(counted)")
             let report = ReportBuilder.runReport(record)
             let main = try XCTUnwrap(report.metrics[MetricName.mainThreadWakeups]?.value)
+            // perf is the reference: the program's main thread has no more switches than perf counted
+            // for the whole program (plus the 3 before its exec). The sleeps are a floor only within a
+            // margin: on a loaded machine a short nanosleep whose timer expired before the thread left
+            // the CPU returns without a switch (999 of 1,000 seen beside the other test lane).
             let expected = (Double(rate)! * Double(seconds)!).rounded()
-            XCTAssertGreaterThanOrEqual(main, expected, "every sleep counted")
-            XCTAssertLessThanOrEqual(main, expected + max(5, 0.01 * expected), "and only the program's")
+            XCTAssertLessThanOrEqual(main, counted + 3, "only the program's: Frugal \(main), perf \(counted)")
+            XCTAssertGreaterThanOrEqual(main, 0.98 * expected, "the sleeps were counted: \(main) of \(expected)")
         }
     }
 

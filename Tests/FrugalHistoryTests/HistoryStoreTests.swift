@@ -3,6 +3,7 @@ import Synchronization
 import XCTest
 import FrugalCore
 import FrugalHistory
+import GRDB
 
 final class HistoryStoreTests: XCTestCase {
     func report(score: Double) -> Report {
@@ -36,6 +37,41 @@ final class HistoryStoreTests: XCTestCase {
 
     /// Two `frugal run`s at once used to lose runs to "database is locked". Separate connections
     /// (as separate processes have) appending at the same time must all land.
+    /// Writers that all find no history file: one creates the schema, the others wait for it
+    /// (two runs creating it at once lost rows).
+    func testWritersCreatingANewHistoryAtOnceLoseNoRows() throws {
+        for attempt in 0..<5 {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-history-new-\(getpid())-\(attempt)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let path = directory.appendingPathComponent("history.sqlite").path
+            let failures = Mutex<[String]>([])
+            let report = report(score: 0.5)
+            DispatchQueue.concurrentPerform(iterations: 4) { writer in
+                do {
+                    try HistoryStore(path: path).append(report, commit: "w\(writer)", recordedAt: "2026-01-01T00:00:00Z")
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            XCTAssertEqual(failures.withLock { $0 }, [], "attempt \(attempt)")
+            XCTAssertEqual(try HistoryStore(path: path).runCount(), 4, "attempt \(attempt)")
+        }
+    }
+
+    /// A SQLite file of someone else's is refused and left as it was.
+    func testAForeignDatabaseIsRefusedAndLeftAlone() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-history-foreign-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("theirs.sqlite").path
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE invoices (id INTEGER PRIMARY KEY)") }
+        XCTAssertThrowsError(try HistoryStore(path: path)) { error in
+            XCTAssertTrue("\(error)".contains("not a Frugal history database"), "\(error)")
+        }
+        let tables = try DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+        XCTAssertEqual(tables, ["invoices"])
+    }
+
     func testConcurrentWritersWaitInsteadOfDroppingRuns() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-history-busy-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }

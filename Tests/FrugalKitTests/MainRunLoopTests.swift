@@ -12,6 +12,7 @@ final class MainRunLoopTests: XCTestCase {
     @MainActor
     final class Harness {
         var records: [HandlerRecord] = []
+        var marks: [Mark] = []
         let loop: MainRunLoop
         private let readFD: Int32
         private let writeFD: Int32
@@ -38,9 +39,9 @@ final class MainRunLoopTests: XCTestCase {
             }
             close(readFD)
             for line in data.split(separator: UInt8(ascii: "\n")) {
-                if let event = try? JSONDecoder().decode(WorkloadEvent.self, from: Data(line)), case .handler(let record) = event.body {
-                    records.append(record)
-                }
+                guard let event = try? JSONDecoder().decode(WorkloadEvent.self, from: Data(line)) else { continue }
+                if case .handler(let record) = event.body { records.append(record) }
+                if case .mark(let mark) = event.body { marks.append(mark) }
             }
         }
 

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import FrugalCore
 @testable import FrugalReport
+import FrugalTestSupport
 
 /// Reports from other jobs hold any JSON number and any text; report sets are written whole.
 final class HostileReportTests: XCTestCase {
@@ -49,6 +50,21 @@ final class HostileReportTests: XCTestCase {
         withChecks.assertions = AssertionEvaluator.evaluate(AssertionSet.merging(preset: .strict, overrides: []), results: report.results)
         XCTAssertFalse(MarkdownSummaryRenderer.render(withChecks).isEmpty)
         _ = GitHubAnnotations.render(withChecks)
+    }
+
+    /// Round two (issue 24, item 7): an environment's memory at Int's end, compared against a
+    /// normal one, and wakeup counts at Int's end in one pixel column of a timeline.
+    func testExtremeEnvironmentAndTimelineNumbersDoNotTrap() throws {
+        var low = SyntheticReports.environment
+        low.memoryBytes = Int.min
+        var high = SyntheticReports.environment
+        high.memoryBytes = Int.max
+        XCTAssertFalse(low.machineDifferences(from: high).isEmpty)
+        XCTAssertFalse(high.machineDifferences(from: low).isEmpty)
+        let samples = [ActivitySample(time: 1, interval: 1, wakeups: Int.max, cpuSeconds: 1),
+                       ActivitySample(time: 1.0001, interval: 1, wakeups: Int.max, cpuSeconds: 1),
+                       ActivitySample(time: 1.0002, interval: 1, wakeups: Int.min, cpuSeconds: 1)]
+        XCTAssertFalse(TimelineSVG.wakeupsLane(samples, top: 0, x: { _ in 10 }).isEmpty)
     }
 
     func testANameWithANewlineCannotStartAWorkflowCommand() throws {

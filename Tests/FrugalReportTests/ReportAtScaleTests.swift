@@ -152,8 +152,8 @@ final class ReportAtScaleTests: XCTestCase {
             let section = summary.components(separatedBy: "### workload-\(index) · standard")
             XCTAssertEqual(section.count, 2, "workload-\(index) has no section")
             let body = section[1].components(separatedBy: "### ")[0]
-            for id in failing { XCTAssertTrue(body.contains("`\(id)` | 🔴"), "workload-\(index) lacks \(id)") }
-            XCTAssertTrue(body.contains("Passing or average:"), "workload-\(index) lacks its category counts")
+            for id in failing { XCTAssertTrue(body.contains("`\(id)` | failing | 🔴"), "workload-\(index) lacks \(id)") }
+            XCTAssertTrue(body.contains("Passing:"), "workload-\(index) lacks its category counts")
         }
         XCTAssertTrue(summary.contains("report.html"))
     }

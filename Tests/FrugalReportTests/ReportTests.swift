@@ -3,6 +3,7 @@ import XCTest
 @testable import FrugalReport
 @testable import FrugalCore
 import FrugalHarness
+import FrugalTestSupport
 
 final class ReportTests: XCTestCase {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -87,6 +88,20 @@ final class ReportTests: XCTestCase {
         XCTAssertFalse(html.contains("src=\""), "no external asset")
         XCTAssertTrue(html.contains("<svg"), "the timeline is inline SVG")
         XCTAssertTrue(html.contains("(hang)"), "a 300 ms handler is marked as a hang")
+    }
+
+    /// An audit in the middle band (0.5–0.9) is a warning the summary names, with its score: a
+    /// poller scoring 0.51 once read "failing audits: none".
+    func testSummaryListsMiddleBandAuditsAsWarnings() throws {
+        let rule = try XCTUnwrap(RuleCatalogue.rule("power.avoid-polling"))
+        let value = try XCTUnwrap(stride(from: 0.01, through: 10, by: 0.01).first { ScoreBand(score: rule.scoring.score($0)) == .average })
+        let report = SyntheticReports.report("news.polling", wakeups: [1], idleRates: [value])
+        let markdown = MarkdownSummaryRenderer.render(report)
+        XCTAssertTrue(markdown.contains("| `power.avoid-polling` | warning |"), markdown)
+        XCTAssertTrue(markdown.contains("1 warning (average, 50–89)"), markdown)
+        XCTAssertFalse(markdown.contains("No failing audit and no warning."), markdown)
+        let passing = MarkdownSummaryRenderer.render(SyntheticReports.report("news.coalesced", wakeups: [1], idleRates: [0]))
+        XCTAssertTrue(passing.contains("No failing audit and no warning."), passing)
     }
 
     func testMarkdownKeepsTablesIntact() {

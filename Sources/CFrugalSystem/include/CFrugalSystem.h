@@ -33,6 +33,12 @@ int frugal_spawn_with_private_file(pid_t *pid, const char *path, const posix_spa
 /* The calling thread's kernel id. */
 pid_t frugal_gettid(void);
 
+/* Names the calling thread (prctl PR_SET_NAME; the kernel keeps 15 bytes): what
+   /proc/<pid>/task/<tid>/comm shows. Foundation's Thread.name does not reach the kernel on Linux
+   (set before start it is dropped; swift-corelibs-foundation applies it to pthread_self() only
+   when the thread object is already running). 0, or -1 with errno. */
+int frugal_set_current_thread_name(const char *name);
+
 /* The signal the harness sends the main thread when a handler outlives the hang limit
    (SIGRTMIN + 4: a real-time signal nothing else in the process uses). */
 int frugal_hang_signal(void);
@@ -70,5 +76,24 @@ static inline bool frugal_compare_and_swap_u64(uint64_t *word, uint64_t expected
 }
 /* A volatile read, so touching a mapped page is not optimised away. */
 static inline uint8_t frugal_volatile_read_u8(const uint8_t *byte) { return *(const volatile uint8_t *)byte; }
+/// Opens a hardware counter (0 instructions, 1 cycles, 2 cache misses, 3 branch misses) on
+/// `pid` and every process and thread it creates from then on (inherit), user space only,
+/// counting at once, read as {value, time enabled, time running}. Returns the fd or -errno.
+int frugal_perf_open_hardware(int which, pid_t pid);
+
+/// Opens a counter of the tracepoint `id` (from tracefs: events/<group>/<name>/id) on `pid` and
+/// everything it creates from then on (inherit), read as {value, time enabled, time running}.
+/// Returns the fd or -errno.
+int frugal_perf_open_tracepoint(unsigned long long id, pid_t pid);
+
+/// glibc's `malloc_trim(0)` when the arenas hold at least `minimum_free` freed bytes (mallinfo2):
+/// gives freed heap memory of every arena back to the kernel; returns whether any was given
+/// (Swift's Glibc module does not export <malloc.h>).
+int frugal_malloc_trim(size_t minimum_free);
+
 #include "FrugalTaskStats.h"
+/* Reads `length` bytes at `remote` in process `pid` into `local` (process_vm_readv, one segment):
+   the harness reads a sleeping thread's stack from outside. -1 and errno on failure. */
+ssize_t frugal_process_vm_read(pid_t pid, void *local, size_t length, uint64_t remote);
+
 #endif

@@ -32,9 +32,11 @@ extension MetricExtraction {
                                          (MetricName.diskUnjournaledBytesWritten, "bytes", Source.journalGap)] {
                 metrics[name] = .unavailable(unit: unit, source: source, reason: reason)
             }
-            metrics[MetricName.diskBytesWrittenPerDay] = io.wchar.flatMap { wchar in
-                days > 0 ? MetricValue(perDay(Double(wchar), days: days), unit: "bytes/day", source: Source.procWchar) : nil
-            } ?? .unavailable(unit: "bytes/day", source: Source.procWchar, reason: "no wchar or no run time")
+            // What reached storage (write_bytes), not wchar, which counts socket and pipe writes too;
+            // the kernel's exit records replace it with the whole process tree's (programMetrics).
+            metrics[MetricName.diskBytesWrittenPerDay] = io.physical.flatMap { physical in
+                days > 0 ? MetricValue(perDay(Double(physical), days: days), unit: "bytes/day", source: Source.procWriteBytes) : nil
+            } ?? .unavailable(unit: "bytes/day", source: Source.procWriteBytes, reason: "no write_bytes or no run time")
             return
         }
 

@@ -28,7 +28,8 @@ extension MetricExtraction {
         }
         let inactiveSeconds = analysis.inactivePhases.reduce(0) { $0 + $1.seconds }
         if inactiveSeconds > 0 {
-            let wakeups = analysis.inactivePhases.reduce(0) { $0 + $1.wakeups }
+            // Less the platform's (libdispatch's Linux pool monitor, RunAnalysis+Threads), as for idle.
+            let wakeups = analysis.inactivePhases.reduce(0) { $0 + $1.wakeups - analysis.platformWakeups(in: $1) }
             metrics[MetricName.lifecycleInactiveWakeupsPerSecond] = MetricValue(Double(wakeups) / inactiveSeconds, unit: "1/s", source: Source.procInactive)
         }
         let checks = analysis.preservationChecks

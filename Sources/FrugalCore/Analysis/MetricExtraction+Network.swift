@@ -21,6 +21,18 @@ extension MetricExtraction {
             }
             return
         }
+        let unseen = Set((record.unseenConnections ?? []).map(\.remoteAddress)).sorted()
+        if !network.hasTraffic && !unseen.isEmpty {
+            // Nothing through the proxy, yet the app talked to someone: unseen, not zero.
+            let reason = "the app's \(unseen.count) connection\(unseen.count == 1 ? "" : "s") went past the proxy (to \(unseen.prefix(3).joined(separator: ", "))\(unseen.count > 3 ? ", ..." : "")): unseen traffic, neither shaped nor counted"
+            metrics[MetricName.networkBytesSent] = .unavailable(unit: "bytes", source: Source.proxyTrace, reason: reason)
+            metrics[MetricName.networkBytesReceived] = .unavailable(unit: "bytes", source: Source.proxyTrace, reason: reason)
+            metrics[MetricName.networkTransfers] = .unavailable(unit: "count", source: Source.originRequests, reason: reason)
+            for (name, unit) in radioMetrics {
+                metrics[name] = .unavailable(unit: unit, source: source, reason: reason)
+            }
+            return
+        }
         // The proxy was there and counted: zero bytes is a measurement of traffic through it.
         metrics[MetricName.networkBytesSent] = MetricValue(Double(record.trace.totalBytes(.uplink)), unit: "bytes", source: Source.proxyTrace)
         metrics[MetricName.networkBytesReceived] = MetricValue(Double(record.trace.totalBytes(.downlink)), unit: "bytes", source: Source.proxyTrace)

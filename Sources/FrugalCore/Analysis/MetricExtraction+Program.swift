@@ -11,6 +11,7 @@ extension MetricExtraction.Source {
     public static let taskstatsWriteCharacters = "proc:io.wchar at exit (main process, reaped descendants included) + taskstats:write_char (orphans, whole KiB)"
     public static let taskstatsWriteSyscalls = "proc:io.syscw at exit (main process, reaped descendants included) + taskstats:write_syscalls (orphans)"
     public static let peakResidentTree = "proc:status.VmHWM + taskstats:hiwater_rss (largest process of the run)"
+    public static let syncTracepoints = "perf_event:syscalls:sys_enter_{fsync,fdatasync,sync_file_range} (every process of the run)"
     public static let outsideWatch = "proc:task/<tid>/{status,wchan,syscall} every 25 ms (outside the program)"
 }
 
@@ -35,8 +36,16 @@ extension MetricExtraction {
             let wakeups = Double(exits.reduce(0) { $0 + $1.voluntarySwitches })
             metrics[MetricName.cpuWakeups] = MetricValue(wakeups, unit: "count", source: Source.taskstatsVoluntary)
             if wall > 0 { metrics[MetricName.cpuWakeupsPerSecond] = MetricValue(wakeups / wall, unit: "1/s", source: Source.taskstatsVoluntary) }
-            metrics[MetricName.diskPhysicalBytesWritten] = MetricValue(Double(exits.reduce(0) { $0 + $1.writeBytes }), unit: "bytes",
-                                                                       source: Source.taskstatsWriteBytes)
+            let storageBytes = Double(exits.reduce(0) { $0 + $1.writeBytes })
+            metrics[MetricName.diskPhysicalBytesWritten] = MetricValue(storageBytes, unit: "bytes", source: Source.taskstatsWriteBytes)
+            // The budget counts what reached storage: write characters (wchar) count every write
+            // call, to sockets and pipes too, so a program that only talks to the network would be
+            // charged its uploads as disk writes. One definition of the per-day figure (perDay): a
+            // run shorter than a day is judged on what it wrote, not extrapolated.
+            if wall > 0 {
+                metrics[MetricName.diskBytesWrittenPerDay] = MetricValue(perDay(storageBytes, days: wall / 86_400), unit: "bytes/day",
+                                                                         source: Source.taskstatsWriteBytes)
+            }
             // Writes through a wrapper are its child's. A main process's `/proc/<pid>/io` at exit is
             // exact and holds what every descendant it (or they) reaped wrote; orphans' writes went
             // to no one, so they come from their exit records (which round down to whole KiB).
@@ -50,9 +59,6 @@ extension MetricExtraction {
                 let calls = mainCalls + calls.reduce(0, +)
                 metrics[MetricName.diskSyscallBytesWritten] = MetricValue(total, unit: "bytes", source: Source.taskstatsWriteCharacters)
                 metrics[MetricName.diskWriteSyscalls] = MetricValue(Double(calls), unit: "count", source: Source.taskstatsWriteSyscalls)
-                if wall > 0 {
-                    metrics[MetricName.diskBytesWrittenPerDay] = MetricValue(total / (wall / 86_400), unit: "bytes/day", source: Source.taskstatsWriteCharacters)
-                }
             }
             if let peak = ([exits.map(\.peakResidentBytes).max()] + record.samples.map(\.peakResidentBytes)).compactMap({ $0 }).max() {
                 metrics[MetricName.memoryPeakResidentBytes] = MetricValue(Double(peak), unit: "bytes", source: Source.peakResidentTree)
@@ -64,22 +70,31 @@ extension MetricExtraction {
             metrics[MetricName.cpuTimeSeconds] = MetricValue(exits.reduce(0) { $0 + $1.cpuSeconds }, unit: "s", source: Source.taskstatsCPU)
         }
         metrics[MetricName.mainThreadWakeups] = programMainThreadWakeups(record) ?? metrics[MetricName.mainThreadWakeups]
+        if let syncs = record.syncCalls {
+            metrics[MetricName.diskFsyncs] = syncs.total.map { MetricValue(Double($0), unit: "count", source: Source.syncTracepoints) }
+                ?? .unavailable(unit: "count", source: Source.syncTracepoints, reason: syncs.unavailable ?? "not counted")
+        }
 
         if let watch = record.outsideWatch {
             metrics[MetricName.mainThreadHangs] = MetricValue(Double(watch.hangs.count), unit: "count", source: Source.outsideWatch)
             let longest = max(watch.longestBusyMs, watch.hangs.map(\.milliseconds).max() ?? 0)
             metrics[MetricName.mainThreadLongestBlockMs] = MetricValue(longest, unit: "ms", source: Source.outsideWatch)
+            metrics[MetricName.mainThreadLongestWaitMs] = MetricValue(watch.longestWait?.milliseconds ?? 0, unit: "ms", source: Source.outsideWatch)
         } else {
             let reason = "the program's main thread was not watched from outside (no sample of it was taken)"
             metrics[MetricName.mainThreadHangs] = .unavailable(unit: "count", source: Source.outsideWatch, reason: reason)
             metrics[MetricName.mainThreadLongestBlockMs] = .unavailable(unit: "ms", source: Source.outsideWatch, reason: reason)
+            metrics[MetricName.mainThreadLongestWaitMs] = .unavailable(unit: "ms", source: Source.outsideWatch, reason: reason)
         }
 
         // A program is told of the proxy (http_proxy, HTTP_PROXY, FRUGAL_PROXY) but need not use it:
         // nothing through it is "not seen", not zero.
         if let network = record.network, network.trace.totalBytes(.uplink) == 0, network.trace.totalBytes(.downlink) == 0,
            network.origin.requests == 0 {
-            let reason = "no traffic went through the run's proxy; a program that ignores http_proxy/HTTP_PROXY/FRUGAL_PROXY is not seen, so this is not zero"
+            let unseen = Set((network.unseenConnections ?? []).map(\.remoteAddress)).sorted()
+            let reason = unseen.isEmpty
+                ? "no traffic went through the run's proxy; a program that ignores http_proxy/HTTP_PROXY/FRUGAL_PROXY is not seen, so this is not zero"
+                : "the program's connections went past the proxy (to \(unseen.prefix(3).joined(separator: ", "))\(unseen.count > 3 ? ", ..." : "")): unseen traffic, not zero"
             metrics[MetricName.networkBytesSent] = .unavailable(unit: "bytes", source: Source.proxyTrace, reason: reason)
             metrics[MetricName.networkBytesReceived] = .unavailable(unit: "bytes", source: Source.proxyTrace, reason: reason)
             metrics[MetricName.networkTransfers] = .unavailable(unit: "count", source: Source.originRequests, reason: reason)

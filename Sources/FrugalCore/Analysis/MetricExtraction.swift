@@ -9,6 +9,8 @@ public enum MetricExtraction {
         public static let wait4MajorFaults = "rusage:wait4.ru_majflt"
         public static let procVoluntary = "proc:task/*/status.voluntary_ctxt_switches"
         public static let procMainVoluntary = "proc:task/<pid>/status.voluntary_ctxt_switches"
+        /// Per-thread switches, with the thread's role from its stack (`ThreadEvidence`).
+        public static let procThreadVoluntary = "proc:task/<tid>/status.voluntary_ctxt_switches+stack"
         public static let procWriteBytes = "proc:io.write_bytes"
         public static let kitHandlers = "kit:handlers"
         public static let kitAck = "kit:ack-first-event"
@@ -40,6 +42,7 @@ public enum MetricExtraction {
         }
 
         metrics[MetricName.cpuIdleWakeupsPerSecond] = idleWakeupsPerSecond(analysis)
+        metrics[MetricName.cpuIdlePlatformWakeupsPerSecond] = idlePlatformWakeupsPerSecond(analysis)
         metrics[MetricName.memoryPeakResidentBytes] = peakResidentBytes(record)
 
         // The main thread's voluntary switches from the last /proc sample (tid == pid) of each process.
@@ -95,7 +98,7 @@ public enum MetricExtraction {
     /// `MetricExtraction+<Area>.swift`. They run for black-box runs too, so each must say
     /// "unavailable" itself where its facts are missing.
     static let areaMetrics: [@Sendable (RunAnalysis, inout [String: MetricValue]) -> Void] = [diskMetrics, lifecycleMetrics, networkMetrics,
-                                                                                              memoryMetrics]
+                                                                                              memoryMetrics, hardwareMetrics]
 
     /// The app's peak resident size: the largest `VmHWM` seen from outside (it only rises, so the
     /// last sample of each process holds its peak up to then). Not `wait4`'s `ru_maxrss`: glibc's
@@ -120,5 +123,23 @@ public enum MetricExtraction {
         }
         let wakeups = accounts.reduce(0) { $0 + $1.idleWakeups }
         return MetricValue(Double(wakeups) / seconds, unit: "1/s", source: Source.procVoluntary)
+    }
+
+    /// The idle wakeups per second not charged to the app (`RunAnalysis+Threads`): libdispatch's
+    /// Linux-only pool monitor on its manager thread, shown by the thread's stack.
+    static func idlePlatformWakeupsPerSecond(_ analysis: RunAnalysis) -> MetricValue {
+        let source = Source.procThreadVoluntary
+        guard !analysis.idlePhases.isEmpty else {
+            return .unavailable(unit: "1/s", source: source, reason: "the scenario has no idle phase (no completed wait step)")
+        }
+        guard analysis.record.threadEvidence != nil else {
+            return .unavailable(unit: "1/s", source: source, reason: "the harness took no evidence of the threads' roles in this run")
+        }
+        let accounts = analysis.idleAccounts
+        let seconds = accounts.reduce(0) { $0 + $1.idleSeconds }
+        guard seconds > 0 else {
+            return .unavailable(unit: "1/s", source: source, reason: "the app had work of its own under way through every wait (requests, writes or frames)")
+        }
+        return MetricValue(Double(accounts.reduce(0) { $0 + $1.platformWakeups }) / seconds, unit: "1/s", source: source)
     }
 }

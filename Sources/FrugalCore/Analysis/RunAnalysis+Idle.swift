@@ -28,6 +28,9 @@ extension RunAnalysis {
         case frames = "drawing frames"
         case memoryWarning = "answering a memory warning"
         case computing = "computing"
+        /// Frozen by the system: neither idle nor in use. Counted as idle time, it once halved the
+        /// rate of a poller suspended for half of its wait.
+        case suspended = "suspended"
     }
 
     /// The share of one CPU over a slice from which the app counts as computing, not idle.
@@ -42,29 +45,58 @@ extension RunAnalysis {
         public var idleSlices: [Phase]
         /// Seconds of the wait left out, by reason (a slice with several reasons counts under the first).
         public var excludedSeconds: [BusyReason: Double]
+        /// Wakeups in the idle slices by thread (threads with none left out).
+        public var wakeupsByThread: [Int32: Int] = [:]
+        /// Of those, the platform's (`RunAnalysis+Threads`): libdispatch's manager thread, up to
+        /// its pool monitor's one wakeup a second over each stretch of contiguous idle slices.
+        public var platformWakeupsByThread: [Int32: Int] = [:]
         public var idleSeconds: Double { idleSlices.reduce(0) { $0 + $1.seconds } }
-        public var idleWakeups: Int { idleSlices.reduce(0) { $0 + $1.wakeups } }
+        /// Every thread's wakeups in the idle slices.
+        public var allIdleWakeups: Int { idleSlices.reduce(0) { $0 + $1.wakeups } }
+        /// Wakeups not charged to the app: the platform's.
+        public var platformWakeups: Int { platformWakeupsByThread.values.reduce(0, +) }
+        /// The wakeups charged to the app: all of them less the platform's.
+        public var idleWakeups: Int { allIdleWakeups - platformWakeups }
     }
 
     /// The idle accounting of every wait phase.
     public var idleAccounts: [IdleAccount] {
         let busy = busyIntervals
+        let platformThreads = self.platformThreads
         return idlePhases.map { phase in
             var points = [phase.startSample]
             points += record.samples.filter { $0.time > phase.start && $0.time < phase.end }.sorted { $0.time < $1.time }
             points.append(phase.endSample)
             var account = IdleAccount(phase: phase, idleSlices: [], excludedSeconds: [:])
+            // A stretch of contiguous idle slices: its seconds and the platform threads' wakeups,
+            // capped at the pool monitor's allowance when it ends.
+            var stretchSeconds = 0.0
+            var stretchPlatform: [Int32: Int] = [:]
+            func endStretch() {
+                let allowance = Self.platformWakeupAllowance(seconds: stretchSeconds)
+                for (tid, count) in stretchPlatform { account.platformWakeupsByThread[tid, default: 0] += min(count, allowance) }
+                stretchSeconds = 0
+                stretchPlatform = [:]
+            }
             for (earlier, later) in zip(points, points.dropFirst()) where later.time > earlier.time {
                 let slice = Phase(start: earlier.time, end: later.time, startSample: earlier, endSample: later)
                 if let reason = busy.first(where: { $0.start < slice.end && $0.end > slice.start })?.reason {
                     account.excludedSeconds[reason, default: 0] += slice.seconds
+                    endStretch()
                 } else if Double(later.onCPUNanoseconds(since: earlier)) >= Self.computingShare * Double(slice.end - slice.start)
                             || [earlier, later].contains(where: { $0.threads.contains { $0.state == "R" } }) {
                     account.excludedSeconds[.computing, default: 0] += slice.seconds
+                    endStretch()
                 } else {
                     account.idleSlices.append(slice)
+                    stretchSeconds += slice.seconds
+                    for (tid, count) in Self.wakeupsByThread(from: earlier, to: later) {
+                        account.wakeupsByThread[tid, default: 0] += count
+                        if platformThreads.contains(tid) { stretchPlatform[tid, default: 0] += count }
+                    }
                 }
             }
+            endStretch()
             return account
         }
     }
@@ -75,9 +107,16 @@ extension RunAnalysis {
         // The app's state as the events go by: frames count as use only while active (an app
         // is not used in the background, and an inactive one is judged by its own audit).
         var state = AppState.notRunning
+        var suspendedSince: UInt64?
         for event in record.events.sorted(by: { $0.time < $1.time }) {
             switch event.body {
-            case .stateChanged(let change): state = change.to
+            case .stateChanged(let change):
+                if change.to == .suspended, suspendedSince == nil { suspendedSince = event.time }
+                if change.to != .suspended, let since = suspendedSince {
+                    intervals.append((since, max(event.time, since), .suspended))
+                    suspendedSince = nil
+                }
+                state = change.to
             case .networkRequest(let request): intervals.append((request.start, max(request.end, request.start), .request))
             case .fileWrite(let write): intervals.append((write.start, max(write.end, write.start), .fileIO))
             case .blockingCall(let call) where call.kind.hasPrefix("network."):
@@ -93,6 +132,7 @@ extension RunAnalysis {
             default: break
             }
         }
+        if let since = suspendedSince { intervals.append((since, max(record.endTime, since), .suspended)) }
         // The handlers that issued a request or delivered its result (see the type's comment).
         let requestStarts = intervals.filter { $0.reason == .request }.map(\.start).sorted()
         for event in record.events {

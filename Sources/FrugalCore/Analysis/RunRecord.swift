@@ -49,6 +49,13 @@ public struct RunRecord: Codable, Sendable {
     public var containment: RunContainmentFacts?
     /// A black-box program's main-thread hangs seen from outside (`/proc` samples of its wait state).
     public var outsideWatch: OutsideWatchFacts?
+    /// What the harness saw of each thread to tell its role (its stack, where it waited); nil in
+    /// records made before it looked.
+    public var threadEvidence: [ThreadEvidence]?
+    /// The run's hardware counters (every process, summed over relaunches); nil: not read.
+    public var hardwareCounters: HardwareCounterReading?
+    /// A black-box program's sync calls from syscall tracepoints; nil: not counted (an app).
+    public var syncCalls: SyncCallFacts?
 
     public init(workload: String, scenario: String, repetition: Int, startTime: UInt64, endTime: UInt64,
                 pid: Int32?, steps: [StepRecord], events: [WorkloadEvent], samples: [ProcessSample],

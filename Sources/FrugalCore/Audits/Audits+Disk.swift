@@ -27,6 +27,22 @@ extension Audits {
                           evidence: Array(evidence))
         },
         Audit("disk.write-budget") { analysis, metrics in
+            if analysis.record.blackBox {
+                // A program has no journal: what reached storage is its evidence.
+                guard let stored = metrics[MetricName.diskPhysicalBytesWritten]?.value, stored > 0 else {
+                    return .notApplicable("the program wrote nothing that reached storage (write_bytes 0)")
+                }
+                switch Audit.require(metrics, MetricName.diskBytesWrittenPerDay) {
+                case .failure(let failure): return .unavailable(failure.reason)
+                case .success(let perDay):
+                    let seconds = analysis.wallSeconds
+                    let display = seconds >= 86_400 ? "\(bytes(Int(perDay))) per day at this run's rate"
+                        : "\(bytes(Int(perDay))) reached storage in the run (a run shorter than a day is not extrapolated)"
+                    return .value(perDay, display: display, evidence: [
+                        Evidence(description: "\(bytes(Int(stored))) reached storage (taskstats write_bytes, every process of the run) in \(DisplayFormat.number(seconds)) s; socket and pipe writes are not disk writes and are not counted"),
+                    ])
+                }
+            }
             guard DiskActivity(analysis).wroteAnything else { return .notApplicable("the app wrote nothing through FrugalKit") }
             switch Audit.require(metrics, MetricName.diskBytesWrittenPerDay) {
             case .failure(let failure): return .unavailable(failure.reason)

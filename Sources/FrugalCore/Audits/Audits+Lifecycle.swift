@@ -56,8 +56,10 @@ extension Audits {
             case .failure(let failure): return .unavailable(failure.reason)
             case .success(let rate):
                 let evidence = analysis.inactivePhases.map { phase in
-                    Evidence(time: analysis.runTime(phase.start), durationMs: phase.seconds * 1000,
-                             description: "\(phase.wakeups) wakeups in \(DisplayFormat.number(phase.seconds)) s inactive")
+                    let platform = analysis.platformWakeups(in: phase)
+                    return Evidence(time: analysis.runTime(phase.start), durationMs: phase.seconds * 1000,
+                                    description: "\(phase.wakeups - platform) wakeups in \(DisplayFormat.number(phase.seconds)) s inactive"
+                                        + (platform > 0 ? "; \(platform) more on libdispatch's manager thread, the platform's, not charged" : ""))
                 }
                 return .value(rate, display: "\(DisplayFormat.number(rate)) wakeups/s while inactive", evidence: evidence)
             }

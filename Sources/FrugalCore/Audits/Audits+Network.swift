@@ -24,9 +24,12 @@ extension Audits {
             let network = NetworkAnalysis(analysis)
             if let skip = Audits.needsTraffic(network) { return skip }
             guard let radio = network.radio, analysis.wallSeconds > 0 else { return .unavailable("the run had no duration") }
-            let prompts = analysis.handlers.filter { PromotionAttribution.isPrompt($0.name) }.map { analysis.runTime($0.start) }
+            var prompts = analysis.handlers.filter { PromotionAttribution.isPrompt($0.name) }.map { analysis.runTime($0.start) }
+            // A black box has no handlers to read: its launch (exec) is what asked for its first fetch.
+            if analysis.record.blackBox { prompts.append(0) }
             let unprompted = PromotionAttribution.unprompted(radio, prompts: prompts)
-            let perMinute = Double(unprompted.count) / (analysis.wallSeconds / 60)
+            let judgement = PromotionAttribution.perMinute(count: unprompted.count, seconds: analysis.wallSeconds)
+            let perMinute = judgement.value
             var evidence = unprompted.prefix(20).map {
                 Evidence(time: $0.start, durationMs: $0.duration * 1000, description: "promotion (\($0.rrcState)) that no input or launch asked for")
             }
@@ -35,12 +38,13 @@ extension Audits {
                 evidence.append(Evidence(time: group.start, durationMs: (group.end - group.start) * 1000,
                                          description: "periodic transfers: \(group.bursts.count) bursts every \(DisplayFormat.number(group.cycleSeconds)) s"))
             }
-            let display = "\(DisplayFormat.number(perMinute)) unprompted promotions/min (\(unprompted.count) of \(radio.promotions)"
+            let display = "\(judgement.display) (\(unprompted.count) of \(radio.promotions)"
                 + (periodic.isEmpty ? ")" : "; periodic every \(DisplayFormat.number(periodic[0].cycleSeconds)) s)")
             return .value(perMinute, display: display, evidence: evidence)
         },
         Audit("network.compact-transfers") { analysis, _ in
-            guard let origin = analysis.record.network?.origin else { return .unavailable("no origin server ran for this run") }
+            guard let network = analysis.record.network else { return .unavailable("no origin server ran for this run") }
+            let origin = network.origin
             guard origin.bodyBytes > 0 else { return .notApplicable("no request or response carried a body") }
             guard let input = origin.deflateInputBytes, let deflated = origin.deflatedBytes, input > 0, deflated > 0 else {
                 return .unavailable("the origin server did not measure compressibility (no whole body was deflated)")
@@ -48,13 +52,24 @@ extension Audits {
             guard input >= Self.initialWindowBytes else {
                 return .notApplicable("the bodies total \(input) B, within one TCP initial window (\(Self.initialWindowBytes) B, RFC 6928): compressing them could not save a round trip, and the radio's cost of so few bytes is its promotion and tail")
             }
-            let ratio = Double(input) / Double(deflated)
-            let evidence = origin.paths.sorted { ($0.value.deflateInputBytes ?? 0) > ($1.value.deflateInputBytes ?? 0) }.prefix(10)
+            // What crossed the link against what the bodies could have taken: a body the client
+            // asked for in gzip already crossed near its deflated size.
+            let wire = origin.deflateWireBytes ?? input
+            let ratio = Double(wire) / Double(deflated)
+            var evidence = origin.paths.sorted { ($0.value.deflateInputBytes ?? 0) > ($1.value.deflateInputBytes ?? 0) }.prefix(10)
                 .compactMap { path, stats -> Evidence? in
                     guard let bytes = stats.deflateInputBytes, let packed = stats.deflatedBytes, packed > 0 else { return nil }
-                    return Evidence(description: "\(path): \(stats.requests) request\(stats.requests == 1 ? "" : "s"), \(HumanUnits.bytes(Double(bytes))) of bodies deflate to \(HumanUnits.bytes(Double(packed))) (\(DisplayFormat.number(Double(bytes) / Double(packed)))×)")
+                    let sent = stats.deflateWireBytes ?? bytes
+                    let encoded = sent < bytes ? ", sent encoded as \(HumanUnits.bytes(Double(sent)))" : ""
+                    return Evidence(description: "\(path): \(stats.requests) request\(stats.requests == 1 ? "" : "s"), \(HumanUnits.bytes(Double(bytes))) of bodies deflate to \(HumanUnits.bytes(Double(packed))) (\(DisplayFormat.number(Double(bytes) / Double(packed)))×)\(encoded)")
                 }
-            return .value(ratio, display: "bodies deflate \(DisplayFormat.number(ratio))× (\(input) B → \(deflated) B, zlib level 6)", evidence: evidence)
+            let unasked = (network.requests ?? []).filter { $0.contentEncoding == nil && $0.acceptEncoding == nil && $0.responseBodyBytes >= 1000 }
+            if !unasked.isEmpty {
+                evidence.append(Evidence(description: "\(unasked.count) response\(unasked.count == 1 ? "" : "s") of 1 KB or more went unencoded: the client sent no Accept-Encoding (e.g. \(unasked[0].label))"))
+            }
+            let how = wire < input ? "\(input) B of bodies crossed as \(wire) B, deflate to \(deflated) B" : "bodies deflate \(DisplayFormat.number(ratio))× (\(input) B → \(deflated) B"
+            let display = wire < input ? "\(DisplayFormat.number(ratio))× the deflated size on the wire (\(how), zlib level 6)" : "\(how), zlib level 6)"
+            return .value(ratio, display: display, evidence: evidence)
         },
         Audit("network.avoid-chatty-protocols") { analysis, _ in
             guard let network = analysis.record.network else { return .unavailable("no shaping proxy ran for this run") }
@@ -75,13 +90,12 @@ extension Audits {
             let network = NetworkAnalysis(analysis)
             guard let record = network.network else { return .unavailable("no shaping proxy ran for this run") }
             // How the app issues its items: each operation's first attempt, when it did not fail.
-            // Retries and failed attempts belong to network.handle-failures.
+            // Retries and failed attempts belong to network.handle-failures. Requests of every
+            // client count (the wire's), with NetworkClient's detail where it has it.
             var seen: Set<String> = []
-            let firstAttempts = network.requests.sorted { $0.start < $1.start }.filter { seen.insert($0.operation).inserted }
-            let issued = firstAttempts.filter { $0.outcome == .completed }
-            let spans = issued.map {
-                TransferSpan(start: analysis.runTime($0.start), end: analysis.runTime($0.end), label: "\($0.method) \($0.target)")
-            }
+            let firstAttempts = network.attempts(analysis).filter { seen.insert($0.operation).inserted }
+            let issued = firstAttempts.filter(\.completed)
+            let spans = issued.map(\.span)
             let limit = issued.compactMap(\.connectionLimit).max()
             let batches = TransferBatch.group(spans, chunks: network.chunks, connectionLimit: limit) { record.conditions(at: $0) }
             guard !batches.isEmpty else { return .notApplicable("no two requests ran within 1.5 s of each other (no batch)") }
@@ -99,7 +113,12 @@ extension Audits {
             let network = NetworkAnalysis(analysis)
             guard let record = network.network else { return .unavailable("no shaping proxy ran for this run") }
             guard record.injectedFailures else { return .notApplicable("the scenario injected no failure (no fault step, no offline period)") }
-            guard !network.requests.isEmpty else { return .notApplicable("the workload made no request through FrugalKit's NetworkClient") }
+            guard !network.requests.isEmpty else {
+                if !network.wireRequests.isEmpty {
+                    return .notApplicable("the origin read \(network.wireRequests.count) request\(network.wireRequests.count == 1 ? "" : "s"), but the wire cannot tell an app's retry of an operation from a new one, nor see a request reset before it reached the server: only FrugalKit's NetworkClient reports operations")
+                }
+                return .notApplicable("the workload made no request through FrugalKit's NetworkClient")
+            }
             let ledger = OperationLedger(network.requests)
             let lost = ledger.lost
             var evidence = lost.prefix(20).map { operation in
@@ -120,7 +139,13 @@ extension Audits {
     /// Why a trace-based audit cannot judge the run, or nil when it can.
     static func needsTraffic(_ network: NetworkAnalysis) -> AuditMeasurement? {
         if network.network == nil { return .unavailable("no shaping proxy ran for this run") }
-        if !network.hasTraffic { return .notApplicable("the workload moved no bytes through the shaping proxy") }
+        if !network.hasTraffic {
+            let unseen = Set((network.network?.unseenConnections ?? []).map(\.remoteAddress)).sorted()
+            if !unseen.isEmpty {
+                return .unavailable("the app's traffic went past the proxy (to \(unseen.prefix(3).joined(separator: ", "))): unseen, not judged as none")
+            }
+            return .notApplicable("the workload moved no bytes through the shaping proxy")
+        }
         return nil
     }
 }

@@ -14,9 +14,15 @@ extension Audits {
                 let excluded = RunAnalysis.BusyReason.allCases.compactMap { reason in
                     account.excludedSeconds[reason].map { "\(DisplayFormat.number($0)) s \(reason.rawValue)" }
                 }
+                let platform = account.platformWakeups > 0
+                    ? "; \(account.platformWakeups) more on libdispatch's manager thread, the platform's, not charged" : ""
                 return Evidence(time: analysis.runTime(account.phase.start), durationMs: account.phase.seconds * 1000,
                                 description: "\(account.idleWakeups) wakeups in \(DisplayFormat.number(account.idleSeconds)) s idle"
+                                    + platform
                                     + (excluded.isEmpty ? "" : " (not idle: " + excluded.joined(separator: ", ") + ")"))
+            }
+            if accounts.contains(where: { $0.platformWakeups > 0 }) {
+                evidence.append(Evidence(description: "not charged (platform): " + RunAnalysis.platformReason))
             }
             guard idleSeconds >= Self.minimumIdleSeconds else {
                 return .notApplicable("the app was idle for \(DisplayFormat.number(idleSeconds)) s in all, under the \(DisplayFormat.number(Self.minimumIdleSeconds)) s needed for a rate: through its waits it had requests in flight, files being written or frames being drawn (judged by their own audits)")

@@ -3,15 +3,21 @@ import Foundation
 /// Sizes as scenarios write them: `48MiB`, `512KiB`, `1GiB`, or a plain number of bytes.
 public enum ByteCount {
     /// Bytes of `text`, or nil when it is not a size.
+    /// The largest size a scenario or config may name: 1 PiB. Larger ones (`1e300GiB`) are not
+    /// sizes of anything this tool measures, and once trapped converting to `Int`.
+    public static let maximum = 1 << 50
+
+    /// Bytes of `text`, or nil when it is not a size (or is beyond ``maximum``).
     public static func parse(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let units: [(String, Int)] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10), ("B", 1)]
         for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
             let number = trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)
-            guard let value = Double(number), value >= 0 else { return nil }
+            guard let value = Double(number), value >= 0, value * Double(scale) <= Double(maximum) else { return nil }
             return Int((value * Double(scale)).rounded())
         }
-        return Int(trimmed)
+        guard let bytes = Int(trimmed), bytes >= 0, bytes <= maximum else { return nil }
+        return bytes
     }
 
     /// `48MiB` for 50331648; whole numbers of the largest unit that divides, else bytes.

@@ -56,6 +56,10 @@ public struct EventStreamDecoder {
     }
 
     private mutating func decodeLine(_ line: ArraySlice<UInt8>, into items: inout [Item]) {
+        if line.first == UInt8(ascii: "{"), let problem = EventNumberBounds.violation(in: line) {
+            items.append(.malformed("an event with a number out of range (\(problem)): " + String(String(decoding: line, as: UTF8.self).prefix(120))))
+            return
+        }
         if line.first == UInt8(ascii: "{"), let event = try? decoder.decode(WorkloadEvent.self, from: Data(line)) {
             items.append(.event(event))
             return

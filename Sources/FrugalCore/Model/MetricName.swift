@@ -6,14 +6,28 @@ public enum MetricName {
     public static let cpuWakeups = "cpu.wakeups"
     /// `cpu.wakeups` divided by the run's wall time.
     public static let cpuWakeupsPerSecond = "cpu.wakeupsPerSecond"
-    /// Wakeups per second during idle phases (no event pending from the harness).
+    /// Wakeups per second during idle phases (no event pending from the harness), charged to the
+    /// app: the platform's (`cpu.idlePlatformWakeupsPerSecond`) are left out.
     public static let cpuIdleWakeupsPerSecond = "cpu.idleWakeupsPerSecond"
+    /// Idle wakeups per second that are the platform's, not the app's: libdispatch's Linux-only
+    /// pool monitor on its manager thread (docs/THREADS.md).
+    public static let cpuIdlePlatformWakeupsPerSecond = "cpu.idlePlatformWakeupsPerSecond"
     /// Voluntary context switches of the main thread.
     public static let mainThreadWakeups = "mainThread.wakeups"
+    /// Hardware counters of the whole run (user space): instructions retired, cycles, their ratio,
+    /// cache and branch misses, and the counters' multiplexing ratio (time running ÷ enabled).
+    public static let cpuInstructions = "cpu.instructions"
+    public static let cpuCycles = "cpu.cycles"
+    public static let cpuInstructionsPerCycle = "cpu.instructionsPerCycle"
+    public static let cpuCacheMisses = "cpu.cacheMisses"
+    public static let cpuBranchMisses = "cpu.branchMisses"
+    public static let cpuCounterMultiplexing = "cpu.counterMultiplexing"
     /// The longest single handler on the main run loop.
     public static let mainThreadLongestBlockMs = "mainThread.longestBlockMs"
     /// Handlers of 250 ms or more.
     public static let mainThreadHangs = "mainThread.hangs"
+    /// A black-box program's longest off-CPU wait in one blocking call after launch, seen from outside.
+    public static let mainThreadLongestWaitMs = "mainThread.longestWaitMs"
     /// Σ max(0, handler − 50 ms) over the run.
     public static let mainThreadBlockedSeconds = "mainThread.blockedSeconds"
     /// Σ max(0, handler − 50 ms) per minute of run time.

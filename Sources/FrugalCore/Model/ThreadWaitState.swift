@@ -58,8 +58,14 @@ public struct OutsideWatchFacts: Codable, Sendable, Equatable {
     public var unreadable: [String]
     /// The sampling interval, seconds: stretches shorter than it are not seen.
     public var intervalSeconds: Double
+    /// The longest off-CPU wait of the main thread in one blocking call after launch (no voluntary
+    /// switch in between), with where the kernel saw it wait; hung or idle cannot be told apart
+    /// from outside unless an answer was expected, so it is reported, not judged. Nil: none seen.
+    public var longestWait: OutsideHang?
 
-    public init(hangs: [OutsideHang], longestBusyMs: Double, samples: Int, unreadable: [String], intervalSeconds: Double) {
+    public init(hangs: [OutsideHang], longestBusyMs: Double, samples: Int, unreadable: [String], intervalSeconds: Double,
+                longestWait: OutsideHang? = nil) {
+        self.longestWait = longestWait
         self.hangs = hangs
         self.longestBusyMs = longestBusyMs
         self.samples = samples

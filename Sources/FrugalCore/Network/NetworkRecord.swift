@@ -14,6 +14,14 @@ public struct NetworkRecord: Codable, Sendable, Equatable {
     public var conditions: [NetworkConditionChange]
     /// Faults the scenario injected into the proxy.
     public var faults: [InjectedFault]
+    /// Every request the origin read, whatever client sent it, in the order they started; nil in
+    /// a record from before the origin logged requests.
+    public var requests: [WireRequest]?
+    /// What the origin served: `synthetic routes`, `fixtures DIR`, `HAR FILE`, `recording UPSTREAM`.
+    public var serving: String?
+    /// TCP connections the run's processes held to somewhere other than the proxy (traffic the
+    /// proxy never saw); nil when the run's sockets were not watched.
+    public var unseenConnections: [UnseenConnection]?
     /// The run's CA and its TLS handshakes (HTTPS through the proxy); nil in records made before
     /// the proxy spoke TLS, or when the run's CA could not be made.
     public var tls: TLSRecord?
@@ -32,6 +40,9 @@ public struct NetworkRecord: Codable, Sendable, Equatable {
     public func conditions(at time: Double) -> NetworkProfile? {
         conditions.last { $0.time <= time }?.profile ?? conditions.first?.profile
     }
+
+    /// Requests nothing the run serves matched (answered 404): findings for the report.
+    public var unmatchedRequests: [WireRequest] { (requests ?? []).filter { $0.source == .unmatched } }
 
     /// Whether the scenario injected any failure: a fault or an offline period.
     public var injectedFailures: Bool {

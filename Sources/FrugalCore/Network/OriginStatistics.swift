@@ -16,6 +16,9 @@ public struct OriginStatistics: Codable, Sendable, Equatable {
         public var deflateInputBytes: Int?
         /// Those bytes after raw deflate (zlib level 6, `Z_DEFAULT_COMPRESSION`), each body compressed on its own.
         public var deflatedBytes: Int?
+        /// What those same bodies took on the wire: fewer than `deflateInputBytes` when the server
+        /// sent them with a `Content-Encoding` the client asked for. Nil in older records (the same).
+        public var deflateWireBytes: Int?
 
         public init() {}
     }
@@ -44,6 +47,12 @@ public struct OriginStatistics: Codable, Sendable, Equatable {
     /// Those bytes after deflate; nil when nothing was measured.
     public var deflatedBytes: Int? {
         let values = paths.values.compactMap(\.deflatedBytes)
+        return values.isEmpty ? nil : values.reduce(0, +)
+    }
+
+    /// What the measured bodies took on the wire (their encoded size); nil when nothing was measured.
+    public var deflateWireBytes: Int? {
+        let values = paths.values.compactMap { $0.deflatedBytes == nil ? nil : ($0.deflateWireBytes ?? $0.deflateInputBytes) }
         return values.isEmpty ? nil : values.reduce(0, +)
     }
 

@@ -18,4 +18,22 @@ public enum PromotionAttribution {
             interval.state == .promotion && !prompts.contains { $0 <= interval.end && interval.end - $0 <= promptWindowSeconds }
         }
     }
+
+    /// The rule's own window: promotions are judged per minute.
+    public static let windowSeconds = 60.0
+
+    /// Unprompted promotions per minute, without extrapolating from one event: a run of a minute
+    /// or more is a rate; a shorter one with two or more promotions is a rate too (their spacing is
+    /// seen), but a single promotion (or none) in less than a minute is judged as the count it is:
+    /// one fetch in a 4-second run is not "15 a minute".
+    public static func perMinute(count: Int, seconds: Double) -> (value: Double, display: String) {
+        let plural = count == 1 ? "" : "s"
+        guard seconds > 0 else { return (Double(count), "\(count) unprompted promotion\(plural)") }
+        if seconds >= windowSeconds || count >= 2 {
+            let rate = Double(count) / (seconds / windowSeconds)
+            return (rate, "\(DisplayFormat.number(rate)) unprompted promotions/min")
+        }
+        if count == 0 { return (0, "0 unprompted promotions in \(DisplayFormat.number(seconds)) s") }
+        return (Double(count), "1 unprompted promotion in \(DisplayFormat.number(seconds)) s, judged as a count (shorter than the rule's 1-minute window: one event is no rate)")
+    }
 }

@@ -9,7 +9,8 @@ extension EnvironmentInfo {
         var differences: [String] = []
         if hostname != other.hostname { differences.append("hostname \(other.hostname) → \(hostname)") }
         if cores != other.cores { differences.append("\(other.cores) → \(cores) cores") }
-        if abs(Double(memoryBytes - other.memoryBytes)) > 0.01 * Double(max(memoryBytes, other.memoryBytes)) {
+        // In Double: a report's memoryBytes may be anything an Int holds (−2⁶³ once trapped here).
+        if abs(Double(memoryBytes) - Double(other.memoryBytes)) > 0.01 * Double(max(memoryBytes, other.memoryBytes)) {
             differences.append("memory \(ByteCount.format(other.memoryBytes)) → \(ByteCount.format(memoryBytes))")
         }
         if virtualMachine != other.virtualMachine {

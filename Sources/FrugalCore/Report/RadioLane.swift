@@ -37,9 +37,16 @@ extension RadioLane {
     public init?(_ analysis: RunAnalysis) {
         let network = NetworkAnalysis(analysis)
         guard let radio = network.radio else { return nil }
-        let transfers = network.requests.map {
+        var transfers = network.requests.map {
             TransferMark(start: analysis.runTime($0.start), end: analysis.runTime($0.end), label: "\($0.method) \($0.target)",
                          outcome: $0.outcome, bytesSent: $0.bytesSent, bytesReceived: $0.bytesReceived, error: $0.error)
+        }
+        // Other clients' requests (URLSession, curl), from the origin's log.
+        for attempt in network.attempts(analysis) where !attempt.fromClient {
+            guard let wire = attempt.wire else { continue }
+            transfers.append(TransferMark(start: attempt.span.start, end: attempt.span.end, label: "\(wire.label) → \(wire.status)",
+                                          outcome: wire.completed ? .completed : .failed, bytesSent: wire.requestBodyBytes,
+                                          bytesReceived: wire.responseBodyBytes, error: wire.source == .unmatched ? wire.detail : nil))
         }
         self.init(profile: network.radioProfile.name, model: network.modelSource, intervals: radio.timeline, transfers: transfers)
     }

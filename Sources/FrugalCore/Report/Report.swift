@@ -36,9 +36,13 @@ public struct Report: Codable, Sendable {
 public struct ShardInfo: Codable, Sendable, Equatable {
     public var index: Int
     public var count: Int
-    public init(index: Int, count: Int) {
+    /// The whole suite the shard was cut from (``ShardPlan/fingerprint(of:)``): shards of
+    /// different suites are not merged. Nil in reports made before it was recorded.
+    public var suite: String?
+    public init(index: Int, count: Int, suite: String? = nil) {
         self.index = index
         self.count = count
+        self.suite = suite
     }
 }
 
@@ -103,9 +107,16 @@ public struct RunReport: Codable, Sendable {
     public var machine: String?
     /// The run's containment, wrapper chain, stragglers and lanes; nil in reports made before runs had cgroups.
     public var processes: RunProcessesSummary?
+    /// What the run's origin served, its unmatched requests and unseen connections; nil in
+    /// reports made before the origin logged requests.
+    public var server: RunServerSummary?
     /// The run's HTTPS through the proxy: its CA, how it was offered, handshakes per host, and a
     /// finding for each client that refused the run's certificate. Absent without a TLS tunnel.
     public var tls: RunTLSSummary?
+    /// Wakeups by thread, each thread's role and its evidence, and what was not charged to the
+    /// app (the platform's); nil in reports made before threads were told apart, or for a run
+    /// with no `/proc` sample.
+    public var threads: RunThreadsSummary?
 
     public init(workload: String, scenario: String, repetition: Int, outcome: RunOutcome, outcomeDetail: String?,
                 exitStatus: ExitStatus?, durationSeconds: Double, metrics: [String: MetricValue], timeline: Timeline,

@@ -6,14 +6,14 @@ extension ReportBuilder {
     public static let programAudits: Set<String> = [
         "power.avoid-polling", "lifecycle.close-listeners", "lifecycle.minimal-background-work", "memory.survive-pressure",
         "disk.write-budget", "disk.clean-tmp", "network.transmit-in-bursts", "network.no-server-polling",
-        "network.compact-transfers", "network.avoid-chatty-protocols", "main.no-long-blocks",
+        "network.compact-transfers", "network.avoid-chatty-protocols", "network.enqueue-together", "main.no-long-blocks",
     ]
 
     /// Why an audit outside `programAudits` does not apply to a black-box program.
     static func programNotApplicableReason(_ id: String) -> String {
         if id.hasPrefix("memory.") { return "needs the app's memory warnings, caches or resources (FrugalKit); a black-box program reports none" }
         if id.hasPrefix("disk.") { return "needs FrugalKit's write journal; a black-box program's writes are seen only as block totals" }
-        if id.hasPrefix("network.") { return "needs the app's own request records (FrugalKit's network client)" }
+        if id.hasPrefix("network.") { return "needs the app's operations and retries (FrugalKit's network client): the wire shows requests, not which ones retry an operation" }
         if id.hasPrefix("lifecycle.") { return "needs the app's lifecycle callbacks (FrugalKit); a black-box program is only frozen and signalled" }
         if id.hasPrefix("main.") { return "needs the app's event-handler boundaries" }
         return "needs FrugalKit's events; a black-box program reports none"
@@ -55,6 +55,12 @@ extension ReportBuilder {
             return Evidence(time: analysis.runTime(hang.start), durationMs: hang.milliseconds,
                             description: "\(hang.kind): \(DisplayFormat.number(hang.milliseconds)) ms without a voluntary switch"
                                 + (place.isEmpty ? "" : " (the kernel: \(place))"))
+        }
+        if let wait = watch.longestWait {
+            let place = [wait.wchan.map { "in \($0)" }, wait.syscall.map { "syscall \($0)" }].compactMap { $0 }.joined(separator: ", ")
+            result.evidence.append(Evidence(time: analysis.runTime(wait.start), durationMs: wait.milliseconds,
+                                            description: "longest off-CPU wait: \(DisplayFormat.number(wait.milliseconds)) ms in one blocking call"
+                                                + (place.isEmpty ? "" : " (the kernel: \(place))") + "; waiting is not a hang unless an answer was expected"))
         }
         result.explanation = watch.unreadable.isEmpty ? nil
             : "this machine hid \(watch.unreadable.joined(separator: " and ")) of the thread, so where it waited is partly unknown"

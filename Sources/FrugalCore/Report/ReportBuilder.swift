@@ -29,7 +29,9 @@ public enum ReportBuilder {
         let files = DiskActivity(analysis).files
         report.files = files.isEmpty ? nil : files
         report.processes = RunProcessesSummary(record, timeline: report.timeline)
+        report.server = RunServerSummary(record.network)
         report.tls = RunTLSSummary(record.network?.tls)
+        report.threads = RunThreadsSummary(analysis)
         return report
     }
 

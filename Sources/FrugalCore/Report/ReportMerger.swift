@@ -22,6 +22,11 @@ public enum ReportMerger {
             guard counts.count == 1, let count = counts.first else {
                 throw Failure(description: "the shards split the suite different ways (\(counts.sorted().map { "/\($0)" }.joined(separator: ", ")))")
             }
+            let suites = Dictionary(grouping: reports.indices.filter { reports[$0].shard?.suite != nil }) { reports[$0].shard!.suite! }
+            if suites.count > 1 {
+                let example = suites.values.map { names[$0[0]] }.sorted()
+                throw Failure(description: "\(example.joined(separator: " and ")) are shards of different suites (their workloads, scenarios or repetitions differ); merge the shards of one frugal run")
+            }
             var seen: [Int: String] = [:]
             for (index, shard) in zip(reports.indices, shards) {
                 if let other = seen[shard.index] {

@@ -20,9 +20,26 @@ public enum ShardPlan {
     }
 
     /// `I/N` (1 ≤ I ≤ N) as a ``ShardInfo``, or nil with no explanation for anything else.
+    /// The most shards a suite may be cut into: a CI matrix of more jobs than this is not one
+    /// this tool's suites fill (`--shard 1/2000000000` once aborted sizing its plan).
+    public static let maximumShards = 1000
+
+    /// A suite's identity: FNV-1a (64 bits, hex) over its runs (workload, scenario, repetition),
+    /// in order. Every shard of one `frugal run` invocation has the same one.
+    public static func fingerprint(of runs: [(workload: String, scenario: String, repetition: Int)]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for run in runs {
+            for byte in "\(run.workload)\u{1F}\(run.scenario)\u{1F}\(run.repetition)\u{1E}".utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+        }
+        return String(hash, radix: 16)
+    }
+
     public static func parse(_ text: String) -> ShardInfo? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else { return nil }
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1...maximumShards).contains(count),
+              (1...count).contains(index) else { return nil }
         return ShardInfo(index: index, count: count)
     }
 }

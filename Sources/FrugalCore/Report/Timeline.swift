@@ -21,6 +21,10 @@ public struct Timeline: Codable, Sendable, Equatable {
 
     /// The device radio's states and the app's requests; nil when no shaping proxy ran.
     public var radio: RadioLane?
+    /// What the app marked (`Application.mark`) and the runtime's own marks (work that never
+    /// ran, a malformed event line), on the main-thread lane; the first `AppMark.limit` of them.
+    /// Nil when there were none (and in reports made before marks were drawn).
+    public var marks: [AppMark]?
 
     public init(states: [StateInterval], handlers: [HandlerSpan], steps: [StepMark], activity: [ActivitySample], duration: Double,
                 hangs: [HangMark]? = nil, radio: RadioLane? = nil) {
@@ -31,6 +35,23 @@ public struct Timeline: Codable, Sendable, Equatable {
         self.duration = duration
         self.hangs = hangs
         self.radio = radio
+    }
+}
+
+/// A mark on the main-thread lane: a fact the app recorded at a moment.
+public struct AppMark: Codable, Sendable, Equatable {
+    /// At most this many marks are kept on a timeline: a workload marking every request must
+    /// not grow the report without bound.
+    public static let limit = 1000
+    /// Seconds since exec.
+    public var time: Double
+    public var name: String
+    public var detail: String?
+
+    public init(time: Double, name: String, detail: String? = nil) {
+        self.time = time
+        self.name = name
+        self.detail = detail
     }
 }
 
@@ -136,6 +157,11 @@ extension Timeline {
             }
         }
         addMemoryLane(analysis)
+        let marks = record.events.lazy.compactMap { event -> AppMark? in
+            guard case .mark(let mark) = event.body else { return nil }
+            return AppMark(time: analysis.runTime(event.time), name: mark.name, detail: mark.detail)
+        }.prefix(AppMark.limit)
+        self.marks = marks.isEmpty ? nil : Array(marks)
     }
 }
 

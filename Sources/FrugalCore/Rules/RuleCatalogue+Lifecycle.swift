@@ -24,7 +24,7 @@ extension RuleCatalogue {
         Rule(id: "lifecycle.quiesce-when-inactive", category: .lifecycle, title: "Quiesce when inactive",
              guideSection: "App States and Multitasking › What to Do When an Interruption Occurs",
              guideQuote: "Stop timers and other periodic tasks.",
-             measures: "wakeups per second while inactive", unit: "1/s",
+             measures: "wakeups per second while inactive, less the platform's (libdispatch's Linux-only pool monitor: docs/THREADS.md)", unit: "1/s",
              scoring: .logNormal(good: 0.5, poor: 5), calibration: rulesProposal, measured: true),
         Rule(id: "lifecycle.minimal-background-work", category: .lifecycle, title: "Do minimal work in the background",
              guideSection: responsibleSection,

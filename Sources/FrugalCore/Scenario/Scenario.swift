@@ -62,6 +62,14 @@ public enum ScenarioCatalogue {
         steps: [.launch, .wait(seconds: 30), .terminate]
     )
 
+    /// Launch, 10 s idle, terminate: long enough for a 1 Hz wakeup to read as one a second
+    /// (ten of them), short enough for a matrix of thread workloads (docs/THREADS.md).
+    public static let shortIdle = Scenario(
+        name: "short-idle",
+        summary: "launch, 10 s idle, terminate",
+        steps: [.launch, .wait(seconds: 10), .terminate]
+    )
+
     /// Launch, six inputs 0.25 s apart (the user edits, changes settings, downloads, exports),
     /// 1.5 s for coalesced saves to land, terminate: about 3.5 s, enough to separate the disk
     /// pairs, which differ in what they write, not in how long they wait.
@@ -73,7 +81,7 @@ public enum ScenarioCatalogue {
     )
 
     /// Every built-in scenario.
-    public static let all: [Scenario] = [standard, idle, diskSession] + lifecycle + network + memory + program
+    public static let all: [Scenario] = [standard, idle, shortIdle, diskSession] + lifecycle + network + memory + program
 
     /// The scenario called `name`, if there is one.
     public static func named(_ name: String) -> Scenario? { all.first { $0.name == name } }

@@ -98,6 +98,10 @@ extension ScenarioStep: Codable {
         init?(intValue: Int) { nil }
     }
 
+    /// The longest a `wait` or `interrupt` step may be: an hour. A scenario is a test of an
+    /// app's behaviour, not a soak, and `{wait: 1e300}` once made a run that never ended.
+    public static let maximumWaitSeconds: Double = 3600
+
     public init(from decoder: Decoder) throws {
         if let single = try? decoder.singleValueContainer(), let bare = try? single.decode(String.self) {
             switch bare {
@@ -122,15 +126,15 @@ extension ScenarioStep: Codable {
         switch key.stringValue {
         case "wait":
             let seconds = try container.decode(Double.self, forKey: key)
-            guard seconds >= 0, seconds.isFinite else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "wait needs a non-negative number of seconds")
+            guard seconds >= 0, seconds <= ScenarioStep.maximumWaitSeconds else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "wait needs a number of seconds from 0 to \(Int(ScenarioStep.maximumWaitSeconds))")
             }
             self = .wait(seconds: seconds)
         case "input": self = .input(kind: try container.decode(String.self, forKey: key))
         case "interrupt":
             let seconds = try container.decode(Double.self, forKey: key)
-            guard seconds >= 0, seconds.isFinite else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "interrupt needs a non-negative number of seconds")
+            guard seconds >= 0, seconds <= ScenarioStep.maximumWaitSeconds else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "interrupt needs a number of seconds from 0 to \(Int(ScenarioStep.maximumWaitSeconds))")
             }
             self = .interrupt(seconds: seconds)
         case "notify": self = .notify(name: try container.decode(String.self, forKey: key))
@@ -145,8 +149,8 @@ extension ScenarioStep: Codable {
         case "pressure", "balloon":
             let bytes: Int?
             if let number = try? container.decode(Int.self, forKey: key) { bytes = number } else { bytes = ByteCount.parse(try container.decode(String.self, forKey: key)) }
-            guard let bytes, bytes > 0 else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(key.stringValue) needs a positive size (bytes, or like \"48MiB\")")
+            guard let bytes, bytes > 0, bytes <= ByteCount.maximum else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(key.stringValue) needs a positive size up to 1 PiB (bytes, or like \"48MiB\")")
             }
             self = key.stringValue == "pressure" ? .pressure(limitBytes: bytes) : .balloon(bytes: bytes)
         default:

@@ -15,6 +15,16 @@ public extension Int {
     }
 }
 
+public extension Int {
+    /// `self + other`, saturated at `Int.min`/`Int.max`: for counts read from a report or a
+    /// workload, which anyone can write.
+    func saturatingAdding(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        guard overflow else { return sum }
+        return other > 0 ? .max : .min
+    }
+}
+
 public extension UInt64 {
     /// `value` rounded and saturated at 0 and `UInt64.max`; NaN is 0.
     init(saturating value: Double) {

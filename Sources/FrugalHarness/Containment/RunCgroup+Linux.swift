@@ -155,7 +155,7 @@ final class RunCgroup: Sendable {
         thaw()
         guard ownsDirectory else { return }
         if !waitUntil(seconds: 2, { rmdir(path) == 0 || errno == ENOENT }) {
-            FileHandle.standardError.write(Data("frugal: could not remove cgroup \(path): \(String(cString: strerror(errno)))\n".utf8))
+            StandardError.write("frugal: could not remove cgroup \(path): \(String(cString: strerror(errno)))\n")
         }
         Self.live.withLock { $0[path] = nil }
     }

@@ -88,7 +88,9 @@ final class MemoryCgroup: Sendable {
         }
         removeStaleGroups(in: own.1)
         if let unified = (try? FileReader.readText("/proc/self/cgroup")).flatMap(unifiedGroup) { removeStaleGroups(in: unified) }
-        let safe = label.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "-" }
+        // At most 60 characters of the label: a name is one path component (NAME_MAX 255), and a
+        // command line of 230 characters once made the run fail after it had run.
+        let safe = label.prefix(60).map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "-" }
         let path = "\(own.1)/frugal-\(String(safe))-\(getpid())-\(UUID().uuidString.prefix(8))"
         do {
             try SystemCall.retrying("mkdir", subject: path) { mkdir(path, 0o755) }
@@ -232,7 +234,7 @@ final class MemoryCgroup: Sendable {
                 Thread.sleep(forTimeInterval: 0.01)
             }
             if !removed {
-                FileHandle.standardError.write(Data("frugal: could not remove cgroup \(directory): \(String(cString: strerror(errno)))\n".utf8))
+                StandardError.write("frugal: could not remove cgroup \(directory): \(String(cString: strerror(errno)))\n")
             }
         }
     }

@@ -15,6 +15,12 @@ import NIOPosix
 ///   (NAME lets an app's operations be counted per path).
 /// - `GET /ping`: replies `pong`.
 ///
+/// Those are the built-in workloads' server (``SyntheticResponder``). A run that serves the app's
+/// own responses gives the server another ``OriginResponder`` instead: a fixture directory
+/// (``FixtureResponder``), a HAR file (``HARResponder``) or a real server being recorded
+/// (``UpstreamResponder``). Whichever answers, the server honours `Accept-Encoding` and
+/// `If-None-Match` (``ResponseEncoding``) and logs every request (``wireRequests(origin:)``).
+///
 /// Every response has a `content-length`; keep-alive follows the request (HTTP/1.1
 /// default on, `connection: close` honoured), and pipelined requests are answered in
 /// order. Bodies are generated while the socket is writable, so a slow reader holds
@@ -30,6 +36,9 @@ public final class OriginServer: Sendable {
     private let requestedPort: Int
     private let group: EventLoopGroup
     private let recorder = OriginStatisticsRecorder()
+    private let log = WireRequestLog()
+    /// What answers the requests.
+    public let responder: any OriginResponder
     /// Whether each whole body is also deflated to measure its compressibility (costs CPU).
     public let measuresCompressibility: Bool
     /// The run's CA, when the server also answers `CONNECT` with TLS (OriginServer+Connect.swift).
@@ -46,11 +55,13 @@ public final class OriginServer: Sendable {
     ///   - measuresCompressibility: deflate every whole request and response body to count its
     ///     compressed size (``OriginStatistics/PathStatistics/deflatedBytes``); off by default
     ///     because it costs the server CPU in proportion to the bytes it serves.
+    ///   - responder: what answers requests; by default the synthetic routes.
     ///   - certificateAuthority: when given, `CONNECT host:port` is answered with a TLS tunnel
     ///     whose certificate for `host` this CA signs, and the requests inside are served as plain ones.
     public init(host: String = "127.0.0.1", port: Int = 0, group: EventLoopGroup? = nil, measuresCompressibility: Bool = false,
-                certificateAuthority: RunCertificateAuthority? = nil) {
+                responder: any OriginResponder = SyntheticResponder(), certificateAuthority: RunCertificateAuthority? = nil) {
         self.host = host
+        self.responder = responder
         self.measuresCompressibility = measuresCompressibility
         self.certificateAuthority = certificateAuthority
         self.requestedPort = port
@@ -62,6 +73,8 @@ public final class OriginServer: Sendable {
     public func start() throws -> Int {
         let recorder = self.recorder
         let measures = measuresCompressibility
+        let log = self.log
+        let responder = self.responder
         let authority = certificateAuthority
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -73,10 +86,15 @@ public final class OriginServer: Sendable {
             .childChannelInitializer { channel in
                 recorder.connectionAccepted()
                 return channel.eventLoop.makeCompletedFuture {
+                    // The byte counter sits nearest the socket: its counts place each request on the proxy's trace.
+                    let wire = ConnectionWire(number: log.nextConnectionNumber(), peerPort: channel.remoteAddress?.port)
+                    try channel.pipeline.syncOperations.addHandler(WireByteCounter(wire: wire))
+                    // HTTPS: a CONNECT becomes TLS in front of the same HTTP handlers, behind the byte
+                    // counter, which so counts TLS records: the bytes the proxy sees.
+                    if let authority { try channel.pipeline.syncOperations.addHandler(ConnectTunnelHandler(authority: authority)) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(OriginHandler(recorder: recorder, measuresCompressibility: measures))
-                    // HTTPS: a CONNECT becomes TLS in front of the same HTTP handlers.
-                    if let authority { try channel.pipeline.syncOperations.addHandler(ConnectTunnelHandler(authority: authority), position: .first) }
+                    try channel.pipeline.syncOperations.addHandler(OriginHandler(
+                        recorder: recorder, measuresCompressibility: measures, responder: responder, log: log, wire: wire))
                 }
             }
         return try server.bind(bootstrap, host: host, port: requestedPort)
@@ -96,147 +114,19 @@ public final class OriginServer: Sendable {
         recorder.snapshot()
     }
 
+    /// Every request answered so far, times in seconds since `origin` (monotonic ns) as the
+    /// origin saw them; `connections` maps the proxy's upstream ports to its connection ids
+    /// (``ShapingProxy/upstreamPorts()``), so each request names its proxy connection.
+    public func wireRequests(origin: UInt64, connections: [Int: Int] = [:]) -> [WireRequest] {
+        log.snapshot(origin: origin, connections: connections)
+    }
+
+    /// Requests answered but not logged: past ``WireRequestLog``'s capacity of 100,000.
+    public var unloggedRequests: Int { log.droppedCount }
+
     /// Zeroes the counters.
     public func resetStatistics() {
         recorder.reset()
     }
 }
 
-/// Answers one connection's requests, streaming bodies as fast as the socket takes them.
-final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
-
-    private struct Request {
-        var head: HTTPRequestHead
-        var path: String
-        var bodyBytes = 0
-        var deflate: DeflateCounter?
-    }
-
-    private struct Response {
-        var body: BodySource
-        var keepAlive: Bool
-        var path: String
-        var deflate: DeflateCounter?
-    }
-
-    private let recorder: OriginStatisticsRecorder
-    private let measuresCompressibility: Bool
-    private var request: Request?
-    private var response: Response?
-    /// The client half-closed: answer what is in flight, then close.
-    private var inputClosed = false
-
-    init(recorder: OriginStatisticsRecorder, measuresCompressibility: Bool = false) {
-        self.recorder = recorder
-        self.measuresCompressibility = measuresCompressibility
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case let .head(head):
-            let path = String(head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-            request = Request(head: head, path: path, deflate: measuresCompressibility ? DeflateCounter() : nil)
-        case let .body(buffer):
-            request?.bodyBytes += buffer.readableBytes
-            request?.deflate?.feed(buffer)
-        case .end:
-            if let request {
-                self.request = nil
-                if request.bodyBytes > 0, let deflated = request.deflate?.finish() {
-                    recorder.deflated(path: request.path, bytes: request.bodyBytes, deflated: deflated)
-                }
-                respond(to: request, context: context)
-            }
-        }
-    }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let event = event as? ChannelEvent, event == .inputClosed {
-            inputClosed = true
-            if response != nil {
-                response?.keepAlive = false
-            } else if request == nil {
-                context.close(promise: nil)
-            }
-        }
-        context.fireUserInboundEventTriggered(event)
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if response != nil { sendBody(context: context) }
-        context.fireChannelWritabilityChanged()
-    }
-
-    private func respond(to request: Request, context: ChannelHandlerContext) {
-        let head = request.head
-        var status = HTTPResponseStatus.ok
-        var contentType = "application/octet-stream"
-        let body: BodySource
-        switch (head.method, request.path) {
-        case (.GET, "/ping"):
-            contentType = "text/plain"
-            body = BodySource(bytes: Array("pong".utf8))
-        case (.POST, let path) where path == "/upload" || path.hasPrefix("/upload/"):
-            contentType = "application/json"
-            body = BodySource(bytes: Array(#"{"received":\#(request.bodyBytes)}"#.utf8))
-        case (.GET, let path) where path.hasPrefix("/bytes/") || path.hasPrefix("/random/") || path.hasPrefix("/json/"):
-            if let source = BodySource(path: path) {
-                body = source
-                if path.hasPrefix("/json/") { contentType = "application/json" }
-                if path.hasPrefix("/bytes/") { contentType = "text/plain" }
-            } else {
-                status = .badRequest
-                contentType = "text/plain"
-                body = BodySource(bytes: Array("bad length (0...\(OriginServer.maximumBodyLength))\n".utf8))
-            }
-        default:
-            status = .notFound
-            contentType = "text/plain"
-            body = BodySource(bytes: Array("not found\n".utf8))
-        }
-
-        recorder.request(path: request.path, requestBodyBytes: request.bodyBytes, responseBodyBytes: body.remaining)
-
-        var headers = HTTPHeaders()
-        headers.add(name: "content-type", value: contentType)
-        headers.add(name: "content-length", value: String(body.remaining))
-        let keepAlive = head.isKeepAlive && !inputClosed
-        if !keepAlive {
-            headers.add(name: "connection", value: "close")
-        } else if head.version.major == 1 && head.version.minor == 0 {
-            headers.add(name: "connection", value: "keep-alive")
-        }
-        let responseHead = HTTPResponseHead(version: head.version, status: status, headers: headers)
-        context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
-        let deflate = measuresCompressibility && body.remaining > 0 ? DeflateCounter() : nil
-        response = Response(body: body, keepAlive: keepAlive, path: request.path, deflate: deflate)
-        sendBody(context: context)
-    }
-
-    /// Writes body pieces while the channel is writable; resumes on writability change.
-    private func sendBody(context: ChannelHandlerContext) {
-        guard var current = response else { return }
-        response = nil  // keep `current` uniquely referenced while generating
-        while current.body.remaining > 0 && context.channel.isWritable {
-            var buffer = context.channel.allocator.buffer(capacity: min(BodySource.pieceSize, current.body.remaining))
-            current.body.fill(&buffer, upTo: BodySource.pieceSize)
-            current.deflate?.feed(buffer)
-            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
-        }
-        guard current.body.remaining == 0 else {
-            response = current
-            context.flush()
-            return
-        }
-        if let deflate = current.deflate, let deflated = deflate.finish() {
-            recorder.deflated(path: current.path, bytes: deflate.inputBytes, deflated: deflated)
-        }
-        let keepAlive = current.keepAlive
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
-            if !keepAlive { channel.close(promise: nil) }
-        }
-    }
-}

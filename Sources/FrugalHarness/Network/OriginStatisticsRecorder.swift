@@ -18,8 +18,9 @@ final class OriginStatisticsRecorder: Sendable {
     }
 
     /// One whole body of `bytes` bytes on `path` deflated to `deflated` bytes.
-    func deflated(path: String, bytes: Int, deflated: Int) {
+    func deflated(path: String, bytes: Int, deflated: Int, wireBytes: Int? = nil) {
         stats.withLock { stats in
+            stats.paths[path, default: .init()].deflateWireBytes = (stats.paths[path]?.deflateWireBytes ?? 0) + (wireBytes ?? bytes)
             stats.paths[path, default: .init()].deflateInputBytes = (stats.paths[path]?.deflateInputBytes ?? 0) + bytes
             stats.paths[path, default: .init()].deflatedBytes = (stats.paths[path]?.deflatedBytes ?? 0) + deflated
         }

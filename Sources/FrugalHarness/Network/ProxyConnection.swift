@@ -105,6 +105,7 @@ final class ProxyConnection {
         }
         upstream = channel
         phase = .open
+        proxy.recorder.upstreamPort(channel.localAddress?.port, connection: id)
         if profile.isOffline {
             reset(detail: "offline")
             return

@@ -188,6 +188,12 @@ public final class ShapingProxy: Sendable {
         recorder.reset()
     }
 
+    /// The local port of each connection's socket to the upstream → the connection's id: how the
+    /// upstream (the run's origin) names the proxy connection a request came on.
+    public func upstreamPorts() -> [Int: Int] {
+        recorder.upstreamPorts()
+    }
+
     /// Counters since the proxy was created.
     public func statistics() -> ProxyStatistics {
         state.withLock { state in

@@ -9,7 +9,18 @@ import Synchronization
 /// with 64 KiB reads that is ~2,000 appends a second).
 final class TraceRecorder: Sendable {
     private let trace = Mutex(ProxyTrace())
+    /// The local port of each connection's upstream socket → the connection's id.
+    private let ports = Mutex<[Int: Int]>([:])
     let origin: UInt64
+
+    func upstreamPort(_ port: Int?, connection: Int) {
+        guard let port else { return }
+        ports.withLock { $0[port] = connection }
+    }
+
+    func upstreamPorts() -> [Int: Int] {
+        ports.withLock { $0 }
+    }
 
     init(origin: UInt64) {
         self.origin = origin

@@ -148,6 +148,10 @@ public final class NetworkClient: @unchecked Sendable {
 
     /// One worker: takes waiting tasks in order and runs each on its kept-alive connection.
     private func workerLoop() {
+        // FrugalKit's runtime threads are named frugal-…, so a per-thread report can tell them
+        // from the app's own (Thread.name, set above, never reaches the kernel on Linux).
+        // A failure leaves the process's name: nothing worse.
+        try? SystemCall.nameCurrentThread("frugal-network")
         var connection: TCPConnection?
         var delivery: (() -> Void)?
         while true {

@@ -1,0 +1,81 @@
+import Foundation
+import FrugalKit
+
+/// How the app is configured: the good app and three mistakes people make.
+public enum WeatherMode: String, Sendable {
+    /// Refreshes when asked and on one 30-minute Timer with 5 minutes of tolerance; saves off
+    /// the main thread; ends its background task.
+    case good
+    /// Checks for new data with a 1 s Timer, tolerance 0 (bad: power.avoid-polling).
+    case polling
+    /// Saves (write + fsync) from the @MainActor model after every refresh (bad: main.no-waiting-on-main).
+    case mainIO = "main-io"
+    /// Begins a background task for its save on leaving and never ends it (bad: lifecycle.end-background-tasks).
+    case leaksTask = "leaks-task"
+}
+
+/// The screen's model, isolated to the main actor as a SwiftUI-era view model is.
+@MainActor
+public final class ForecastModel {
+    public private(set) var forecasts: [Forecast] = []
+    /// What the screen shows above the list; updated with DispatchQueue.main.async, as code
+    /// that came from a completion handler often does.
+    public private(set) var status = "idle"
+    let mode: WeatherMode
+    let client = ForecastClient()
+    let store = ForecastStore()
+    private var timer: Timer?
+
+    public init(mode: WeatherMode) {
+        self.mode = mode
+        forecasts = store.load()
+    }
+
+    /// Starts the periodic refresh the mode calls for.
+    public func startTimer() {
+        switch mode {
+        case .polling:
+            // Every second, exactly: the device wakes each second to ask whether anything changed.
+            timer = Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { _ in
+                MainActor.assumeIsolated { self.status = "checked at \(Date())" }
+            }
+        default:
+            // Every 30 minutes, and the system may fire it up to 5 minutes late to share a wakeup.
+            let timer = Timer(fire: Date().addingTimeInterval(1800), interval: 1800, repeats: true) { _ in
+                MainActor.assumeIsolated { self.refresh() }
+            }
+            timer.tolerance = 300
+            RunLoop.main.add(timer, forMode: .common)
+            self.timer = timer
+        }
+    }
+
+    public func stopTimer() {
+        timer?.invalidate()
+        timer = nil
+    }
+
+    /// Fetches the week's forecast and shows it.
+    public func refresh() {
+        Task {
+            do {
+                let week = try await client.week()
+                forecasts = week
+                didLoad()
+            } catch {
+                DispatchQueue.main.async { self.status = "offline: \(error)" }
+            }
+        }
+    }
+
+    private func didLoad() {
+        DispatchQueue.main.async { self.status = "updated" }
+        if mode == .mainIO {
+            // On the main actor: the fsyncs wait for the disk with the main thread.
+            do { try store.save(forecasts) } catch { status = "save failed: \(error)" }
+        } else {
+            let forecasts = forecasts, store = store
+            Task.detached(priority: .utility) { try? store.save(forecasts) }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+import Synchronization
+
+/// Watches the run's processes' TCP connections from outside them, for connections that go
+/// somewhere other than the run's proxy: traffic the proxy never sees (a client that ignores the
+/// proxy variables, a hard-coded address), reported as unseen rather than read as zero bytes.
+///
+/// It reads `/proc/<pid>/fd` and `net/tcp{,6}` every ``interval`` seconds on a thread of the
+/// harness (the app is never woken). A connection that opens and closes between two looks is
+/// missed; connections to the processes' own listening ports (a socket talking to itself on
+/// loopback) are not traffic and are left out.
+final class SocketWatch: Sendable {
+    /// Seconds between looks.
+    static let interval = 0.05
+
+    private struct State {
+        var pids: @Sendable () -> [pid_t] = { [] }
+        var ignored: Set<String> = []
+        var seen: [String: (pid: pid_t, at: UInt64)] = [:]
+        var stopped = false
+        var started = false
+    }
+
+    /// The proxy's `host:port`: connections there are seen.
+    let proxyAddress: String
+    private let state = Mutex(State())
+
+    init(proxyAddress: String) {
+        self.proxyAddress = proxyAddress
+    }
+
+    /// Watches the processes `pids` returns (the run's, called at each look); starts the thread
+    /// the first time. A respawned app calls it again with its new process.
+    /// `ignoring`: the harness's own peers the app is given (the slow peer of blocking-call workloads).
+    func watch(ignoring: Set<String> = [], _ pids: @escaping @Sendable () -> [pid_t]) {
+        let start = state.withLock { state -> Bool in
+            state.pids = pids
+            state.ignored = ignoring
+            defer { state.started = true }
+            return !state.started && !state.stopped
+        }
+        guard start else { return }
+        let thread = Thread { [self] in
+            while !state.withLock({ $0.stopped }) {
+                look()
+                usleep(useconds_t(Self.interval * 1_000_000))
+            }
+        }
+        thread.name = "frugal-socket-watch"
+        thread.start()
+    }
+
+    /// One look at every process's connections.
+    func look() {
+        let (provider, ignored) = state.withLock { ($0.pids, $0.ignored) }
+        let pids = provider()
+        let now = MonotonicClock.now()
+        var found: [(String, pid_t)] = []
+        var ownPorts: Set<Int> = []
+        for pid in pids {
+            guard let (connections, listening) = try? ProcFS.connectedSockets(pid: pid) else { continue }
+            ownPorts.formUnion(listening)
+            found += connections.map { ($0.remoteAddress, pid) }
+        }
+        let unseen = found.filter { remote, _ in
+            guard remote != proxyAddress, !ignored.contains(remote) else { return false }
+            if Self.isLoopback(remote), let port = remote.split(separator: ":").last.flatMap({ Int($0) }), ownPorts.contains(port) {
+                return false
+            }
+            return true
+        }
+        guard !unseen.isEmpty else { return }
+        state.withLock { state in
+            for (remote, pid) in unseen where state.seen[remote] == nil { state.seen[remote] = (pid, now) }
+        }
+    }
+
+    static func isLoopback(_ address: String) -> Bool {
+        address.hasPrefix("127.") || address.hasPrefix("[0000000000000000FFFF00000100007F]") || address.hasPrefix("[00000000000000000000000001000000]")
+    }
+
+    /// Stops the thread (it ends after its current look) and returns what it found, times in
+    /// seconds since `spawnTime`.
+    func finish(spawnTime: UInt64) -> [UnseenConnection] {
+        let seen = state.withLock { state in
+            state.stopped = true
+            return state.seen
+        }
+        return seen.map { UnseenConnection(remoteAddress: $0.key, pid: $0.value.pid, firstSeen: MonotonicClock.seconds(from: spawnTime, to: $0.value.at)) }
+            .sorted { ($0.firstSeen, $0.remoteAddress) < ($1.firstSeen, $1.remoteAddress) }
+    }
+
+    func stop() {
+        state.withLock { $0.stopped = true }
+    }
+}

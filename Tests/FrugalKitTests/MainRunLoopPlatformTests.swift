@@ -1,0 +1,68 @@
+import Foundation
+import Synchronization
+import XCTest
+@testable import FrugalKit
+@testable import FrugalCore
+import FrugalProbe
+
+/// The main queue, the main actor and `RunLoop.main` inside FrugalKit's loop, in-process (the
+/// real-run matrix is FrugalHarnessTests/MainThreadIdiomTests). Each piece of work waits 20 ms,
+/// so it is reported even where brief passes are not (1 ms), with room for a loaded machine.
+final class MainRunLoopPlatformTests: XCTestCase {
+    final class Ran: Sendable { let names = Mutex<[String]>([]) }
+
+    func testMainQueueMainActorAndRunLoopMainWorkRunInTheLoopAsNamedHandlers() throws {
+        try MainActor.assumeIsolated { try Self.mainPlatformWorkRunsAsNamedHandlers() }
+    }
+
+    @MainActor
+    private static func mainPlatformWorkRunsAsNamedHandlers() throws {
+        let harness = try MainRunLoopTests.Harness()
+        let ran = Ran()
+        let work: @Sendable (String) -> Void = { name in
+            dispatchPrecondition(condition: .onQueue(.main))
+            ran.names.withLock { $0.append(name) }
+            usleep(20_000)
+        }
+        DispatchQueue.main.async { work("main.async") }
+        DispatchQueue.global().async { DispatchQueue.main.sync { work("main.sync") } }
+        Task { @MainActor in work("task") }
+        _ = Timer.scheduledTimer(withTimeInterval: 0.1, repeats: false) { _ in work("timer") }
+        harness.loop.scheduleTimer(name: "queue-perform", interval: 0.2, repeats: false) { _ in
+            RunLoop.main.perform { work("perform") }
+        }
+        try harness.run(for: 0.5)
+        XCTAssertEqual(Set(ran.names.withLock { $0 }), ["main.async", "main.sync", "task", "timer", "perform"])
+        let names = Set(harness.records.map(\.name))
+        XCTAssertTrue(names.isSuperset(of: ["main-queue", "runloop.main:timer", "runloop.main:perform"]), "\(names)")
+        for record in harness.records where record.name == "runloop.main:timer" || record.name == "runloop.main:perform" {
+            XCTAssertGreaterThanOrEqual(record.end - record.start, 20_000_000, "\(record.name) holds its 20 ms")
+        }
+    }
+
+    func testWorkLeftWhenTheLoopStopsIsAFindingWithItsName() throws {
+        try MainActor.assumeIsolated { try Self.mainWorkLeftIsAFinding() }
+    }
+
+    @MainActor
+    private static func mainWorkLeftIsAFinding() throws {
+        let harness = try MainRunLoopTests.Harness()
+        let loop = harness.loop
+        let ran = Ran()
+        // Both posted at once: the first stops the loop, the second never runs. The main-queue
+        // block is queued as the loop stops.
+        harness.loop.scheduleTimer(name: "post", interval: 0.05, repeats: false) { _ in
+            loop.perform("stopper") {
+                loop.stop()
+                // A later test's loop drains it: it only notes that it ran.
+                DispatchQueue.main.async { ran.names.withLock { $0.append("main-queue block") } }
+            }
+            loop.perform("late-save") { XCTFail("posted work ran after stop") }
+        }
+        try harness.run(for: 5)
+        XCTAssertEqual(ran.names.withLock { $0 }, [], "the block queued as the loop stopped did not run in it")
+        let findings = harness.marks.filter { $0.name == "work-never-ran" }.compactMap(\.detail)
+        XCTAssertTrue(findings.contains { $0.contains("late-save") }, "\(findings)")
+        XCTAssertTrue(findings.contains { $0.hasPrefix("main-queue") }, "\(findings)")
+    }
+}
