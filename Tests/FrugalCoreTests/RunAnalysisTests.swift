@@ -65,7 +65,7 @@ final class RunAnalysisTests: XCTestCase {
 
     func testAuditsScoreTheRecord() {
         let report = ReportBuilder.runReport(Self.record())
-        XCTAssertEqual(report.audits["power.avoid-polling"]!.score!, LogNormalScoring.score(2.5, p10: 0.1, median: 1), accuracy: 1e-12)
+        XCTAssertEqual(report.audits["power.avoid-polling"]!.score!, LogNormalScoring.score(2.5, p10: 0.1, median: 0.4), accuracy: 1e-12)
         XCTAssertEqual(report.audits["lifecycle.launch-time"]!.score!, LogNormalScoring.score(1250, p10: 400, median: 2000), accuracy: 1e-12)
         let blocks = report.audits["main.no-long-blocks"]!
         XCTAssertLessThan(blocks.score!, 0.5)

@@ -129,7 +129,7 @@ final class BlackBoxRunTests: XCTestCase {
         try Self.requireContainment()
         let host = try Self.host()
         let scenario = Scenario(name: "program-short", summary: "test",
-                                steps: [.launch, .wait(seconds: 0.5), .home, .wait(seconds: 1), .foreground, .wait(seconds: 0.5), .terminate])
+                                steps: [.launch, .wait(seconds: 1.2), .home, .wait(seconds: 1), .foreground, .wait(seconds: 0.5), .terminate])
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command([host, "--wake", "50", "30"]), scenario: scenario, repetition: 1))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         XCTAssertEqual(record.exitStatus?.signal, SIGTERM)
@@ -141,6 +141,7 @@ final class BlackBoxRunTests: XCTestCase {
         XCTAssertEqual(report.metrics[MetricName.lifecycleSuspendedCpuSeconds]?.value, 0)
         XCTAssertEqual(report.audits["lifecycle.close-listeners"]?.score, 1, "no listening socket while suspended")
         XCTAssertNotEqual(report.audits["lifecycle.background-transition"]?.scoreDisplayMode, .numeric)
+        // Suspended time is neither idle nor in use: the idle that judges polling is the awake waits'.
         XCTAssertNotNil(report.audits["power.avoid-polling"]?.score, "idle phases judge polling")
         XCTAssertEqual(report.timeline.states.map(\.state), [.active, .background, .suspended, .active])
     }
