@@ -3,7 +3,7 @@
 # async/await URLSession over https://api.example.test from a HAR, a Foundation Timer, a Codable
 # store) run through `frugal run`, then judged with jq: the good app (`weather`) passes every
 # audit that applies to it, and each bad variant fails its own audit, each on the median over its
-# repetitions (the report's results[].audits[].median).
+# repetitions (the report's results[].audits[]: score and value are the medians).
 #   scripts/ci-weather.sh [REPEAT]     # REPEAT: repetitions per app and scenario (default 3)
 #
 # CI uses 3 repetitions, not the 5 the example's README measures with: the runs are ~10 s each
@@ -43,12 +43,13 @@ if [ "$status" -ne 0 ] && [ "$status" -ne 2 ]; then
 fi
 report="$out/report.json"
 failed=0
-# Every run completed.
-bad_outcomes=$(jq -r '[.results[] | select((.outcomes | keys) != ["completed"]) | "\(.workload)/\(.scenario): \(.outcomes)"] | .[]' "$report")
+# Every run completed; weather.leaks-task's are killed by the background-task watchdog, its mistake.
+bad_outcomes=$(jq -r '.results[] | (if .workload == "weather.leaks-task" then ["completed", "killed-watchdog"] else ["completed"] end) as $ok
+  | select([.outcomes | keys[] | select(. as $o | $ok | index($o) | not)] | length > 0) | "\(.workload)/\(.scenario): \(.outcomes)"' "$report")
 if [ -n "$bad_outcomes" ]; then echo "ci-weather: runs that did not complete: $bad_outcomes" >&2; failed=1; fi
 # The good app: every audit that scored it at or above 0.9 (VerdictMatrix.passing), median.
 jq -r '.results[] | select(.workload == "weather") | .scenario as $s | .audits | to_entries[]
-       | select(.value.median.score != null) | "\($s) \(.key) \(.value.median.score) \(.value.median.displayValue)"' "$report" \
+       | select(.value.score != null) | "\($s) \(.key) \(.value.score) \(.value.displayValue)"' "$report" \
   | while read -r scenario audit score display; do
       if awk "BEGIN { exit !($score < 0.9) }"; then echo "FAIL weather/$scenario $audit $score $display"; fi
     done > "$out/good-failures.txt"
@@ -62,7 +63,7 @@ for pair in weather.polling:power.avoid-polling weather.main-io:main.no-waiting-
             weather.leaks-task:lifecycle.end-background-tasks; do
   app=${pair%%:*} audit=${pair#*:}
   line=$(jq -r --arg app "$app" --arg audit "$audit" \
-    '.results[] | select(.workload == $app) | .audits[$audit].median | "\(.score) \(.displayValue)"' "$report" | head -1)
+    '.results[] | select(.workload == $app) | .audits[$audit] | "\(.score) \(.displayValue)"' "$report" | head -1)
   score=${line%% *}
   if [ -z "$line" ] || [ "$score" = "null" ] || ! awk "BEGIN { exit !($score < 0.5) }"; then
     echo "ci-weather: $app does not fail $audit (median score ${score:-absent}: ${line#* })" >&2; failed=1
