@@ -28,12 +28,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
-        // HTTPS through the proxy: TLS termination (BoringSSL inside swift-nio-ssl) with a leaf
-        // certificate per host, signed by a CA made for each run (docs/NETWORK.md).
-        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
-        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
-        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         // Only its UnixSignals library (SIGINT/SIGTERM as an async sequence over dispatch sources).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
@@ -48,6 +42,12 @@ let package = Package(
         .target(name: "CFrugalSystem"),
         // zlib, for the origin server's deflate measure (Foundation on Linux has no compression API).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // The system's OpenSSL (Debian's libssl-dev ships openssl.pc), for HTTPS through the run's
+        // proxy (docs/NETWORK.md): linked, not compiled, unlike swift-nio-ssl's BoringSSL.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // The run CA's certificates and the TLS server context, in C (OpenSSL's X509 builders and
+        // callbacks are C-shaped); the TLS engine itself drives OpenSSL from Swift.
+        .target(name: "CFrugalTLS", dependencies: ["COpenSSL"]),
         .target(
             name: "FrugalCore",
             // The radio profiles' JSON files are reference data that a test checks against the
@@ -67,10 +67,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "COpenSSL", "CFrugalTLS",
             ]
         ),
         .target(name: "FrugalReport", dependencies: ["FrugalCore", "CFrugalSystem"]),
@@ -116,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "FrugalHarnessTests",
             dependencies: ["FrugalHarness", "FrugalCore", "FrugalProbe", "FrugalKit", "FrugalWorkloads", "FrugalReport", "frugal-workload-host",
-                           "frugal-idiom-fixtures", .product(name: "X509", package: "swift-certificates")]
+                           "frugal-idiom-fixtures", "COpenSSL"]
         ),
         .testTarget(name: "FrugalReportTests", dependencies: ["FrugalReport", "FrugalCore", "FrugalHarness", "FrugalTestSupport", "frugal-workload-host"]),
         .testTarget(name: "FrugalHistoryTests", dependencies: ["FrugalHistory", "FrugalCore", .product(name: "GRDB", package: "GRDB.swift")]),

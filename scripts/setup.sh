@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Frugal needs on a fresh Debian machine: PAPI (libpapi-dev, which ships papi.pc),
-# pkg-config, zlib (CZlib, the origin's deflate measure) and SQLite (GRDB, the history store).
+# pkg-config, zlib (CZlib, the origin's deflate measure), OpenSSL (COpenSSL, HTTPS through a
+# run's proxy; libssl-dev ships openssl.pc) and SQLite (GRDB, the history store).
 # Swift itself must already be installed (swift.org toolchain).
 #   scripts/setup.sh                  # build and test prerequisites
 #   scripts/setup.sh --ci             # and what CI's tests use so they run rather than skip:
@@ -18,6 +19,7 @@ fi
 missing=()
 [ -f /usr/include/papi.h ] && pkg-config --exists papi 2>/dev/null || missing+=(libpapi-dev pkg-config)
 [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
+[ -f /usr/include/openssl/ssl.h ] && pkg-config --exists openssl 2>/dev/null || missing+=(libssl-dev pkg-config)
 [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
 if [ "${1:-}" = "--ci" ] || [ "${1:-}" = "--with-chromium" ]; then
   command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
@@ -42,3 +44,4 @@ echo "setup: installing ${missing[*]} (apt-get)" >&2
 $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 pkg-config --exists papi || { echo "setup: papi.pc still not found after installing libpapi-dev" >&2; exit 1; }
+pkg-config --exists openssl || { echo "setup: openssl.pc still not found after installing libssl-dev" >&2; exit 1; }

@@ -174,7 +174,7 @@ final class RunNetwork {
             }
         }
         if let certificateAuthority, let trust {
-            let name = certificateAuthority.certificate.subject.description
+            let name = certificateAuthority.subject
             record.tls = TLSRecord(certificateAuthority: name, fingerprint: certificateAuthority.fingerprint, trust: trust.notes,
                                    handshakes: certificateAuthority.handshakeRecords(since: spawnTime))
         }

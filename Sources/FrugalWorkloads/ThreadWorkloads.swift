@@ -1,14 +1,14 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import FrugalKit
 
-/// Apps that use the platform's threads once (a global queue, a detached task, URLSession) and
+/// Apps that use the platform's threads once (a global queue, a detached task) and
 /// then idle: on Linux, libdispatch's pool monitor wakes its manager thread every second from
 /// then on, which Frugal shows as the platform's, not the app's (docs/THREADS.md). Each has a
 /// twin with a 1 s timer, which must still fail `power.avoid-polling`. Not in the default suite:
-/// they measure the attribution itself, not a guideline of their own.
+/// they measure the attribution itself, not a guideline of their own. The URLSession pair lives in
+/// the test fixtures (Tests/IdiomFixtures): URLSession needs FoundationNetworking, whose libcurl
+/// and its two dozen libraries would otherwise load into every built-in workload (+8 MiB of peak
+/// resident memory and tens of ms of launch, measured).
 extension WorkloadCatalogue {
     static let threads: [WorkloadDefinition] = [
         WorkloadDefinition(name: "threads.serial-queue-timer",
@@ -33,13 +33,11 @@ extension WorkloadCatalogue {
 enum PlatformTouch: String, CaseIterable, Sendable {
     case globalQueue = "global-queue"
     case detachedTask = "detached-task"
-    case urlSession = "urlsession"
 
     var summary: String {
         switch self {
         case .globalQueue: return "runs one job on DispatchQueue.global()"
         case .detachedTask: return "runs one Task.detached"
-        case .urlSession: return "fetches 1 KiB with URLSession.shared through http://$FRUGAL_PROXY"
         }
     }
 
@@ -47,7 +45,7 @@ enum PlatformTouch: String, CaseIterable, Sendable {
     /// for another (a timer that itself runs on libdispatch's threads), so both kinds are judged.
     var timer: IdleTimer {
         switch self {
-        case .globalQueue, .urlSession: return .dispatch
+        case .globalQueue: return .dispatch
         case .detachedTask: return .runLoop
         }
     }
@@ -69,7 +67,6 @@ final class PlatformTouchApp: AppDelegate {
     let touch: PlatformTouch
     let timer: IdleTimer
     private var dispatchTimer: DispatchSourceTimer?
-    private var session: URLSession?
 
     init(touch: PlatformTouch, timer: IdleTimer) {
         self.touch = touch
@@ -82,10 +79,6 @@ final class PlatformTouchApp: AppDelegate {
             DispatchQueue.global().async { _ = (0..<10_000).reduce(0, &+) }
         case .detachedTask:
             Task.detached { _ = (0..<10_000).reduce(0, &+) }
-        case .urlSession:
-            if let proxy = ProcessInfo.processInfo.environment["FRUGAL_PROXY"], let url = URL(string: "http://\(proxy)/bytes/1024") {
-                URLSession.shared.dataTask(with: url) { _, _, _ in }.resume()
-            }
         }
         switch timer {
         case .none:

@@ -22,7 +22,7 @@ extension WorkloadCatalogue {
         "api.verbose-json", "api.compact",
         "sync.fragile", "sync.resilient",
         "threads.global-queue-once", "threads.global-queue-timer", "threads.detached-task-once", "threads.detached-task-timer",
-        "threads.urlsession-once", "threads.urlsession-timer", "threads.serial-queue-timer",
+        "threads.serial-queue-timer",
         "threads.global-queue-foundation-timer",
     ]
 }

@@ -64,6 +64,13 @@ final class BlockingSocket {
         }
     }
 
+    /// Closes with `SO_LINGER` {on, 0}: the kernel sends RST, not FIN.
+    func reset() {
+        var linger = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+        close()
+    }
+
     func shutdownWrite() {
         shutdown(fd, Int32(SHUT_WR))
     }

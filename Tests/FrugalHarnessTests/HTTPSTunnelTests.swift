@@ -1,13 +1,13 @@
+import COpenSSL
 import Foundation
 import XCTest
-import X509
 @testable import FrugalHarness
 import FrugalCore
 import FrugalProbe
 
 /// `CONNECT` through the shaping proxy to the origin, which terminates TLS with a certificate of
 /// the run's CA: the real curl as the client (skipped where it is not installed), the real
-/// sockets, the real BoringSSL.
+/// sockets, the system's OpenSSL.
 final class HTTPSTunnelTests: XCTestCase {
     private var curl: String!
     private var scratch: URL!
@@ -118,8 +118,8 @@ final class HTTPSTunnelTests: XCTestCase {
         let network = try RunNetwork(profile: .unshaped, radio: .lte, trustDirectory: scratch)
         let authority = try XCTUnwrap(network.certificateAuthority)
         let trust = try XCTUnwrap(network.trust)
-        let keyPEM = try XCTUnwrap(Mirror(reflecting: authority).children.first { $0.label == "key" }?.value as? Certificate.PrivateKey)
-            .serializeAsPEM().pemString
+        let key = try XCTUnwrap(Mirror(reflecting: authority).children.first { $0.label == "key" }?.value as? OpenSSLKey)
+        let keyPEM = try Self.privateKeyPEM(key)
         let keyBody = keyPEM.split(separator: "\n").dropFirst().dropLast().joined()
         XCTAssertGreaterThan(keyBody.count, 40)
 
@@ -169,6 +169,16 @@ final class HTTPSTunnelTests: XCTestCase {
         let builtIn = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: "idle"), scenario: ResourceSchedulerTests.short, repetition: 1))
         XCTAssertNotNil(builtIn.network)
         XCTAssertNil(builtIn.network?.tls, "a built-in workload speaks plain HTTP: no CA")
+    }
+
+    /// The key as PEM, made here (the harness has no code that writes a key out).
+    private static func privateKeyPEM(_ key: OpenSSLKey) throws -> String {
+        let bio = try XCTUnwrap(BIO_new(BIO_s_mem()))
+        defer { BIO_free(bio) }
+        XCTAssertEqual(PEM_write_bio_PrivateKey(bio, key.pointer, nil, nil, 0, nil, nil), 1)
+        var data: UnsafeMutablePointer<CChar>?
+        let length = frugal_bio_mem_data(bio, &data)
+        return String(decoding: UnsafeRawBufferPointer(start: try XCTUnwrap(data), count: length), as: UTF8.self)
     }
 
     private func eventually(_ condition: () -> Bool) -> Bool {

@@ -19,7 +19,13 @@ final class ScheduledRuns: Sendable {
 
     /// The plan `frugal run` makes for a built-in workload under its first default scenario.
     static func plan(_ workload: String) throws -> RunPlan {
-        let definition = try XCTUnwrap(WorkloadCatalogue.named(workload), "no built-in workload \(workload)")
+        guard let definition = WorkloadCatalogue.named(workload) else {
+            // A test fixture app (Tests/IdiomFixtures), under the thread workloads' short idle;
+            // it sleeps, so it runs beside the others.
+            var plan = RunPlan(target: try MainThreadIdiomTests.fixture(workload), scenario: ScenarioCatalogue.shortIdle, repetition: 1)
+            plan.demand = RunDemand.builtIn(scenario: ScenarioCatalogue.shortIdle, isLight: true)
+            return plan
+        }
         let scenario = try XCTUnwrap(definition.defaultScenarios.first.flatMap(ScenarioCatalogue.named))
         var plan = RunPlan(target: .builtIn(name: workload), scenario: scenario, repetition: 1,
                            bundleResources: definition.bundleResources, documents: definition.documents)

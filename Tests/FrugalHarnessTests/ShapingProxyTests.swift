@@ -220,6 +220,22 @@ final class ShapingProxyTests: XCTestCase {
         XCTAssertTrue(proxy.trace().events(.reset).isEmpty)
     }
 
+    /// A client that sends a request and resets at once (as a TLS client closing with unread
+    /// data does after its alert): the request crosses the delay line and reaches the origin,
+    /// then the reset follows it, as on a real link where the RST travels behind the data.
+    func testAResetFollowsTheBytesSentBeforeItAcrossTheDelayLine() throws {
+        try startServers(profile: .test(latency: 0.100))
+        let socket = try BlockingSocket(port: port, timeout: 5)
+        try socket.send("POST /upload HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 3\r\n\r\nabc")
+        // Give the proxy time to read the bytes (not to deliver them: 100 ms away), then reset.
+        usleep(20_000)
+        socket.reset()
+        XCTAssertTrue(eventually { self.proxy.trace().events(.reset).count == 1 })
+        XCTAssertTrue(eventually { self.origin.statistics().paths["/upload"]?.requests == 1 },
+                      "the request sent before the reset reached the origin")
+        XCTAssertEqual(proxy.trace().totalBytes(.uplink), 64)
+    }
+
     func testParallelConnectionsShareTheLinkFairly() throws {
         try startServers(profile: .test(downlinkBitsPerSecond: 1_000_000))
         let port = self.port

@@ -77,8 +77,9 @@ final class ThreadAttributionTests: XCTestCase {
     func testAThreadsStackIsReadFromOutside() throws {
         let started = DispatchSemaphore(value: 0), stop = Mutex(false)
         let thread = Thread {
-            // Foundation names the thread (pthread_setname_np) when it names the current one.
-            Thread.current.name = "evidence-test"
+            // Named in the kernel by the thread itself (prctl): Foundation's Thread.name does not
+            // always reach /proc (ThreadNameTests), and the test once found no thread of that name.
+            try? SystemCall.nameCurrentThread("evidence-test")
             started.signal()
             while !stop.withLock({ $0 }) { usleep(20_000) }
         }

@@ -17,6 +17,8 @@ struct IdiomFixtures: FrugalApp {
         AppEntry("lifecycle-observer") { LifecycleObserverApp() },
         AppEntry("dictionary-cache.frees") { DictionaryCacheApp(frees: true) },
         AppEntry("dictionary-cache.keeps") { DictionaryCacheApp(frees: false) },
+        AppEntry("threads.urlsession-once") { URLSessionOnceApp(ticks: false) },
+        AppEntry("threads.urlsession-timer") { URLSessionOnceApp(ticks: true) },
     ]
 }
 
@@ -266,5 +268,28 @@ final class DictionaryCacheApp: AppDelegate {
 
     func didReceiveMemoryWarning(_ app: Application, level: MemoryWarningLevel) {
         if frees { images.removeAll() }
+    }
+}
+
+/// Fetches 1 KiB with `URLSession.shared` through `http://$FRUGAL_PROXY` once at launch, then idles
+/// (good: libdispatch's pool monitor, started by URLSession's queues, is the platform's) or ticks
+/// on a 1 s global-queue `DispatchSource` timer (bad: polling). The URLSession twin of the
+/// built-in `threads.*` workloads, here because the workload host must not load FoundationNetworking.
+final class URLSessionOnceApp: AppDelegate {
+    private let ticks: Bool
+    private var timer: DispatchSourceTimer?
+
+    init(ticks: Bool) { self.ticks = ticks }
+
+    func didFinishLaunching(_ app: Application) {
+        if let proxy = ProcessInfo.processInfo.environment["FRUGAL_PROXY"], let url = URL(string: "http://\(proxy)/bytes/1024") {
+            URLSession.shared.dataTask(with: url) { _, _, _ in }.resume()
+        }
+        guard ticks else { return }
+        let source = DispatchSource.makeTimerSource(queue: .global())
+        source.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(1))
+        source.setEventHandler { _ = (0..<100).reduce(0, &+) }
+        source.resume()
+        timer = source
     }
 }

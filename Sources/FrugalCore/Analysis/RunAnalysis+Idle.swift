@@ -133,6 +133,15 @@ extension RunAnalysis {
             }
         }
         if let since = suspendedSince { intervals.append((since, max(record.endTime, since), .suspended)) }
+        // Every client's requests as the origin read them (URLSession, curl: the wire's), in flight
+        // as FrugalKit's are: libcurl polls its sockets while a URLSession request waits, and a
+        // fetch that ran into a wait was once charged as 25 wakeups/s of polling. Wire times are
+        // seconds since exec; one that never ended is in flight to the run's end.
+        for wire in record.network?.requests ?? [] {
+            let start = record.startTime &+ UInt64(saturating: wire.start * 1e9)
+            let end = wire.end.map { record.startTime &+ UInt64(saturating: $0 * 1e9) } ?? record.endTime
+            intervals.append((start, max(end, start), .request))
+        }
         // The handlers that issued a request or delivered its result (see the type's comment).
         let requestStarts = intervals.filter { $0.reason == .request }.map(\.start).sorted()
         for event in record.events {

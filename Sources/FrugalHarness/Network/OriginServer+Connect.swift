@@ -1,7 +1,6 @@
 import FrugalCore
 import FrugalProbe
 import NIOCore
-import NIOSSL
 import NIOTLS
 
 /// HTTPS through the proxy: the origin answers `CONNECT host:port` itself (the shaping proxy
@@ -80,9 +79,9 @@ final class ConnectTunnelHandler: ChannelInboundHandler, RemovableChannelHandler
             refuse("400 Bad Request", context: context)
             return
         }
-        let sslContext: NIOSSLContext
+        let tls: OpenSSLServerHandler
         do {
-            sslContext = try authority.context(forHost: target.host)
+            tls = try OpenSSLServerHandler(context: try authority.context(forHost: target.host))
         } catch {
             authority.record(TLSHandshakeRecord(time: 0, host: target.host, port: target.port, outcome: .failed,
                                                 detail: "the run's CA could not make a certificate: \(error)"), at: MonotonicClock.now())
@@ -90,7 +89,6 @@ final class ConnectTunnelHandler: ChannelInboundHandler, RemovableChannelHandler
             return
         }
         do {
-            let tls = NIOSSLServerHandler(context: sslContext)
             let response = context.channel.allocator.buffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n")
             context.writeAndFlush(wrapOutboundOut(response), promise: nil)
             let alerts = TLSAlertSniffer()
@@ -185,18 +183,15 @@ final class TLSHandshakeObserver: ChannelInboundHandler, RemovableChannelHandler
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        if !completed, let error = error as? NIOSSLError {
-            // The client's alert as it crossed the wire wins: a TLS 1.3 client (OpenSSL's) sends
-            // it before it switches to encrypted records, which BoringSSL then reports as a bad
-            // record, not as the alert.
-            if let alert = alerts.alert {
+        if !completed, let error = error as? TLSTerminationError, case let .handshakeFailed(failure) = error {
+            // The client's alert as it crossed the wire wins, then the one OpenSSL reports
+            // receiving: a TLS 1.3 client sends its alert in clear or encrypted depending on how
+            // far it got, and a server library may report a clear one as a bad record instead.
+            if let alert = alerts.alert ?? failure.peerAlert {
                 let (outcome, detail) = Self.describe(alert: alert)
                 record(outcome, detail: detail)
-            } else if String(describing: error).contains("EOF during") {
-                hungUp()
             } else {
-                let (outcome, detail) = Self.describe(error)
-                record(outcome, detail: detail)
+                record(.failed, detail: "TLS handshake failed: \(failure.reason)")
             }
         }
         context.fireErrorCaught(error)
@@ -249,22 +244,6 @@ final class TLSHandshakeObserver: ChannelInboundHandler, RemovableChannelHandler
     static func describe(alert: UInt8) -> (TLSHandshakeRecord.Outcome, String) {
         if let name = certificateAlerts[alert] { return (.refused, "the client sent the TLS alert '\(name)'") }
         return (.failed, "the client sent the TLS alert '\(otherAlerts[alert] ?? "alert \(alert)")'")
-    }
-
-    /// Whether a failed handshake was the client refusing the certificate (its alert named),
-    /// or a failure of another kind.
-    static func describe(_ error: NIOSSLError) -> (TLSHandshakeRecord.Outcome, String) {
-        let text = String(describing: error)
-        let alerts: [(String, String)] = [
-            ("ALERT_UNKNOWN_CA", "unknown CA"), ("ALERT_BAD_CERTIFICATE", "bad certificate"),
-            ("ALERT_CERTIFICATE_UNKNOWN", "certificate unknown"), ("ALERT_UNSUPPORTED_CERTIFICATE", "unsupported certificate"),
-            ("ALERT_CERTIFICATE_REVOKED", "certificate revoked"), ("ALERT_CERTIFICATE_EXPIRED", "certificate expired"),
-            ("ALERT_ACCESS_DENIED", "access denied"),
-        ]
-        for (code, name) in alerts where text.uppercased().contains(code) {
-            return (.refused, "the client sent the TLS alert '\(name)'")
-        }
-        return (.failed, "TLS handshake failed: \(text)")
     }
 }
 

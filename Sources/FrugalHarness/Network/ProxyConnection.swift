@@ -258,8 +258,16 @@ final class ProxyConnection {
     }
 
     func failed(_ side: Side, error: Error) {
-        // A reset or socket error on one side is passed on as a reset to the other.
-        reset(detail: "\(side.rawValue) error: \(error)")
+        // A reset or socket error on one side is passed on as a reset to the other, behind
+        // what that side sent before it (still in the delay line), as a real link orders them.
+        let detail = "\(side.rawValue) error: \(error)"
+        if phase == .open, let from = stream(from: side), !from.sourceEOF, from.queuedBytes > 0 {
+            from.sourceReset(readAt: MonotonicClock.now(), detail: detail)
+            // Nothing more can be delivered to the side that failed.
+            if let into = stream(into: side), !into.isFinished { into.abandon() }
+            return
+        }
+        reset(detail: detail)
     }
 
     func inactive(_ side: Side) {

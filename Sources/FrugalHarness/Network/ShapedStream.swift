@@ -33,11 +33,12 @@ import NIOCore
 final class ShapedStream {
     private enum Item {
         case data(ByteBuffer, due: UInt64)
-        case eof(due: UInt64)
+        /// The source's FIN, or its reset (`reset`): either follows the bytes sent before it.
+        case eof(due: UInt64, reset: String?)
 
         var due: UInt64 {
             switch self {
-            case let .data(_, due), let .eof(due): return due
+            case let .data(_, due), let .eof(due, _): return due
             }
         }
     }
@@ -185,7 +186,18 @@ final class ShapedStream {
         guard !sourceEOF, !isHalted else { return }
         sourceEOF = true
         // FIN crosses the link like data.
-        queue.append(.eof(due: delays.finDue(readAt: readAt)))
+        queue.append(.eof(due: delays.finDue(readAt: readAt), reset: nil))
+        pump()
+    }
+
+    /// The source reset its connection, noticed at `readAt`: on a real link the bytes it sent
+    /// before arrive ahead of the RST (a TLS client's alert, then the reset of a socket closed
+    /// with unread data), so the reset crosses the delay line behind them and then resets the
+    /// connection. `detail` is the reset event's.
+    func sourceReset(readAt: UInt64, detail: String) {
+        guard !sourceEOF, !isHalted else { return }
+        sourceEOF = true
+        queue.append(.eof(due: delays.finDue(readAt: readAt), reset: detail))
         pump()
     }
 
@@ -243,10 +255,16 @@ final class ShapedStream {
                 return
             }
             guard sink.isWritable else { return }  // channelWritabilityChanged resumes us
-            if case .eof = head {
+            if case let .eof(_, reset) = head {
                 // FIN: half-close the sink once its pending writes are flushed (NIO orders that).
                 queue.removeFirst()
                 eofDelivered = true
+                if let reset {
+                    // A reset: the bytes before it reach the kernel, then both sides are reset.
+                    unflushed = false
+                    connection.resetAfterWrite(sink.writeAndFlush(sink.allocator.buffer(capacity: 0)), detail: reset)
+                    return
+                }
                 if unflushed {
                     sink.flush()
                     unflushed = false
