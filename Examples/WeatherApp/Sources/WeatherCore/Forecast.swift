@@ -3,60 +3,96 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One day's forecast, as the server sends it and the store keeps it.
-public struct Forecast: Codable, Sendable, Equatable {
-    public var day: Int
-    public var high: Double
-    public var low: Double
+/// One hour of a day's forecast.
+public struct HourForecast: Codable, Sendable, Equatable {
+    public var hour: Int
+    public var temperature: Double
+    public var precipitation: Double
+    public var wind: Double
     public var summary: String
 }
 
-/// Loads forecasts with async/await URLSession. Under Frugal the server is reached through the
-/// harness's shaping proxy (`FRUGAL_PROXY`); its origin answers `/json/<bytes>` with JSON.
+/// One day's forecast, as the server sends it and the store keeps it: the day's range and its
+/// hours (what the day's detail screen and the widget show).
+public struct Forecast: Codable, Sendable, Equatable {
+    public var date: String
+    public var high: Double
+    public var low: Double
+    public var summary: String
+    public var hours: [HourForecast]
+}
+
+/// The API's answer to `GET /v1/forecast?city=...`.
+public struct ForecastResponse: Codable, Sendable, Equatable {
+    public var city: String
+    public var days: [Forecast]
+}
+
+/// Loads forecasts from the app's API with async/await `URLSession`, over HTTPS, as it ships.
+/// Nothing here is for Frugal: under `frugal run` the process gets `https_proxy` and the run's
+/// CA (docs/NETWORK.md, "Your app's server: HTTPS and the proxy"), and frugal.yml answers this
+/// URL from a HAR (`Fixtures/api.har`).
 public struct ForecastClient: Sendable {
-    let base: URL?
+    /// The API's base URL.
+    public static let api = URL(string: "https://api.example.test/v1/")!
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        base = environment["FRUGAL_PROXY"].flatMap { URL(string: "http://\($0)") }
-    }
+    public init() {}
 
-    /// Fetches the week's forecast (the body's size stands for a week of data; the days are made
-    /// from it, as a real client would decode them).
-    public func week() async throws -> [Forecast] {
-        guard let base else { throw URLError(.badURL) }
-        let (data, response) = try await URLSession.shared.data(from: base.appendingPathComponent("json/2048"))
+    /// The forecast for `city`: ten days, each with its 24 hours.
+    public func forecast(city: String) async throws -> ForecastResponse {
+        var components = URLComponents(url: Self.api.appendingPathComponent("forecast"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "city", value: city)]
+        guard let url = components.url else { throw URLError(.badURL) }
+        let (data, response) = try await URLSession.shared.data(from: url)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
-        let seed = data.reduce(0) { ($0 &+ Int($1)) % 97 }
-        return (0..<7).map { Forecast(day: $0, high: Double(18 + (seed + $0) % 9), low: Double(8 + (seed + $0) % 5), summary: "day \($0)") }
+        return try JSONDecoder().decode(ForecastResponse.self, from: data)
     }
 }
 
-/// The forecasts on disk: one JSON file in the app's caches directory (re-creatable data).
+/// The forecasts on disk, in the app's caches directory (re-creatable data): one file per day,
+/// so the widget and the next launch read only the day they show. Each is saved the careful
+/// way — a temporary file, fsync, rename, then fsync of the directory — so a crash never leaves
+/// a torn day. Ten days are twenty waits for the disk: correct, and slow, which is why saving
+/// belongs off the main thread.
 public struct ForecastStore: Sendable {
-    public let url: URL
+    public let directory: URL
 
-    public init() {
+    public init(city: String) {
         let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
-        url = caches.appendingPathComponent("forecast.json")
+        directory = caches.appendingPathComponent("forecasts").appendingPathComponent(city)
     }
 
+    /// The days saved last time, in date order; none if there are none or they cannot be read.
     public func load() -> [Forecast] {
-        guard let data = try? Data(contentsOf: url) else { return [] }
-        return (try? JSONDecoder().decode([Forecast].self, from: data)) ?? []
+        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+        return files.filter { $0.pathExtension == "json" }
+            .compactMap { try? JSONDecoder().decode(Forecast.self, from: Data(contentsOf: $0)) }
+            .sorted { $0.date < $1.date }
     }
 
-    /// Writes and flushes the file to the disk (fsync): safe, and slow, which is why it belongs
-    /// off the main thread.
-    public func save(_ forecasts: [Forecast]) throws {
-        try write(try JSONEncoder().encode(forecasts), to: url)
+    /// Saves each day in its own file, replacing what was there.
+    public func save(_ days: [Forecast]) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        for day in days {
+            let file = directory.appendingPathComponent("\(day.date).json")
+            try replace(file, with: try encoder.encode(day))
+        }
     }
 
-    private func write(_ data: Data, to url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
-        let handle = try FileHandle(forWritingTo: url)
-        defer { try? handle.close() }
+    /// Writes `data` beside `file`, flushes it to the disk, renames it over `file`, and flushes
+    /// the directory so that the rename is on the disk too.
+    private func replace(_ file: URL, with data: Data) throws {
+        let temporary = file.appendingPathExtension("tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        let handle = try FileHandle(forWritingTo: temporary)
         try handle.write(contentsOf: data)
         try handle.synchronize()
+        try handle.close()
+        if rename(temporary.path, file.path) != 0 { throw CocoaError(.fileWriteUnknown) }
+        let folder = open(directory.path, O_RDONLY | O_DIRECTORY)
+        guard folder >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        defer { close(folder) }
+        guard fsync(folder) == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 }

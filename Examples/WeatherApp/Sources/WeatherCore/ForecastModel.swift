@@ -22,12 +22,15 @@ public final class ForecastModel {
     /// that came from a completion handler often does.
     public private(set) var status = "idle"
     let mode: WeatherMode
+    /// The city the screen shows.
+    public let city = "lisbon"
     let client = ForecastClient()
-    let store = ForecastStore()
+    let store: ForecastStore
     private var timer: Timer?
 
     public init(mode: WeatherMode) {
         self.mode = mode
+        store = ForecastStore(city: city)
         forecasts = store.load()
     }
 
@@ -55,12 +58,12 @@ public final class ForecastModel {
         timer = nil
     }
 
-    /// Fetches the week's forecast and shows it.
+    /// Fetches the city's forecast and shows it.
     public func refresh() {
         Task {
             do {
-                let week = try await client.week()
-                forecasts = week
+                let response = try await client.forecast(city: city)
+                forecasts = response.days
                 didLoad()
             } catch {
                 DispatchQueue.main.async { self.status = "offline: \(error)" }
@@ -71,7 +74,7 @@ public final class ForecastModel {
     private func didLoad() {
         DispatchQueue.main.async { self.status = "updated" }
         if mode == .mainIO {
-            // On the main actor: the fsyncs wait for the disk with the main thread.
+            // On the main actor: each day's fsyncs wait for the disk with the main thread.
             do { try store.save(forecasts) } catch { status = "save failed: \(error)" }
         } else {
             let forecasts = forecasts, store = store
