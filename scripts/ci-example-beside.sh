@@ -8,7 +8,7 @@
 #    (scripts/ci-example-build.sh) at the lowest priority, in a session of its own: it takes the
 #    core the tests leave idle (about 80 s of CPU in their 210 s); during the tests' build, which
 #    keeps both cores busy, it could only take from it.
-# 2. Then scripts/ci-example.sh at normal priority: the plugin, the example's runs and its deliberate regression. Those runs sleep
+# 2. Then scripts/ci-example.sh at normal priority, and scripts/ci-weather.sh (step 3 below): the plugin, the example's runs and its deliberate regression. Those runs sleep
 #    nearly all the time (about 7 s of CPU in 50 s), and what they are judged on (that the runs
 #    complete, that a poll every second is caught) does not move with the tests beside them. At
 #    the lowest priority, a launch could wait behind the tests' CPU past the launch watchdog.
@@ -28,3 +28,7 @@ wait "$build" || { echo "ci-example: the example's release build failed" >&2; ex
 build=""
 echo "ci-example: release build done after $((SECONDS - started)) s"
 FRUGAL_TOOL="$(pwd)/.build/debug/frugal" scripts/ci-example.sh
+# 3. Examples/WeatherApp (everyday Swift: @MainActor, async URLSession over https from a HAR, a
+#    Foundation Timer): its good app passes every audit, each bad one fails its own, over 3 runs.
+#    Its debug build at the lowest priority, its runs (asleep most of the time) at normal priority.
+FRUGAL_TOOL="$(pwd)/.build/debug/frugal" scripts/ci-weather.sh 3

@@ -50,10 +50,15 @@ set +e
 "$FRUGAL_TOOL" compare Reports/baseline.json Reports/ci/regression/report.json > Reports/ci/compare.txt 2>&1
 status=$?
 set -e
-if [ "$status" -ne 2 ] || ! grep -q "REGRESSED audit power.avoid-polling" Reports/ci/compare.txt; then
+# The poll is caught by what it costs: its idle wakeups (power.avoid-polling) or its wakeups in
+# all (cpu.wakeups, +135% measured). Its requests are in flight for much of the day scenario's
+# short idle (about 1 s of it is judged), so in some runs the idle rate has nothing left to count
+# and the rank test need not call power.avoid-polling significant; the wakeup count always moves.
+caught='REGRESSED (audit power.avoid-polling|metric cpu.wakeups )'
+if [ "$status" -ne 2 ] || ! grep -Eq "$caught" Reports/ci/compare.txt; then
   cat Reports/ci/compare.txt >&2
-  echo "ci-example: NOTES_REGRESSION=poll was not caught (frugal compare exited $status, expected 2 naming power.avoid-polling)" >&2
+  echo "ci-example: NOTES_REGRESSION=poll was not caught (frugal compare exited $status, expected 2 naming power.avoid-polling or cpu.wakeups)" >&2
   exit 1
 fi
-echo "ci-example: the regression was caught: $(grep -m1 'REGRESSED audit power.avoid-polling' Reports/ci/compare.txt | cut -c1-100)"
+echo "ci-example: the regression was caught: $(grep -Em1 "$caught" Reports/ci/compare.txt | cut -c1-100)"
 echo "ci-example: $(( $(date +%s) - started )) s"

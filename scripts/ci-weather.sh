@@ -24,10 +24,14 @@ fi
 command -v jq >/dev/null || { echo "ci-weather: needs jq" >&2; exit 1; }
 cd Examples/WeatherApp
 started=$SECONDS
-swift build --product WeatherProfile
+# weather.main-io's user has years of history in Documents: generated, not committed (~6 MB).
+[ -f Fixtures/Documents/history.json ] || python3 Fixtures/make-history.py >/dev/null
+# The lowest priority: CI runs this beside the tests, whose timing must not move.
+nice -n 19 swift build --product WeatherProfile
 echo "ci-weather: debug build done after $((SECONDS - started)) s"
 products="$(swift build --show-bin-path)"
 out=Reports/ci
+mkdir -p Reports
 rm -rf "$out"
 set +e
 "$FRUGAL_TOOL" run --config frugal.yml --products-dir "$products" --repeat "$repeat" --no-history --quiet --out "$out" \
@@ -59,7 +63,7 @@ else
   echo "ci-weather: weather passes every audit that applies (median of $repeat)"
 fi
 # Each bad app: its own audit below 0.5 (VerdictMatrix.failing), median.
-for pair in weather.polling:power.avoid-polling weather.main-io:main.no-waiting-on-main \
+for pair in weather.polling:power.avoid-polling weather.main-io:main.no-long-blocks \
             weather.leaks-task:lifecycle.end-background-tasks; do
   app=${pair%%:*} audit=${pair#*:}
   line=$(jq -r --arg app "$app" --arg audit "$audit" \

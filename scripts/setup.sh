@@ -24,6 +24,8 @@ missing=()
 if [ "${1:-}" = "--ci" ] || [ "${1:-}" = "--with-chromium" ]; then
   command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
   command -v perf >/dev/null 2>&1 || missing+=(linux-perf)
+  # The WeatherApp example's check (scripts/ci-weather.sh) judges its report with jq.
+  command -v jq >/dev/null 2>&1 || missing+=(jq)
   # The HTTPS tests run the real curl through a run's proxy (CLITests+HTTPS.swift).
   command -v curl >/dev/null 2>&1 || missing+=(curl)
 fi

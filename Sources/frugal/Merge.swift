@@ -36,13 +36,7 @@ struct Merge: ParsableCommand {
     func run() throws {
         // The output first, and held: two merges into one --out would interleave their sets.
         let directory = URL(fileURLWithPath: out)
-        let outLock: ReportDirectoryLock
-        do {
-            try ReportDirectory.checkWritable(directory)
-            outLock = try ReportDirectoryLock(directory)
-        } catch {
-            throw CLIFailure.badInput("--out \(out): \(error)")
-        }
+        let outLock = try ReportInput.lockOut(out)
         defer { withExtendedLifetime(outLock) {} }
         let reports = try inputs.map(ReportInput.load)
         let baselineReport = try baseline.map(ReportInput.load)

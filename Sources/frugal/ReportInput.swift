@@ -35,6 +35,18 @@ enum ReportInput {
         }
     }
 
+    /// Checks that `--out` can take a report set and takes its lock, before any work: a second
+    /// run or merge into the same directory is refused at once. Hold the lock until the set is written.
+    static func lockOut(_ out: String) throws -> ReportDirectoryLock {
+        let directory = URL(fileURLWithPath: out)
+        do {
+            try ReportDirectory.checkWritable(directory)
+            return try ReportDirectoryLock(directory)
+        } catch {
+            throw CLIFailure.badInput("--out \(out): \(error)")
+        }
+    }
+
     static func write(_ text: String, to path: String) throws {
         try write(Data(text.utf8), to: path)
     }

@@ -152,13 +152,7 @@ struct Run: ParsableCommand {
     func run() throws {
         // --out first: building a project's products or running the suite may take minutes.
         let directory = URL(fileURLWithPath: out)
-        let outLock: ReportDirectoryLock
-        do {
-            try ReportDirectory.checkWritable(directory)
-            outLock = try ReportDirectoryLock(directory)
-        } catch {
-            throw CLIFailure.badInput("--out \(out): \(error)")
-        }
+        let outLock = try ReportInput.lockOut(out)
         // Held until the report is written (and released by the kernel however frugal ends).
         defer { withExtendedLifetime(outLock) {} }
         // Inputs are checked before minutes of running, so a typo fails at once.

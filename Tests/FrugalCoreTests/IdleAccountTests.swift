@@ -71,6 +71,18 @@ final class IdleAccountTests: XCTestCase {
         XCTAssertEqual(Double(account.idleWakeups) / account.idleSeconds, 1, accuracy: 1e-9)
     }
 
+    /// A save outside FrugalKit (a detached task's fsyncs) is seen in write_bytes: its slices are
+    /// file I/O, not polling; the same wakeups with nothing written stay idle.
+    func testWritingToStorageOutsideFrugalKitIsNotIdle() throws {
+        var record = Self.record(wakeupsBySecond: [0, 0, 20, 0, 0, 0, 0, 0, 0, 0], events: [])
+        let idle = try XCTUnwrap(RunAnalysis(record).idleAccounts.first)
+        XCTAssertEqual(idle.idleWakeups, 20, "nothing written: the wakeups are idle ones")
+        for index in record.samples.indices { record.samples[index].physicalBytesWritten = index >= 3 ? 81_920 : 0 }
+        let account = try XCTUnwrap(RunAnalysis(record).idleAccounts.first)
+        XCTAssertEqual(account.idleWakeups, 0)
+        XCTAssertEqual(account.excludedSeconds[.fileIO] ?? 0, 1, accuracy: 1e-9)
+    }
+
     func testTheHandlersThatIssueARequestAndDeliverItsResultAreTheRequests() throws {
         let start = RunAnalysisTests.record().startTime
         func at(_ seconds: Double) -> UInt64 { start + UInt64(seconds * 1e9) }

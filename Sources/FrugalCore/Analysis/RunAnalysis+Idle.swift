@@ -83,6 +83,11 @@ extension RunAnalysis {
                 if let reason = busy.first(where: { $0.start < slice.end && $0.end > slice.start })?.reason {
                     account.excludedSeconds[reason, default: 0] += slice.seconds
                     endStretch()
+                } else if Self.wroteToStorage(from: earlier, to: later) {
+                    // Writing a file outside FrugalKit (a Codable store's save on a detached task):
+                    // its fsyncs' switches are the save's, judged by the disk audits, not polling.
+                    account.excludedSeconds[.fileIO, default: 0] += slice.seconds
+                    endStretch()
                 } else if Double(later.onCPUNanoseconds(since: earlier)) >= Self.computingShare * Double(slice.end - slice.start)
                             || [earlier, later].contains(where: { $0.threads.contains { $0.state == "R" } }) {
                     account.excludedSeconds[.computing, default: 0] += slice.seconds
@@ -99,6 +104,14 @@ extension RunAnalysis {
             endStretch()
             return account
         }
+    }
+
+    /// Whether the process wrote to storage between two samples (`/proc/<pid>/io` write_bytes
+    /// grew: pipes and sockets do not count there), or a thread of it was waiting for the disk
+    /// (state D) at either end: file I/O of any API, not only FrugalKit's.
+    static func wroteToStorage(from earlier: ProcessSample, to later: ProcessSample) -> Bool {
+        if let before = earlier.physicalBytesWritten, let after = later.physicalBytesWritten, after > before { return true }
+        return [earlier, later].contains { $0.threads.contains { $0.state == "D" } }
     }
 
     /// The spans when the app had work of its own under way (see the type's comment).

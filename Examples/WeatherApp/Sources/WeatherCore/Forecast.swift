@@ -96,3 +96,27 @@ public struct ForecastStore: Sendable {
         guard fsync(folder) == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 }
+
+/// Every day the app has ever shown, kept for the history chart: one JSON file in Documents (the
+/// user's data, backed up). A database in a single file: to add a refresh's days, the whole file is
+/// read, decoded, extended, encoded and written again. After years of use it is megabytes.
+public struct ForecastHistory: Sendable {
+    public let file: URL
+
+    public init() {
+        let documents = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+        file = documents.appendingPathComponent("history.json")
+    }
+
+    /// Adds `days` to the history (a day already in it is replaced); returns how many days it holds.
+    @discardableResult
+    public func add(_ days: [Forecast]) throws -> Int {
+        var all = (try? JSONDecoder().decode([Forecast].self, from: Data(contentsOf: file))) ?? []
+        let new = Set(days.map(\.date))
+        all.removeAll { new.contains($0.date) }
+        all += days
+        all.sort { $0.date < $1.date }
+        try JSONEncoder().encode(all).write(to: file, options: .atomic)
+        return all.count
+    }
+}

@@ -8,7 +8,8 @@ public enum WeatherMode: String, Sendable {
     case good
     /// Checks for new data with a 1 s Timer, tolerance 0 (bad: power.avoid-polling).
     case polling
-    /// Saves (write + fsync) from the @MainActor model after every refresh (bad: main.no-waiting-on-main).
+    /// Adds each refresh to its multi-year history file from the @MainActor model: the whole file
+    /// read, decoded, re-encoded and written on the main thread (bad: main.no-long-blocks).
     case mainIO = "main-io"
     /// Begins a background task for its save on leaving and never ends it (bad: lifecycle.end-background-tasks).
     case leaksTask = "leaks-task"
@@ -73,12 +74,12 @@ public final class ForecastModel {
 
     private func didLoad() {
         DispatchQueue.main.async { self.status = "updated" }
+        let forecasts = forecasts, store = store
+        Task.detached(priority: .utility) { try? store.save(forecasts) }
         if mode == .mainIO {
-            // On the main actor: each day's fsyncs wait for the disk with the main thread.
-            do { try store.save(forecasts) } catch { status = "save failed: \(error)" }
-        } else {
-            let forecasts = forecasts, store = store
-            Task.detached(priority: .utility) { try? store.save(forecasts) }
+            // On the main actor: the whole history file is read, decoded, extended, encoded and
+            // written while the screen cannot respond.
+            do { try ForecastHistory().add(forecasts) } catch { status = "history failed: \(error)" }
         }
     }
 }
