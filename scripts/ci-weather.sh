@@ -51,11 +51,22 @@ failed=0
 bad_outcomes=$(jq -r '.results[] | (if .workload == "weather.leaks-task" then ["completed", "killed-watchdog"] else ["completed"] end) as $ok
   | select([.outcomes | keys[] | select(. as $o | $ok | index($o) | not)] | length > 0) | "\(.workload)/\(.scenario): \(.outcomes)"' "$report")
 if [ -n "$bad_outcomes" ]; then echo "ci-weather: runs that did not complete: $bad_outcomes" >&2; failed=1; fi
-# The good app: every audit that scored it at or above 0.9 (VerdictMatrix.passing), median.
-jq -r '.results[] | select(.workload == "weather") | .scenario as $s | .audits | to_entries[]
-       | select(.value.score != null) | "\($s) \(.key) \(.value.score) \(.value.displayValue)"' "$report" \
-  | while read -r scenario audit score display; do
-      if awk "BEGIN { exit !($score < 0.9) }"; then echo "FAIL weather/$scenario $audit $score $display"; fi
+# The good app: every audit that scored it at or above 0.9 (VerdictMatrix.passing), median. An
+# audit that applied in fewer than half of the runs has no median to judge (a verdict on one run of
+# three): it is shown as a warning, not a failure. Seen: memory.free-on-background applied in one
+# run of three, when a /proc sample fell after launch but before URLSession's first use had set up
+# its ~5 MiB, so the session's set-up read as memory "gained since launch" and kept.
+jq -r '.results[] | select(.workload == "weather") | .scenario as $s | .repetitions as $n | .audits | to_entries[]
+       | select(.value.score != null)
+       | "\($s) \(.key) \(.value.score) \([.value.values[]? | select(. != null)] | length) \($n) \(.value.displayValue)"' "$report" \
+  | while read -r scenario audit score applied runs display; do
+      if awk "BEGIN { exit !($score < 0.9) }"; then
+        if [ $((applied * 2)) -lt "$runs" ]; then
+          echo "ci-weather: warning: weather/$scenario $audit $score in $applied of $runs runs (no median verdict): $display" >&2
+        else
+          echo "FAIL weather/$scenario $audit $score $display"
+        fi
+      fi
     done > "$out/good-failures.txt"
 if [ -s "$out/good-failures.txt" ]; then
   echo "ci-weather: the good app fails audits (median of $repeat):" >&2; cat "$out/good-failures.txt" >&2; failed=1
