@@ -33,6 +33,24 @@ public final class HistoryStore {
         try Self.migrator.migrate(database)
     }
 
+    /// Opens an existing history to read it: nothing is created, locked, migrated or written
+    /// (`frugal report --history` once added the schema to whatever file it was given).
+    public init(readingFrom path: String) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        database = try DatabaseQueue(path: path, configuration: configuration)
+        try Self.refuseForeign(database, path: path)
+    }
+
+    /// Checks, before minutes of running, that `path` can take this run: absent (it will be
+    /// created), or a Frugal history (or an empty file). A file that is not an SQLite database
+    /// or holds someone else's tables throws a `HistoryError`-like error naming it. The kind of
+    /// file (regular, not a device, FIFO or link) is the caller's check, as for every output.
+    public static func checkUsable(path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        _ = try HistoryStore(readingFrom: path)
+    }
+
     /// A database with tables of its own and no trace of Frugal's schema is someone else's: it is
     /// left as it was (the migrator once added its bookkeeping table to a user's file).
     static func refuseForeign(_ database: DatabaseQueue, path: String) throws {

@@ -45,14 +45,17 @@ public enum ReportDirectory {
         }
         // Making (and removing) a staging directory is the exact operation the write will need;
         // as root, permission bits say nothing, so trying is the only honest check.
-        let probe = isMountPoint(directory.standardizedFileURL) ? try makeStaging(inside: directory.standardizedFileURL)
-            : try makeStaging(for: directory)
+        let mountPoint = isMountPoint(directory.standardizedFileURL)
+        let probe = mountPoint ? try makeStaging(inside: directory.standardizedFileURL) : try makeStaging(for: directory)
         try? FileManager.default.removeItem(at: probe)
+        // The file system the set is staged on: a mount point's own (its parent is another one,
+        // and a 40 KiB tmpfs once passed this check by its parent's free space).
+        let stagedOn = mountPoint ? directory.standardizedFileURL.path : parent.path
         var stats = statvfs()
-        if statvfs(parent.path, &stats) == 0 {
+        if statvfs(stagedOn, &stats) == 0 {
             let free = UInt64(stats.f_bavail) * UInt64(stats.f_frsize)
             guard free >= minimumFreeBytes else {
-                throw ReportError("only \(free / 1024 / 1024) MiB free on the file system of \(parent.path); a report set needs \(minimumFreeBytes / 1024 / 1024) MiB")
+                throw ReportError("only \(free / 1024 / 1024) MiB free on the file system of \(stagedOn); a report set needs \(minimumFreeBytes / 1024 / 1024) MiB")
             }
         }
     }

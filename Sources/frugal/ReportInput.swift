@@ -35,6 +35,20 @@ enum ReportInput {
         }
     }
 
+    /// `--out` as the directory it names: a symbolic link is followed once, here, so the set is
+    /// swapped into its target and the lock is the target's (a link was itself swapped away and
+    /// replaced by a directory, and a second name for one directory escaped the lock). A link to
+    /// nothing is refused.
+    static func resolveOut(_ out: String) throws -> String {
+        var info = stat()
+        guard lstat(out, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return out }
+        guard let resolved = realpath(out, nil) else {
+            throw CLIFailure.badInput("--out \(out): a symbolic link to nothing (\(String(cString: strerror(errno)))); name a directory or a new path")
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Checks that `--out` can take a report set and takes its lock, before any work: a second
     /// run or merge into the same directory is refused at once. Hold the lock until the set is written.
     static func lockOut(_ out: String) throws -> ReportDirectoryLock {

@@ -151,11 +151,13 @@ struct Run: ParsableCommand {
 
     func run() throws {
         // --out first: building a project's products or running the suite may take minutes.
+        let out = try ReportInput.resolveOut(self.out)
         let directory = URL(fileURLWithPath: out)
         let outLock = try ReportInput.lockOut(out)
         // Held until the report is written (and released by the kernel however frugal ends).
         defer { withExtendedLifetime(outLock) {} }
         // Inputs are checked before minutes of running, so a typo fails at once.
+        if !noHistory { try Self.checkHistory(history) }
         let project = try loadProject()
         var shardInfo = shard.flatMap(ShardPlan.parse)
         var plans = try makePlans(project: project)
@@ -277,6 +279,17 @@ struct Run: ParsableCommand {
             throw CLIFailure.harness("the report was written, but the run could not be recorded in \(self.history): \(failure)")
         }
         try CIOutput.finish(report, jsonStdout: jsonStdout, annotations: githubAnnotations)
+    }
+
+    /// `--history` before the run: a regular file that is a Frugal history, or a new path. A
+    /// block device once got an SQLite header written over its first pages, after the whole run.
+    static func checkHistory(_ path: String) throws {
+        try ReportInput.checkOutputs([("--history", path)])
+        do {
+            try HistoryStore.checkUsable(path: path)
+        } catch {
+            throw CLIFailure.badInput("--history \(path): \(error)")
+        }
     }
 
     static func interruptedFailure(_ signal: Int32?, detail: String) -> CLIFailure {
