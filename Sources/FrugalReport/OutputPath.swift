@@ -1,4 +1,5 @@
 import Foundation
+import FrugalCore
 
 /// The one check every file output of the CLI passes before any work starts and again just
 /// before its rename: a path is written only if it is absent (in an existing directory, with a
@@ -33,16 +34,5 @@ public enum OutputPath {
     }
 
     /// What a non-regular file is, in words; nil for a regular file.
-    static func kind(of mode: mode_t) -> String? {
-        switch mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFLNK: return "a symbolic link"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        case S_IFIFO: return "a FIFO"
-        case S_IFSOCK: return "a socket"
-        case S_IFDIR: return "a directory"
-        default: return "not a regular file"
-        }
-    }
+    static func kind(of mode: mode_t) -> String? { FileKind.nonRegular(mode: mode) }
 }
