@@ -35,4 +35,22 @@ public enum OutputPath {
 
     /// What a non-regular file is, in words; nil for a regular file.
     static func kind(of mode: mode_t) -> String? { FileKind.nonRegular(mode: mode) }
+
+    /// The hidden name of a file made beside `name` (a staging directory, a temporary file, a
+    /// lock): `.NAME` + `suffix`, with NAME shortened (and a hash of the whole of it added) when
+    /// the result would be longer than ``maximumNameBytes``. Any name the file system takes
+    /// thus gets its companions: a 250-byte `--out` was refused because `.NAME.frugal-staging-PID-N`
+    /// was not. The same name always gives the same result (the lock is found by it).
+    /// `reserve`: bytes the caller appends after the suffix (a pid and a counter).
+    public static func hiddenSibling(of name: String, suffix: String, reserve: Int = 24) -> String {
+        let whole = "." + name + suffix
+        guard whole.utf8.count + reserve > maximumNameBytes else { return whole }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs and processes
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let tag = "~" + String(hash, radix: 16)
+        let room = max(0, maximumNameBytes - reserve - suffix.utf8.count - tag.utf8.count - 1)
+        var prefix = ""
+        for character in name where prefix.utf8.count + character.utf8.count <= room { prefix.append(character) }
+        return "." + prefix + tag + suffix
+    }
 }

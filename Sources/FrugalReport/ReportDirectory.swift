@@ -37,7 +37,20 @@ public enum ReportDirectory {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw ReportError("\(path) exists and is not a directory")
         }
+        if let long = directory.standardizedFileURL.pathComponents.first(where: { $0.utf8.count > OutputPath.maximumNameBytes }) {
+            throw ReportError("\(path): the name \(long.prefix(24))… is \(long.utf8.count) bytes, longer than a file system takes (\(OutputPath.maximumNameBytes))")
+        }
         let parent = directory.standardizedFileURL.deletingLastPathComponent()
+        // The directories this check makes are removed again if it refuses: a refused --out
+        // once left its whole parent chain behind.
+        var missing: [URL] = []
+        var ancestor = parent
+        while !FileManager.default.fileExists(atPath: ancestor.path) && ancestor.path != "/" {
+            missing.append(ancestor)
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        var refused = true
+        defer { if refused { for made in missing { rmdir(made.path) } } }
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
@@ -58,6 +71,7 @@ public enum ReportDirectory {
                 throw ReportError("only \(free / 1024 / 1024) MiB free on the file system of \(stagedOn); a report set needs \(minimumFreeBytes / 1024 / 1024) MiB")
             }
         }
+        refused = false
     }
 
     /// Replaces the report set in `directory` by `files`; `replaceable` names the top-level entries
@@ -123,7 +137,7 @@ public enum ReportDirectory {
 
     /// A fresh, empty directory beside `directory`, hidden, named after it and this process.
     static func makeStaging(for directory: URL) throws -> URL {
-        try makeStaging(in: directory.deletingLastPathComponent(), named: ".\(directory.lastPathComponent).frugal-staging")
+        try makeStaging(in: directory.deletingLastPathComponent(), named: OutputPath.hiddenSibling(of: directory.lastPathComponent, suffix: ".frugal-staging"))
     }
 
     /// A fresh, empty hidden directory inside `directory` (a mount point's set is staged there).
@@ -165,7 +179,7 @@ public final class ReportDirectoryLock {
     /// Takes the lock, or throws a `ReportError` naming the run that holds it.
     public init(_ directory: URL) throws {
         let directory = directory.standardizedFileURL
-        let path = directory.deletingLastPathComponent().appendingPathComponent(".\(directory.lastPathComponent).frugal-lock").path
+        let path = directory.deletingLastPathComponent().appendingPathComponent(OutputPath.hiddenSibling(of: directory.lastPathComponent, suffix: ".frugal-lock")).path
         self.path = path
         fd = try Self.acquire(path, directory: directory)
         ftruncate(fd, 0)

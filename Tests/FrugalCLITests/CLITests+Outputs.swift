@@ -120,6 +120,27 @@ final class CLIOutputPathTests: XCTestCase {
         }
     }
 
+    /// Names the file system takes get their companions (staging directory, temporary file,
+    /// lock): a 250-byte `--out` and a 255-byte `--html` were refused because the hidden names
+    /// made beside them were longer. A name it does not take is refused before anything is made
+    /// (a refused `--out` once left its whole parent chain behind).
+    func testLongButValidNamesAreWrittenAndTooLongOnesLeaveNothing() throws {
+        let directory = try temporaryDirectory()
+        let out = directory.appendingPathComponent("a/b/" + String(repeating: "d", count: 250)).path
+        let run = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", out, "--", "true"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/report.json"))
+        let html = directory.appendingPathComponent(String(repeating: "h", count: 250) + ".html").path
+        let render = try CLITests.frugal(["report", out + "/report.json", "--html", html])
+        XCTAssertEqual(render.status, 0, render.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: html))
+        let tooLong = directory.appendingPathComponent("x/y/" + String(repeating: "e", count: 300)).path
+        let refused = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", tooLong, "--", "true"])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("longer than a file system takes"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("x").path), "no directory left by the refusal")
+    }
+
     /// `--out` naming a symbolic link: followed once, so the set lands in the target and the
     /// link stays a link (it was swapped away and replaced by a directory); a link to nothing is
     /// refused before the run.
