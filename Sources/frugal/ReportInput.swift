@@ -6,6 +6,11 @@ import FrugalReport
 enum ReportInput {
     static func load(_ path: String) throws -> Report {
         let data: Data
+        // Foundation names a FIFO or device "permission" and a directory "error 256": say what it is.
+        var info = stat()
+        if stat(path, &info) == 0, let kind = FileKind.nonRegular(mode: info.st_mode) {
+            throw CLIFailure.badInput("cannot read \(path): it is \(kind), not a report file")
+        }
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > ReportJSON.maxBytes {
             throw CLIFailure.badInput("\(path) is \(size / 1_048_576) MiB, larger than a report can be (\(ReportJSON.maxBytes / 1_048_576) MiB)")
         }

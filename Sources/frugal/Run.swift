@@ -323,7 +323,13 @@ struct Run: ParsableCommand {
         let names: [String: Int32] = ["HUP": SIGHUP, "INT": SIGINT, "QUIT": SIGQUIT, "USR1": SIGUSR1, "USR2": SIGUSR2,
                                       "TERM": SIGTERM, "WINCH": SIGWINCH, "PWR": SIGPWR]
         let upper = text.uppercased()
-        if let number = Int32(text), number > 0, number < 65 { return number }
+        if let number = Int32(text), number > 0, number < 65 {
+            // As by name: a signal the program cannot catch is no warning it could answer.
+            guard number != SIGKILL && number != SIGSTOP else {
+                throw CLIFailure.badInput("--memory-warning-signal: \(text) is SIG\(number == SIGKILL ? "KILL" : "STOP"), which a program cannot catch; use one it can handle, such as USR1")
+            }
+            return number
+        }
         if let number = names[upper.hasPrefix("SIG") ? String(upper.dropFirst(3)) : upper] { return number }
         throw CLIFailure.badInput("--memory-warning-signal: unknown signal '\(text)' (use a name such as USR1, or a number)")
     }

@@ -21,6 +21,29 @@ final class CLIFaultTests: XCTestCase {
         }
     }
 
+    /// SIGKILL and SIGSTOP were refused by name but accepted by number (9, 19).
+    func testAMemoryWarningSignalThatCannotBeCaughtIsRefusedByNumberToo() throws {
+        for signal in ["9", "19", "KILL", "SIGSTOP"] {
+            let result = try CLITests.frugal(["run", "--no-history", "--memory-warning-signal", signal, "--", "true"])
+            XCTAssertEqual(result.status, 1, "\(signal): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        }
+    }
+
+    /// A FIFO or a directory given as a report was "permission denied" or "error 256".
+    func testAReportThatIsNotARegularFileIsNamedForWhatItIs() throws {
+        let directory = try temporaryDirectory()
+        let fifo = directory.appendingPathComponent("fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        for (path, kind) in [(fifo, "a FIFO"), (directory.path, "a directory")] {
+            for arguments in [["report", path, "--markdown", directory.appendingPathComponent("m.md").path], ["compare", path, path], ["merge", path, "--out", directory.appendingPathComponent("m").path]] {
+                let result = try CLITests.frugal(arguments)
+                XCTAssertEqual(result.status, 1, "\(arguments): \(result.stderr)")
+                XCTAssertTrue(result.stderr.contains("it is \(kind), not a report file"), result.stderr)
+            }
+        }
+    }
+
     func testAMissingCommandExitsOneAndKeepsTheReportThere() throws {
         let directory = try temporaryDirectory()
         let out = directory.appendingPathComponent("out").path
