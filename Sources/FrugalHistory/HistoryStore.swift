@@ -135,15 +135,25 @@ public final class HistoryStore {
                 """, arguments: [limit, workload, workload])
             var order: [String] = []
             var series: [String: HistorySeries] = [:]
+            // SQLite columns are not typed and the file is anyone's to edit: a row whose values
+            // are not of their column's type is skipped (GRDB's typed subscripts trap on it, and
+            // a text score once killed `frugal run` before its report was written).
+            func text(_ row: Row, _ column: String) -> String? { String.fromDatabaseValue(row[column] as DatabaseValue) }
+            func number(_ row: Row, _ column: String) -> Double? {
+                let value: DatabaseValue = row[column]
+                guard let number = Double.fromDatabaseValue(value), number.isFinite else { return nil }
+                return number
+            }
             for row in rows {
-                let workload: String = row["workload"], scenario: String = row["scenario"], audit: String = row["auditId"]
+                guard let workload = text(row, "workload"), let scenario = text(row, "scenario"), let audit = text(row, "auditId"),
+                      let recordedAt = text(row, "recordedAt") else { continue }
                 let key = [workload, scenario, audit].joined(separator: "\u{0}")
                 if series[key] == nil {
                     order.append(key)
                     series[key] = HistorySeries(workload: workload, scenario: scenario, audit: audit, points: [])
                 }
-                series[key]?.points.append(HistoryPoint(recordedAt: row["recordedAt"], commit: row["commitHash"],
-                                                        score: row["score"], value: row["numericValue"]))
+                series[key]?.points.append(HistoryPoint(recordedAt: recordedAt, commit: text(row, "commitHash"),
+                                                        score: number(row, "score"), value: number(row, "numericValue")))
             }
             return ReportHistory(series: order.compactMap { series[$0] })
         }

@@ -57,6 +57,21 @@ final class CLIFaultTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["out"], "nothing temporary left")
     }
 
+    /// A command that names a directory (`.`, `""`, a directory on PATH) passed `access(X_OK)`,
+    /// "crashed" with 126, exited 0 and replaced the report already in --out.
+    func testACommandThatIsADirectoryIsNotFoundAndKeepsTheReport() throws {
+        let directory = try temporaryDirectory()
+        let out = directory.appendingPathComponent("out").path
+        XCTAssertEqual(try CLITests.frugal(["run", "--quiet", "--no-history", "--out", out, "--", "true"]).status, 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: out + "/report.json"))
+        for command in [".", "", directory.path] {
+            let result = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", out, "--", command])
+            XCTAssertEqual(result.status, 1, "'\(command)': \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("not found"), result.stderr)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/report.json")), before, "the report already there is kept")
+    }
+
     func testAnOutThatCannotBeWrittenFailsBeforeRunning() throws {
         let directory = try temporaryDirectory()
         let file = directory.appendingPathComponent("a-file")
