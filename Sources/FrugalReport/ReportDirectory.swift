@@ -1,5 +1,6 @@
 import CFrugalSystem
 import Foundation
+import FrugalProbe
 
 /// Writes a report set as one: every file goes into a staging directory beside the target, and
 /// the staging directory is swapped with the target in one `renameat2(RENAME_EXCHANGE)`. A reader
@@ -85,7 +86,9 @@ public enum ReportDirectory {
         let mountPoint = isMountPoint(directory)
         let staging = mountPoint ? try makeStaging(inside: directory) : try makeStaging(for: directory)
         var stagingExists = true
-        defer { if stagingExists { try? FileManager.default.removeItem(at: staging) } }
+        // After a swap the staging path holds the OLD set, which may hold a mount (a bind-mounted
+        // folder was once emptied through it): removed without leaving its mount.
+        defer { if stagingExists { FileTreeRemoval.remove(staging.path) } }
         for file in files {
             let url = staging.appendingPathComponent(file.path)
             do {

@@ -141,6 +141,31 @@ final class CLIOutputPathTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("x").path), "no directory left by the refusal")
     }
 
+    /// Round three of the probe: the old set, swapped out into the staging path, was removed with
+    /// a recursive delete that crossed a bind mount inside it and emptied the mounted folder.
+    func testReplacingASetLeavesAMountInsideTheOldOneAndItsFiles() throws {
+        let directory = try temporaryDirectory()
+        let out = directory.appendingPathComponent("out")
+        XCTAssertEqual(try CLITests.frugal(["run", "--quiet", "--no-history", "--out", out.path, "--", "true"]).status, 0)
+        let victim = directory.appendingPathComponent("victim")
+        try FileManager.default.createDirectory(at: victim.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try Data("precious".utf8).write(to: victim.appendingPathComponent("sub/g"))
+        let mountPoint = out.appendingPathComponent("report.html")
+        try FileManager.default.removeItem(at: mountPoint)
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: false)
+        guard getuid() == 0, mount(victim.path, mountPoint.path, nil, UInt(MS_BIND), nil) == 0 else {
+            throw XCTSkip("bind mounting needs root (CAP_SYS_ADMIN): \(String(cString: strerror(errno)))")
+        }
+        // Wherever the swap leaves the mount, it is detached at the end.
+        defer {
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] {
+                umount2(directory.appendingPathComponent(entry).appendingPathComponent("report.html").path, Int32(MNT_DETACH))
+            }
+        }
+        _ = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", out.path, "--", "true"])
+        XCTAssertEqual(try String(contentsOf: victim.appendingPathComponent("sub/g"), encoding: .utf8), "precious", "the mounted folder's files are kept")
+    }
+
     /// `--out` naming a symbolic link: followed once, so the set lands in the target and the
     /// link stays a link (it was swapped away and replaced by a directory); a link to nothing is
     /// refused before the run.
