@@ -35,9 +35,11 @@ public final class HistoryStore {
 
     /// Opens an existing history to read it: nothing is created, locked, migrated or written
     /// (`frugal report --history` once added the schema to whatever file it was given).
-    public init(readingFrom path: String) throws {
+    public init(readingFrom path: String, busyTimeout: TimeInterval = HistoryStore.defaultBusyTimeout) throws {
         var configuration = Configuration()
         configuration.readonly = true
+        // A run writing the history holds it for a moment: wait for it, as a writer does.
+        configuration.busyMode = .timeout(busyTimeout)
         database = try DatabaseQueue(path: path, configuration: configuration)
         try Self.refuseForeign(database, path: path)
     }

@@ -81,6 +81,28 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertEqual(series.points.map(\.score), [nil, 0.2], "a text score is unavailable")
     }
 
+    /// The check before a run reads the history: while another process holds it in an exclusive
+    /// transaction, the check waits (as a writer does) instead of refusing at once.
+    func testTheCheckBeforeARunWaitsForABusyHistory() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-history-held-\(getpid()).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: path + ".lock") }
+        try HistoryStore(path: path).append(report(score: 0.9), commit: nil, recordedAt: "2026-01-01T00:00:00Z")
+        let holder = try DatabaseQueue(path: path)
+        let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? holder.inTransaction(.exclusive) { _ in
+                held.signal()
+                // Held for 0.5 s, well inside the check's 30 s wait, whatever the machine's load.
+                _ = release.wait(timeout: .now() + 0.5)
+                return .commit
+            }
+        }
+        held.wait()
+        XCTAssertNoThrow(try HistoryStore.checkUsable(path: path), "waited for the holder")
+        release.signal()
+    }
+
     func testAForeignDatabaseIsRefusedAndLeftAlone() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-history-foreign-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
