@@ -18,11 +18,12 @@ enum Blocker {
             }
             dispatchMain()
         case "runloop":
-            let timer = Timer(timeInterval: lead, repeats: false) { _ in
+            // `scheduledTimer`: swift-corelibs-foundation's `Timer(timeInterval:repeats:block:)` added
+            // with `RunLoop.add` fires at once (seen with 6.3.1), not after its interval.
+            _ = Timer.scheduledTimer(withTimeInterval: lead, repeats: false) { _ in
                 spin(seconds)
-                RunLoop.main.add(Timer(timeInterval: tail, repeats: false) { _ in exit(0) }, forMode: .default)
+                _ = Timer.scheduledTimer(withTimeInterval: tail, repeats: false) { _ in exit(0) }
             }
-            RunLoop.main.add(timer, forMode: .default)
             while true { RunLoop.main.run() }
         default: break
         }
