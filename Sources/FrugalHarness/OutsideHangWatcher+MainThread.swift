@@ -23,6 +23,8 @@ struct MainThreadJudge {
     /// Every distinct judgement, in order (at most `choiceLimit`).
     private(set) var choices: [MainThreadChoice] = []
     private var current: (tid: Int32, basis: String)?
+    /// Whether the last reading found the main queue given up to the pool (`dispatchMain()`).
+    private(set) var unbound = false
 
     static let choiceLimit = 32
     /// Looks for libdispatch at every sample for the process's first 0.5 s (the dynamic loader maps it
@@ -56,6 +58,7 @@ struct MainThreadJudge {
         }
         // Unreadable once found: the process is on its way out. The judgement stands.
         guard let reading = probe.read() else { return (current?.tid ?? pid, false) }
+        unbound = !reading.threadBound
         if reading.threadBound {
             let tid = reading.owner ?? pid
             judge(tid, basis: MainThreadChoice.mainQueueBound, now: now,

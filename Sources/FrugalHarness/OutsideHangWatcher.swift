@@ -125,6 +125,9 @@ final class OutsideHangWatcher: Sendable {
     private func loop() {
         var tracker = OutsideStretchTracker(limitNanoseconds: limitNanoseconds)
         var judge = MainThreadJudge()
+        // Under `dispatchMain()`, while the main queue is idle: every thread as the last sample saw it,
+        // so the pool thread that takes the queue next has a sample from before its drain began.
+        var baselines: [Int32: OutsideStretchTracker.Sample] = [:]
         var lastMembersCheck: UInt64 = 0
         var pid = root
         var wait = interval
@@ -152,7 +155,9 @@ final class OutsideHangWatcher: Sendable {
                     if state.wchan == nil && state.state != "R" { shared.unreadable.insert("wchan") }
                     if state.syscall == nil { shared.unreadable.insert("syscall") }
                 }
+                if !idle, let baseline = baselines[tid] { tracker.assumePrevious(baseline) }
                 tracker.observe(.init(pid: tid, time: now, state: state, idle: idle), expecting: expecting)
+                baselines = idle && judge.unbound ? Self.baselines(pid: pid, time: now) : [:]
                 // Asleep (interruptible) while no answer is expected, the thread can start no hang
                 // without running first, and a spin's length is its on-CPU time from the last sample
                 // that saw it asleep, however late the next sample comes: sample 4 times less often
@@ -171,6 +176,19 @@ final class OutsideHangWatcher: Sendable {
         tracker.finish(exitTime: exitTime, now: MonotonicClock.now(), expecting: expecting)
         publish(tracker)
         finished.signal()
+    }
+
+    /// Every thread of `pid` now (its state, switches and on-CPU time), as samples.
+    private static func baselines(pid: Int32, time: UInt64) -> [Int32: OutsideStretchTracker.Sample] {
+        var result: [Int32: OutsideStretchTracker.Sample] = [:]
+        for tid in (try? ProcFS.threadIDs(pid: pid)) ?? [] where tid != pid {
+            guard let thread = try? ProcFS.threadSample(pid: pid, tid: tid) else { continue }
+            result[tid] = .init(pid: tid, time: time, state: ThreadWaitState(state: thread.state ?? "?", wchan: nil, syscall: nil,
+                                                                          voluntaryContextSwitches: thread.voluntaryContextSwitches,
+                                                                          involuntaryContextSwitches: thread.involuntaryContextSwitches,
+                                                                          onCPUNanoseconds: thread.onCPUNanoseconds))
+        }
+        return result
     }
 
     private func publish(_ tracker: OutsideStretchTracker) {

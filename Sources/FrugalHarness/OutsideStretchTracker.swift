@@ -108,6 +108,13 @@ struct OutsideStretchTracker {
         last = sample
     }
 
+    /// What a thread the watch now turns to looked like at the previous sample, read then though it
+    /// was not the one watched (under `dispatchMain()` any pool thread may take the main queue): a
+    /// spin it starts counts from there, not from the first sample that watches it.
+    mutating func assumePrevious(_ sample: Sample) {
+        if last?.pid != sample.pid { last = sample }
+    }
+
     /// The watched thread could not be read (its process has exited, or is gone).
     mutating func lost(at time: UInt64) {
         if lostAt == nil { lostAt = time }

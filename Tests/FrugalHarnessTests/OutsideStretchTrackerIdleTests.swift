@@ -52,6 +52,34 @@ final class OutsideStretchTrackerIdleTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(pool.tracker.hangs.first).milliseconds, 400, accuracy: 30)
     }
 
+    /// Another pool thread takes the main queue between two 100 ms samples and spins 400 ms: with its
+    /// baseline from the sample before (read though it was not the one watched), the hang is 400 ms,
+    /// not the 300 ms from the first sample that watched it.
+    func testASpinOnANewPoolThreadCountsFromItsBaseline() throws {
+        var tracker = OutsideStretchTracker(limitNanoseconds: 250 * Self.ms)
+        func state(_ letter: String, _ switches: Int, _ onCPU: UInt64) -> ThreadWaitState {
+            ThreadWaitState(state: letter, wchan: nil, syscall: letter == "R" ? "running" : "202", voluntaryContextSwitches: switches,
+                            involuntaryContextSwitches: 0, onCPUNanoseconds: onCPU)
+        }
+        var time: UInt64 = 1_000 * Self.ms
+        for _ in 0..<5 {
+            time += 100 * Self.ms
+            tracker.observe(.init(pid: 8, time: time, state: state("S", 3, 0), idle: true), expecting: (0, 0))
+        }
+        // Thread 9 at that last sample: asleep in the pool, 5 ms on the CPU so far.
+        let baseline = OutsideStretchTracker.Sample(pid: 9, time: time, state: state("S", 4, 5 * Self.ms))
+        for step in 1...4 {
+            time += 100 * Self.ms
+            if step == 1 { tracker.assumePrevious(baseline) }
+            tracker.observe(.init(pid: 9, time: time, state: state("R", 4, 5 * Self.ms + UInt64(step) * 100 * Self.ms)), expecting: (0, 0))
+        }
+        time += 100 * Self.ms
+        tracker.observe(.init(pid: 9, time: time, state: state("S", 5, 405 * Self.ms), idle: true), expecting: (0, 0))
+        tracker.finish(exitTime: time, now: time, expecting: (0, 0))
+        XCTAssertEqual(tracker.hangs.count, 1, "\(tracker.hangs)")
+        XCTAssertEqual(try XCTUnwrap(tracker.hangs.first).milliseconds, 400, accuracy: 1)
+    }
+
     /// Other queues' work on the thread while the main queue is idle is no hang at all.
     func testOtherWorkOnThePoolThreadIsNotTheMainThreads() {
         var pool = Pool()
