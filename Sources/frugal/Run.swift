@@ -86,6 +86,9 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("The signal a black-box program gets as its memory warning (a memoryWarning step, or the kernel's pressure): a name (USR1, SIGUSR2) or a number. Default: none, and the warning audits are not applicable.", valueName: "signal"))
     var memoryWarningSignal: String?
 
+    @Option(help: ArgumentHelp("The signal a black-box command gets as its input (an input step): a name (USR2) or a number. Default: none, and input steps are not applicable to it. frugal.yml sets it per program (inputSignal).", valueName: "signal"))
+    var inputSignal: String?
+
     @Option(help: ArgumentHelp("A directory of fixtures the run's origin answers from instead of its synthetic routes (request path → file; see docs/NETWORK.md). frugal.yml's server: of an app or scenario wins.", valueName: "dir"))
     var fixtures: String?
 
@@ -367,10 +370,17 @@ struct Run: ParsableCommand {
                 throw CLIFailure.badInput("command not found: \(command[0]) (not an executable file, nor on PATH)")
             }
             let raw = ProcessIO.rawArgumentsAfterTerminator(count: command.count).map { Array($0.dropFirst()) }
+            let input = try inputSignal.map { text -> Int32 in
+                guard let number = ProgramSignal.number(text) else {
+                    throw CLIFailure.badInput("--input-signal: '\(text)' is not a signal a program can catch (use a name such as USR2, or a number; not KILL or STOP)")
+                }
+                return number
+            }
             return chosen.flatMap { scenario in
                 (1...repetitions).map {
                     var plan = RunPlan(target: .command(command), scenario: scenario, repetition: $0)
                     plan.rawArguments = raw
+                    plan.programInputSignal = input
                     return plan
                 }
             }
