@@ -131,20 +131,16 @@ struct ABSession {
         let quiet = options.quiet
         let outcome: ABRunner.Outcome
         do {
-            outcome = try runner.runAdaptive(initial: options.repetitions, step: 4, maximum: options.maxRepeat, ambiguous: { baseRecords, headRecords in
-                let comparison = compare(baseRecords, headRecords, generatedAt: started).head.comparison
-                let keys = Set((comparison?.results ?? []).flatMap { $0.audits + $0.metrics }
-                    .filter { ($0.verdict == .inconclusive || $0.verdict == .insufficientData) && focus($0) }
-                    .map { $0.workload + "\u{0}" + $0.scenario })
-                let more = basePlans.indices.filter { keys.contains(basePlans[$0].workloadName + "\u{0}" + basePlans[$0].scenario.name) }
-                if !more.isEmpty && !quiet { ProcessIO.progress("frugal ab: \(keys.count) workload · scenario still inconclusive: more runs") }
-                return more
-            }, progress: { progress in
-                guard !quiet else { return }
-                if case .finished(let side, let record, let index, let count) = progress {
-                    ProcessIO.progress("[\(index)/\(count)] \(side) · \(record.workload) · \(record.scenario) · run \(record.repetition): \(record.outcome.rawValue)")
-                }
-            })
+            let ambiguous: ([RunRecord], [RunRecord]) -> [Int] = { baseRecords, headRecords in
+                self.ambiguousPlans(basePlans, baseRecords, headRecords, generatedAt: started)
+            }
+            let progress: (ABRunner.Progress) -> Void = { progress in
+                guard !quiet, case .finished(let side, let record, let index, let count) = progress else { return }
+                let line: String = "[\(index)/\(count)] \(side) · \(record.workload) · \(record.scenario) · run \(record.repetition): \(record.outcome.rawValue)"
+                ProcessIO.progress(line)
+            }
+            outcome = try runner.runAdaptive(initial: options.repetitions, step: 4, maximum: options.maxRepeat,
+                                             ambiguous: ambiguous, progress: progress)
         } catch let failure as SuiteFailure {
             if let mismatch = failure.underlying as? ProtocolMismatch { throw CLIFailure.badInput(mismatch.description) }
             throw CLIFailure.harness("\(failure.underlying)")
@@ -154,6 +150,21 @@ struct ABSession {
         }
         let reports = compare(outcome.base, outcome.head, generatedAt: started)
         return Result(base: reports.base, head: reports.head, rounds: outcome.rounds)
+    }
+
+    /// The plans whose workload · scenario still has an inconclusive value this session follows.
+    func ambiguousPlans(_ plans: [RunPlan], _ baseRecords: [RunRecord], _ headRecords: [RunRecord], generatedAt: String) -> [Int] {
+        let comparison = compare(baseRecords, headRecords, generatedAt: generatedAt).head.comparison
+        let entries: [ComparisonEntry] = (comparison?.results ?? []).flatMap { $0.audits + $0.metrics }
+        var keys = Set<String>()
+        for entry in entries where (entry.verdict == .inconclusive || entry.verdict == .insufficientData) && focus(entry) {
+            keys.insert(entry.workload + "\u{0}" + entry.scenario)
+        }
+        let more = plans.indices.filter { keys.contains(plans[$0].workloadName + "\u{0}" + plans[$0].scenario.name) }
+        if !more.isEmpty && !options.quiet {
+            ProcessIO.progress("frugal ab: \(keys.count) workload · scenario still inconclusive: 4 more runs a side")
+        }
+        return more
     }
 
     /// Both sides' reports, the head with its comparison against the base.
