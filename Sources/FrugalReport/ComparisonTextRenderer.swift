@@ -60,6 +60,11 @@ public enum ComparisonTextRenderer {
             lines.append("  improved \(entry.kind.rawValue) \(entry.name) · \(entry.workload) · \(entry.scenario): \(entry.reason)")
         }
         for missing in comparison.unmatched { lines.append("  unmatched: \(missing)") }
+        let gates = entries.filter { $0.minimumEffect.gating && $0.verdict != .insufficientData && $0.channel != nil }
+        if !gates.isEmpty {
+            let exact = gates.filter { $0.channel == .count }.count
+            lines.append("gates: \(exact) by exact count, \(gates.count - exact) by statistics")
+        }
         // Names come from reports anyone can write: each line stays one line, with no terminal escape.
         return lines.map(TextSanitizer.visible).joined(separator: "\n") + "\n"
     }
