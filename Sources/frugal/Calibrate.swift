@@ -23,6 +23,8 @@ struct Calibrate: ParsableCommand {
     var out = ".frugal/calibration.json"
 
     func run() throws {
+        let directory = URL(fileURLWithPath: out).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try ReportInput.checkOutputs([("--out", out)])
         var options = ab
         options.maxRepeat = options.repetitions
@@ -31,8 +33,6 @@ struct Calibrate: ParsableCommand {
         var other = side
         other.label = "A′"
         let session = ABSession(options: options, base: side, head: other)
-        let directory = URL(fileURLWithPath: out).deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let result = try session.run(outForSignals: directory)
         var all = result.head
         all.runs = result.base.runs + result.head.runs
@@ -44,7 +44,7 @@ struct Calibrate: ParsableCommand {
         try ReportInput.write(try encoder.encode(calibration), to: out)
         print("host: \(fingerprint.cpuModel), \(fingerprint.cores) cores, kernel \(fingerprint.kernel), \(fingerprint.toolchain), cgroup \(fingerprint.cgroupVersion), steal \(fingerprint.stealPercent.map { DisplayFormat.number($0) + " %" } ?? "unavailable")")
         for entry in calibration.entries where entry.noise > 0 {
-            print("  \(entry.workload) · \(entry.scenario) · \(entry.name): median \(DisplayFormat.number(entry.median)) \(entry.unit), noise \(DisplayFormat.number(entry.noise))\(entry.cv.map { String(format: " (CV %.1f%%)", $0 * 100) } ?? "") over \(entry.count) runs")
+            print("  \(entry.workload) · \(entry.scenario) · \(entry.name): median \(DisplayFormat.number(entry.median)) \(entry.unit), noise \(String(format: "%.3g", entry.noise))\(entry.cv.map { String(format: " (CV %.1f%%)", $0 * 100) } ?? "") over \(entry.count) runs")
         }
         let quiet = calibration.entries.filter { $0.noise == 0 }.count
         print("\(calibration.entries.count) values measured, \(quiet) without noise; wrote \(out)")
