@@ -179,7 +179,7 @@ struct ABSession {
         let baseReport = ReportBuilder.build(records: baseRecords, tool: tool, generatedAt: generatedAt, environment: environment)
         var headReport = ReportBuilder.build(records: headRecords, tool: tool, generatedAt: generatedAt, environment: environment)
         headReport.comparison = ReportComparator.compare(base: baseReport, head: headReport, baseline: "A/B base (\(describe(base)))",
-                                                         calibration: calibration)
+                                                         calibration: calibration, sameSession: true)
         return (baseReport, headReport)
     }
 

@@ -94,6 +94,16 @@ final class ThreeAnswerComparisonTests: XCTestCase {
         let audit = try XCTUnwrap(comparison.results[0].audits.first)
         XCTAssertEqual(audit.channel, .statistics)
         XCTAssertEqual(comparison.regressions.map(\.name), [MetricName.cpuWakeups])
+        // Against a stored baseline the count is held to the value's threshold (15 wakeups: a
+        // session's drift); measured in one session (frugal ab) to its own tolerance of 2.
+        XCTAssertEqual(wakeups.threshold, 15)
+        let small = SyntheticReports.report(wakeups: [14, 14, 14, 14, 14], idleRates: [0.08, 0.1, 0.09, 0.12, 0.11])
+        let stored = ReportComparator.compare(base: base, head: small, baseline: "b")
+        XCTAssertEqual(stored.results[0].metrics.first { $0.name == MetricName.cpuWakeups }?.verdict, .unchanged)
+        let session = ReportComparator.compare(base: base, head: small, baseline: "b", sameSession: true)
+        let exact = try XCTUnwrap(session.results[0].metrics.first { $0.name == MetricName.cpuWakeups })
+        XCTAssertEqual(exact.verdict, .regressed, exact.reason)
+        XCTAssertEqual(exact.threshold, 2)
     }
 
     private let host = HostFingerprint(cpuModel: "AMD EPYC", cores: 2, kernel: "6.18", toolchain: "Swift version 6.3.1",

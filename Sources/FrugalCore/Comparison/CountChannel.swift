@@ -28,11 +28,13 @@ public enum CountChannel {
 
     /// The exact verdict for counter `name` when both sides are deterministic (every value of a
     /// side equal) with at least `minimumRepetitions` values each; nil otherwise (statistics).
+    /// The tolerance is the counter's own, or `floor` when larger (a stored baseline's threshold).
     public static func judge(name: String, base: [Double], head: [Double], direction: MetricDirection,
-                             minimumRepetitions: Int) -> (verdict: RegressionVerdict, reason: String, tolerance: Double)? {
-        guard let tolerance = tolerances[name], base.count >= minimumRepetitions, head.count >= minimumRepetitions,
+                             minimumRepetitions: Int, floor: Double = 0) -> (verdict: RegressionVerdict, reason: String, tolerance: Double)? {
+        guard let own = tolerances[name], base.count >= minimumRepetitions, head.count >= minimumRepetitions,
               let b = base.first, let h = head.first,
               base.allSatisfy({ $0 == b }), head.allSatisfy({ $0 == h }) else { return nil }
+        let tolerance = max(own, floor)
         let delta = h - b
         let worse = direction == .lowerIsBetter ? delta : -delta
         let text = "exact count: \(DisplayFormat.number(b)) → \(DisplayFormat.number(h)) in all \(base.count) + \(head.count) runs"

@@ -9,8 +9,15 @@ public enum ReportComparator {
     /// With a `calibration` (already checked against this host), every threshold is at least
     /// ``NoiseCalibration/noiseMultiple`` times the value's measured noise; each widened entry
     /// keeps the configured threshold and the noise beside the one used.
+    ///
+    /// `sameSession`: both reports were measured interleaved in one session (`frugal ab`), so a
+    /// counter constant on each side is compared exactly, with its count tolerance, and gates.
+    /// Against a stored baseline (the default) a session's drift can move such a counter as a
+    /// whole (whole reports of one build drift by up to 10 wakeups), so a constant counter is
+    /// still judged as a count, but against the value's practical threshold, and gates only where
+    /// ``MinimumEffectTable`` says it does.
     public static func compare(base: Report, head: Report, baseline: String, policy: ComparisonPolicy = .default,
-                               calibration: NoiseCalibration? = nil) -> ReportComparison {
+                               calibration: NoiseCalibration? = nil, sameSession: Bool = false) -> ReportComparison {
         let baseGroups = groups(base.runs)
         let headGroups = groups(head.runs)
         var results: [WorkloadComparison] = []
@@ -25,14 +32,15 @@ public enum ReportComparator {
             let audits = Set(baseRuns.flatMap { $0.audits.keys }).union(headRuns.flatMap { $0.audits.keys }).sorted().compactMap { id in
                 entry(.audit, first, id, base: baseRuns.map { $0.audits[id]?.numericValue }, head: headRuns.map { $0.audits[id]?.numericValue },
                       unit: (headRuns + baseRuns).lazy.compactMap { $0.audits[id]?.numericUnit }.first ?? "",
-                      effect: MinimumEffectTable.audit(id), policy: policy, calibration: calibration,
+                      effect: MinimumEffectTable.audit(id), policy: policy, calibration: calibration, sameSession: sameSession,
                       baseScore: SampleSummary.median(baseRuns.compactMap { $0.audits[id]?.score }),
                       headScore: SampleSummary.median(headRuns.compactMap { $0.audits[id]?.score }))
             }
             let metrics = Set(baseRuns.flatMap { $0.metrics.keys }).union(headRuns.flatMap { $0.metrics.keys }).sorted().compactMap { name in
                 entry(.metric, first, name, base: baseRuns.map { $0.metrics[name]?.value }, head: headRuns.map { $0.metrics[name]?.value },
                       unit: (headRuns + baseRuns).lazy.compactMap { $0.metrics[name]?.unit }.first ?? "",
-                      effect: MinimumEffectTable.metric(name), policy: policy, calibration: calibration, baseScore: nil, headScore: nil)
+                      effect: MinimumEffectTable.metric(name), policy: policy, calibration: calibration, sameSession: sameSession,
+                      baseScore: nil, headScore: nil)
             }
             results.append(WorkloadComparison(workload: first.workload, scenario: first.scenario,
                                               baseRepetitions: baseRuns.count, headRepetitions: headRuns.count,
@@ -55,7 +63,7 @@ public enum ReportComparator {
     }
 
     private static func entry(_ kind: ComparisonEntry.Kind, _ run: RunReport, _ name: String, base: [Double?], head: [Double?],
-                              unit: String, effect: MinimumEffect, policy: ComparisonPolicy, calibration: NoiseCalibration?,
+                              unit: String, effect: MinimumEffect, policy: ComparisonPolicy, calibration: NoiseCalibration?, sameSession: Bool,
                               baseScore: Double?, headScore: Double?) -> ComparisonEntry? {
         let baseValues = base.compactMap { $0 }.filter(\.isFinite)
         let headValues = head.compactMap { $0 }.filter(\.isFinite)
@@ -83,14 +91,16 @@ public enum ReportComparator {
         }
         // Counts before times: a deterministic counter is judged exactly.
         if kind == .metric {
+            let floor = sameSession ? 0 : (comparison.threshold ?? 0)
             if let exact = CountChannel.judge(name: name, base: baseValues, head: headValues, direction: .lowerIsBetter,
-                                              minimumRepetitions: policy.minimumRepetitions) {
+                                              minimumRepetitions: policy.minimumRepetitions, floor: floor) {
                 entry.verdict = exact.verdict
                 entry.reason = exact.reason
                 entry.channel = .count
                 entry.threshold = exact.tolerance
-                // A deterministic counter that moved gates whatever its statistical table says.
-                entry.minimumEffect.gating = true
+                // In one session a deterministic counter that moved gates whatever its statistical
+                // table says: nothing but the code moves it.
+                if sameSession { entry.minimumEffect.gating = true }
             } else if entry.verdict != .insufficientData, let note = CountChannel.nondeterministicNote(name: name, base: baseValues, head: headValues) {
                 entry.reason += "; " + note
             }
