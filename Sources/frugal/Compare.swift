@@ -57,7 +57,11 @@ struct Compare: ParsableCommand {
         if let comparison = headReport.comparison, let nothing = ComparisonTextRenderer.nothingCompared(comparison) {
             throw CLIFailure.badInput("\(head) against \(base): \(nothing)")
         }
-        if let warning = headReport.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }
+        if let warning = headReport.comparison?.machineWarning {
+            // Thresholds held to this host's measured noise mean nothing for another host's baseline.
+            if noise != nil { throw CLIFailure.badInput("\(base): refused for gating with --calibration: \(warning)") }
+            ProcessIO.error("warning: \(warning)")
+        }
         if !jsonStdout, let comparison = headReport.comparison { print(ComparisonTextRenderer.render(comparison), terminator: "") }
         try CIOutput.finish(headReport, jsonStdout: jsonStdout, annotations: githubAnnotations)
         if let comparison = headReport.comparison { try CIOutput.verdictExit(comparison) }
