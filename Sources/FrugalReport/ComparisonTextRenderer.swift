@@ -38,8 +38,20 @@ public enum ComparisonTextRenderer {
             lines.append("\(comparison.regressions.count) significant regression\(comparison.regressions.count == 1 ? "" : "s"), worst first:")
             for entry in comparison.regressions {
                 lines.append("  REGRESSED \(entry.kind.rawValue) \(entry.name) · \(entry.workload) · \(entry.scenario): "
-                             + "\(number(entry.base?.median)) → \(number(entry.head?.median)) \(entry.unit); \(entry.reason)")
+                             + "\(number(entry.base?.median)) → \(number(entry.head?.median)) \(entry.unit); \(entry.reason)\(channel(entry))")
             }
+        }
+        let inconclusive = comparison.inconclusive ?? []
+        if !inconclusive.isEmpty {
+            lines.append("\(inconclusive.count) inconclusive (too noisy to tell at the threshold; not a failure):")
+            for entry in inconclusive {
+                lines.append("  INCONCLUSIVE \(entry.kind.rawValue) \(entry.name) · \(entry.workload) · \(entry.scenario): "
+                             + "\(number(entry.base?.median)) → \(number(entry.head?.median)) \(entry.unit); \(entry.reason)\(channel(entry))")
+            }
+        }
+        if let calibration = comparison.calibration {
+            let widened = entries.filter { $0.noise != nil }.count
+            lines.append("calibration: \(calibration); \(widened) threshold\(widened == 1 ? "" : "s") widened to 3 × the measured noise")
         }
         for entry in entries where entry.verdict == .regressed && !entry.minimumEffect.gating {
             lines.append("  changed (not gating) \(entry.name) · \(entry.workload): \(entry.reason)")
@@ -48,9 +60,19 @@ public enum ComparisonTextRenderer {
             lines.append("  improved \(entry.kind.rawValue) \(entry.name) · \(entry.workload) · \(entry.scenario): \(entry.reason)")
         }
         for missing in comparison.unmatched { lines.append("  unmatched: \(missing)") }
+        let gates = entries.filter { $0.minimumEffect.gating && $0.verdict != .insufficientData && $0.channel != nil }
+        if !gates.isEmpty {
+            let exact = gates.filter { $0.channel == .count }.count
+            lines.append("gates: \(exact) by exact count, \(gates.count - exact) by statistics")
+        }
         // Names come from reports anyone can write: each line stays one line, with no terminal escape.
         return lines.map(TextSanitizer.visible).joined(separator: "\n") + "\n"
     }
 
     static func number(_ value: Double?) -> String { value.map(DisplayFormat.number) ?? "–" }
+
+    /// Which channel decided a gate: an exact count or the statistics.
+    static func channel(_ entry: ComparisonEntry) -> String {
+        entry.channel.map { " [gate: \($0 == .count ? "exact count" : "statistics")]" } ?? ""
+    }
 }

@@ -168,6 +168,7 @@ extension HTMLReportRenderer {
         case .improved: verdict = "<span class=\"improved\">improved</span>"
         case .unchanged: verdict = "unchanged"
         case .insufficientData: verdict = "insufficient repetitions"
+        case .inconclusive: verdict = "inconclusive (too noisy to tell at the threshold)"
         }
         return "<small>baseline \(base) → \(head) · \(verdict)</small>"
     }

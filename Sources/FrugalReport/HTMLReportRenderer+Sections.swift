@@ -67,9 +67,10 @@ extension HTMLReportRenderer {
         func rank(_ entry: ComparisonEntry) -> Int {
             switch entry.verdict {
             case .regressed: return 0
-            case .improved: return 1
-            case .insufficientData: return 2
-            case .unchanged: return 3
+            case .inconclusive: return 1
+            case .improved: return 2
+            case .insufficientData: return 3
+            case .unchanged: return 4
             }
         }
         let entries = (comparison.audits + comparison.metrics.filter { $0.minimumEffect.gating })

@@ -22,6 +22,12 @@ extension MarkdownSummaryRenderer {
             lines.append("")
             lines += changeTable(comparison.regressions)
         }
+        if let inconclusive = comparison.inconclusive, !inconclusive.isEmpty {
+            lines.append("")
+            lines.append("⚠️ **\(inconclusive.count) inconclusive**: the Hodges–Lehmann interval of the shift contains the practical threshold (too noisy to tell; not a failure):")
+            lines.append("")
+            lines += changeTable(inconclusive)
+        }
         lines.append("")
         for missing in comparison.unmatched { lines.append("- unmatched: \(cell(missing))") }
         if !comparison.unmatched.isEmpty { lines.append("") }

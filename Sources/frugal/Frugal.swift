@@ -14,10 +14,11 @@ struct Frugal: ParsableCommand {
         Every number names its source; a counter that cannot be read here is reported as unavailable.
 
         Exit codes: 0 success; 1 bad input; 2 an error-level assertion failed or a significant
-        regression was found; 3 the harness itself failed; 130/143 interrupted by SIGINT/SIGTERM
+        regression was found; 3 the harness itself failed; 4 a comparison (compare, ab, bisect) was
+        inconclusive: a gating value too noisy to tell at its threshold; 130/143 interrupted by SIGINT/SIGTERM
         (the report holds the runs that finished; docs/robustness.md).
         """,
         version: version,
-        subcommands: [Run.self, Record.self, Compare.self, Merge.self, Doctor.self, List.self, Rules.self, RenderReport.self, History.self, Verdicts.self]
+        subcommands: [Run.self, Record.self, Compare.self, AB.self, Calibrate.self, Bisect.self, Merge.self, Doctor.self, List.self, Rules.self, RenderReport.self, History.self, Verdicts.self]
     )
 }

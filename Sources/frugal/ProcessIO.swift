@@ -14,6 +14,9 @@ enum ProcessIO {
         case findings = 2
         /// The harness itself failed.
         case harnessFailure = 3
+        /// A comparison (frugal compare, ab) found no regression, but a gating value was too
+        /// noisy to tell at its threshold: inconclusive, never a failure of the gate.
+        case inconclusive = 4
         /// Stopped by SIGINT (128 + 2) or SIGTERM (128 + 15), as shells report a signal's end.
         case interrupted = 130
         case terminated = 143

@@ -352,7 +352,7 @@ struct Run: ParsableCommand {
         return plans.filter { mine.contains($0.workloadName + "\u{0}" + $0.scenario.name) }
     }
 
-    private func makePlans(project: ProjectConfig?) throws -> [RunPlan] {
+    func makePlans(project: ProjectConfig?) throws -> [RunPlan] {
         if !command.isEmpty {
             guard workloads.isEmpty else {
                 throw CLIFailure.badInput("--workload does not apply to a black-box command after --")

@@ -12,7 +12,11 @@ final class ReportComparatorTests: XCTestCase {
         XCTAssertNil(comparison.insufficientRepetitions)
         let entries = comparison.results[0].audits + comparison.results[0].metrics
         XCTAssertEqual(Set(entries.map(\.name)), ["power.avoid-polling", MetricName.cpuWakeups])
-        XCTAssertTrue(entries.allSatisfy { $0.verdict == .unchanged }, "\(entries.map(\.reason))")
+        XCTAssertEqual(entries.first { $0.name == MetricName.cpuWakeups }?.verdict, .unchanged)
+        // Idle rates measured in steps of 0.1/s cannot tell a 0.02/s threshold: inconclusive,
+        // listed apart, never a regression.
+        XCTAssertEqual(entries.first { $0.name == "power.avoid-polling" }?.verdict, .inconclusive)
+        XCTAssertEqual(comparison.inconclusive?.map(\.name), ["power.avoid-polling"])
     }
 
     func testASeparatedLargeChangeIsARegressionListedWorstFirst() throws {
@@ -32,9 +36,11 @@ final class ReportComparatorTests: XCTestCase {
     }
 
     func testAChangeBelowTheMinimumEffectIsNotARegression() {
-        // Separated (p ≈ 0.0079) but 10 → 12 wakeups is +2, under the 15-wakeup floor.
-        let base = SyntheticReports.report(wakeups: [10, 10, 10, 10, 10], idleRates: [0, 0, 0, 0, 0])
-        let head = SyntheticReports.report(wakeups: [12, 12, 12, 12, 12], idleRates: [0, 0, 0, 0, 0])
+        // Separated (p ≈ 0.0079) but 10 → 12 wakeups is +2, under the 15-wakeup floor. The values
+        // vary a little, so the statistics judge them (constant ones are an exact count: see
+        // ThreeAnswerComparisonTests).
+        let base = SyntheticReports.report(wakeups: [10, 9, 10, 11, 10], idleRates: [0, 0, 0, 0, 0])
+        let head = SyntheticReports.report(wakeups: [12, 13, 12, 12, 14], idleRates: [0, 0, 0, 0, 0])
         let comparison = ReportComparator.compare(base: base, head: head, baseline: "b")
         XCTAssertEqual(comparison.regressions, [])
         let wakeups = comparison.results[0].metrics.first { $0.name == MetricName.cpuWakeups }

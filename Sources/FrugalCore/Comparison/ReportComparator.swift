@@ -5,7 +5,19 @@
 /// ``MinimumEffectTable``). Only a gating `regressed` verdict is a regression.
 public enum ReportComparator {
     /// `head` against `base`; `baseline` names where the baseline came from.
-    public static func compare(base: Report, head: Report, baseline: String, policy: ComparisonPolicy = .default) -> ReportComparison {
+    ///
+    /// With a `calibration` (already checked against this host), every threshold is at least
+    /// ``NoiseCalibration/noiseMultiple`` times the value's measured noise; each widened entry
+    /// keeps the configured threshold and the noise beside the one used.
+    ///
+    /// `sameSession`: both reports were measured interleaved in one session (`frugal ab`), so a
+    /// counter constant on each side is compared exactly, with its count tolerance, and gates.
+    /// Against a stored baseline (the default) a session's drift can move such a counter as a
+    /// whole (whole reports of one build drift by up to 10 wakeups), so a constant counter is
+    /// still judged as a count, but against the value's practical threshold, and gates only where
+    /// ``MinimumEffectTable`` says it does.
+    public static func compare(base: Report, head: Report, baseline: String, policy: ComparisonPolicy = .default,
+                               calibration: NoiseCalibration? = nil, sameSession: Bool = false) -> ReportComparison {
         let baseGroups = groups(base.runs)
         let headGroups = groups(head.runs)
         var results: [WorkloadComparison] = []
@@ -20,14 +32,15 @@ public enum ReportComparator {
             let audits = Set(baseRuns.flatMap { $0.audits.keys }).union(headRuns.flatMap { $0.audits.keys }).sorted().compactMap { id in
                 entry(.audit, first, id, base: baseRuns.map { $0.audits[id]?.numericValue }, head: headRuns.map { $0.audits[id]?.numericValue },
                       unit: (headRuns + baseRuns).lazy.compactMap { $0.audits[id]?.numericUnit }.first ?? "",
-                      effect: MinimumEffectTable.audit(id), policy: policy,
+                      effect: MinimumEffectTable.audit(id), policy: policy, calibration: calibration, sameSession: sameSession,
                       baseScore: SampleSummary.median(baseRuns.compactMap { $0.audits[id]?.score }),
                       headScore: SampleSummary.median(headRuns.compactMap { $0.audits[id]?.score }))
             }
             let metrics = Set(baseRuns.flatMap { $0.metrics.keys }).union(headRuns.flatMap { $0.metrics.keys }).sorted().compactMap { name in
                 entry(.metric, first, name, base: baseRuns.map { $0.metrics[name]?.value }, head: headRuns.map { $0.metrics[name]?.value },
                       unit: (headRuns + baseRuns).lazy.compactMap { $0.metrics[name]?.unit }.first ?? "",
-                      effect: MinimumEffectTable.metric(name), policy: policy, baseScore: nil, headScore: nil)
+                      effect: MinimumEffectTable.metric(name), policy: policy, calibration: calibration, sameSession: sameSession,
+                      baseScore: nil, headScore: nil)
             }
             results.append(WorkloadComparison(workload: first.workload, scenario: first.scenario,
                                               baseRepetitions: baseRuns.count, headRepetitions: headRuns.count,
@@ -44,20 +57,55 @@ public enum ReportComparator {
                                           minimumRepetitions: policy.minimumRepetitions, results: results,
                                           regressions: regressions, unmatched: unmatched, insufficientRepetitions: shortage)
         comparison.machineWarning = head.crossMachineWarning(against: base)
+        comparison.inconclusive = entries.filter { $0.verdict == .inconclusive && $0.minimumEffect.gating }
+        comparison.calibration = calibration.map { "\($0.subject), \($0.generatedAt)" }
         return comparison
     }
 
     private static func entry(_ kind: ComparisonEntry.Kind, _ run: RunReport, _ name: String, base: [Double?], head: [Double?],
-                              unit: String, effect: MinimumEffect, policy: ComparisonPolicy,
+                              unit: String, effect: MinimumEffect, policy: ComparisonPolicy, calibration: NoiseCalibration?, sameSession: Bool,
                               baseScore: Double?, headScore: Double?) -> ComparisonEntry? {
         let baseValues = base.compactMap { $0 }.filter(\.isFinite)
         let headValues = head.compactMap { $0 }.filter(\.isFinite)
         // Neither side measured it (not applicable, or unavailable here): nothing to compare.
         guard !(baseValues.isEmpty && headValues.isEmpty) else { return nil }
+        var valuePolicy = effect.policy(base: policy)
+        var widened: (configured: Double, noise: Double)?
+        if let noise = calibration?.entry(workload: run.workload, scenario: run.scenario, kind: kind, name: name)?.noise,
+           let baseMedian = SampleSummary.median(baseValues) {
+            let configured = MetricComparison.practicalThreshold(baseMedian: baseMedian, policy: valuePolicy)
+            let floor = NoiseCalibration.noiseMultiple * noise
+            if floor > configured {
+                valuePolicy.minAbsoluteChange = floor
+                widened = (configured, noise)
+            }
+        }
         guard let comparison = try? MetricComparison(base: baseValues, head: headValues, direction: .lowerIsBetter,
-                                                     policy: effect.policy(base: policy)) else { return nil }
-        return ComparisonEntry(kind: kind, workload: run.workload, scenario: run.scenario, name: name, unit: unit,
-                               comparison: comparison, minimumEffect: effect, baseScore: baseScore, headScore: headScore)
+                                                     policy: valuePolicy) else { return nil }
+        var entry = ComparisonEntry(kind: kind, workload: run.workload, scenario: run.scenario, name: name, unit: unit,
+                                    comparison: comparison, minimumEffect: effect, baseScore: baseScore, headScore: headScore)
+        if let widened {
+            entry.configuredThreshold = widened.configured
+            entry.noise = widened.noise
+            entry.reason += " (threshold widened from \(DisplayFormat.number(widened.configured)) to 3 × the calibrated noise \(DisplayFormat.number(widened.noise)))"
+        }
+        // Counts before times: a deterministic counter is judged exactly.
+        if kind == .metric {
+            let floor = sameSession ? 0 : (comparison.threshold ?? 0)
+            if let exact = CountChannel.judge(name: name, base: baseValues, head: headValues, direction: .lowerIsBetter,
+                                              minimumRepetitions: policy.minimumRepetitions, floor: floor) {
+                entry.verdict = exact.verdict
+                entry.reason = exact.reason
+                entry.channel = .count
+                entry.threshold = exact.tolerance
+                // In one session a deterministic counter that moved gates whatever its statistical
+                // table says: nothing but the code moves it.
+                if sameSession { entry.minimumEffect.gating = true }
+            } else if entry.verdict != .insufficientData, let note = CountChannel.nondeterministicNote(name: name, base: baseValues, head: headValues) {
+                entry.reason += "; " + note
+            }
+        }
+        return entry
     }
 
     private static func groups(_ runs: [RunReport]) -> (order: [String], runs: [String: [RunReport]]) {

@@ -17,6 +17,11 @@ public struct ReportComparison: Codable, Sendable, Equatable {
     public var insufficientRepetitions: String?
     /// Set when the baseline was measured on another machine: what differs.
     public var machineWarning: String?
+    /// Gating values whose Hodges–Lehmann interval contains the practical threshold: too noisy
+    /// to tell (never a failure; their own exit status). Nil in reports written before it.
+    public var inconclusive: [ComparisonEntry]?
+    /// The noise calibration the thresholds were widened by (`frugal calibrate`), when one was used.
+    public var calibration: String?
 
     public init(baseline: String, baselineGeneratedAt: String, alpha: Double, minimumRepetitions: Int,
                 results: [WorkloadComparison], regressions: [ComparisonEntry], unmatched: [String],
@@ -85,6 +90,19 @@ public struct ComparisonEntry: Codable, Sendable, Equatable {
     public var minimumEffect: MinimumEffect
     public var verdict: RegressionVerdict
     public var reason: String
+    /// The Hodges–Lehmann shift head − base and its 95 % interval (distribution-free, from the
+    /// Mann–Whitney test's inversion); nil when not computed.
+    public var shiftEstimate: Double?
+    public var shiftLower: Double?
+    public var shiftUpper: Double?
+    /// The practical threshold the interval was held against (a magnitude, in the value's unit).
+    public var threshold: Double?
+    /// Which channel decided: an exact count, or the statistics (``GateChannel``).
+    public var channel: GateChannel?
+    /// When the threshold was widened to 3× the measured noise: the threshold as configured and
+    /// the noise (``NoiseCalibration``).
+    public var configuredThreshold: Double?
+    public var noise: Double?
 
     public init(kind: Kind, workload: String, scenario: String, name: String, unit: String, comparison: MetricComparison,
                 minimumEffect: MinimumEffect, baseScore: Double? = nil, headScore: Double? = nil) {
@@ -107,6 +125,11 @@ public struct ComparisonEntry: Codable, Sendable, Equatable {
         self.minimumEffect = minimumEffect
         self.verdict = comparison.verdict
         self.reason = comparison.reason
+        self.shiftEstimate = comparison.shift?.estimate
+        self.shiftLower = comparison.shift?.lower
+        self.shiftUpper = comparison.shift?.upper
+        self.threshold = comparison.threshold
+        self.channel = .statistics
     }
 
     /// How bad a regression is, for sorting worst first: the relative change (infinite from a
@@ -117,4 +140,14 @@ public struct ComparisonEntry: Codable, Sendable, Equatable {
         guard let relativeChange else { return (absolute > 0 ? .infinity : 0, absolute) }
         return (relativeChange * sign, absolute)
     }
+}
+
+/// How a value was judged. Counts before times: a counter that came out the same in every
+/// repetition of both sides (a timer-driven app's wakeups, bytes written, write calls) is
+/// compared exactly, with an absolute tolerance; everything else goes through the statistics.
+public enum GateChannel: String, Codable, Sendable {
+    /// A deterministic counter, compared exactly within its tolerance.
+    case count
+    /// Mann–Whitney U, the bootstrap and the Hodges–Lehmann interval against the threshold.
+    case statistics
 }

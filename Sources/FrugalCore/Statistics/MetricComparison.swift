@@ -12,6 +12,10 @@ public enum RegressionVerdict: String, Codable, Sendable, CaseIterable {
     /// Too few repetitions for the test to ever reach significance; says
     /// nothing about whether the metric changed.
     case insufficientData
+    /// Too noisy to tell at the practical threshold: the Hodges–Lehmann interval of the shift
+    /// contains the minimum effect in the bad direction, so neither "regressed" nor "unchanged"
+    /// would be honest. Never fails a gate (its own exit status, docs/COMPARISON.md).
+    case inconclusive
 }
 
 /// Comparison of one metric between baseline (`base`) and new (`head`)
@@ -59,6 +63,12 @@ public struct MetricComparison: Codable, Sendable, Equatable {
     public let verdict: RegressionVerdict
     /// One-line, human-readable justification of ``verdict`` for CI logs.
     public let reason: String
+    /// The Hodges–Lehmann shift `head − base` with its (1 − α) interval; nil when the data are
+    /// insufficient or too few for an interval at that level.
+    public let shift: HodgesLehmannShift?
+    /// The practical threshold: the larger of the absolute and the relative minimum change
+    /// (relative to |base median|), a magnitude; 0 when the policy sets none.
+    public let threshold: Double?
 
     /// Two-sided Mann–Whitney p-value, if the test was run.
     public var pValue: Double? { rankTest?.pValue }
@@ -103,6 +113,7 @@ public struct MetricComparison: Codable, Sendable, Equatable {
         self.relativeChange = relative
         let effect = Self.effectGate(change: change, relative: relative, policy: policy)
         self.exceedsMinimumEffect = effect.passes
+        self.threshold = base.map { Self.practicalThreshold(baseMedian: $0.median, policy: policy) }
 
         if let shortage = Self.repetitionShortage(baseCount: baseValues.count, headCount: headValues.count, policy: policy) {
             self.rankTest = nil
@@ -111,6 +122,7 @@ public struct MetricComparison: Codable, Sendable, Equatable {
             self.intervalExcludesZero = false
             self.verdict = .insufficientData
             self.reason = shortage
+            self.shift = nil
             return
         }
 
@@ -130,6 +142,8 @@ public struct MetricComparison: Codable, Sendable, Equatable {
 
         let pText = "p = \(Self.format(test.pValue)) (\(test.method.rawValue))"
         let intervalText = "\(Self.format(interval.confidence * 100))% CI [\(Self.format(interval.lower)), \(Self.format(interval.upper))]"
+        var verdict: RegressionVerdict
+        var reason: String
         if !isSignificant {
             verdict = .unchanged
             reason = "not significant: \(pText) > α = \(Self.format(policy.alpha))"
@@ -144,7 +158,50 @@ public struct MetricComparison: Codable, Sendable, Equatable {
             verdict = isWorse ? .regressed : .improved
             reason = "\(isWorse ? "worse" : "better"): \(Self.describeChange(delta, relative)), \(pText), \(intervalText)"
         }
+        let shift = try HodgesLehmannShift(base: baseValues, head: headValues, confidence: 1 - policy.alpha)
+        self.shift = shift
+        (verdict, reason) = Self.threeWay(verdict, reason, shift: shift, threshold: threshold ?? 0, direction: direction)
+        self.verdict = verdict
+        self.reason = reason
     }
+
+    /// The practical threshold for a base median: max(absolute, relative × |median|).
+    public static func practicalThreshold(baseMedian: Double, policy: ComparisonPolicy) -> Double {
+        max(policy.minAbsoluteChange ?? 0, (policy.minRelativeChange ?? 0) * abs(baseMedian))
+    }
+
+    /// The three answers: a verdict of the rank test and the bootstrap, checked against the
+    /// Hodges–Lehmann interval and the practical threshold T in the bad direction. An interval
+    /// that contains T is inconclusive whatever the point estimate says (a gate never fails on
+    /// it, and "unchanged" would claim more than the data show); "regressed" needs the whole
+    /// interval beyond T. With no threshold (T = 0) every change counts and the verdict stands.
+    static func threeWay(_ verdict: RegressionVerdict, _ reason: String, shift: HodgesLehmannShift?, threshold: Double,
+                         direction: MetricDirection) -> (RegressionVerdict, String) {
+        guard let shift, threshold > 0 else { return (verdict, reason) }
+        let bad = direction == .lowerIsBetter ? threshold : -threshold
+        let shiftText = "Hodges–Lehmann shift \(signed(shift.estimate)), \(format(shift.confidence * 100))% interval "
+            + "[\(signed(shift.lower)), \(signed(shift.upper))]"
+        let beyond = direction == .lowerIsBetter ? shift.lower > bad : shift.upper < bad
+        switch verdict {
+        case .improved, .insufficientData, .inconclusive:
+            return (verdict, reason)
+        case .regressed where beyond:
+            return (.regressed, reason + "; \(shiftText) beyond the threshold \(signed(bad))")
+        case .regressed, .unchanged:
+            if shift.contains(bad) {
+                return (.inconclusive, "inconclusive: \(shiftText) contains the practical threshold \(signed(bad))")
+            }
+            if verdict == .unchanged, beyond {
+                // The rank test or the bootstrap did not confirm what the interval shows.
+                return (.inconclusive, "inconclusive: \(shiftText) lies beyond the threshold \(signed(bad)), but \(reason)")
+            }
+            // The whole interval is on the good side of the threshold.
+            return (.unchanged, verdict == .unchanged ? reason + "; \(shiftText) within the threshold \(signed(bad))"
+                    : "below the practical threshold: \(shiftText) within \(signed(bad))")
+        }
+    }
+
+    private static func signed(_ value: Double) -> String { (value >= 0 ? "+" : "") + format(value) }
 
     /// Reason for ``RegressionVerdict/insufficientData``, or `nil` if the
     /// sample sizes allow a meaningful test.
