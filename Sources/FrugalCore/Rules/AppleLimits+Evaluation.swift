@@ -117,7 +117,7 @@ extension AppleLimits {
                                     summary: "within: no main-thread hang of 250 ms or more", measuredSource: "kit:handlers", source: limit.source)
         }
         return AppleLimitResult(id: limit.id, status: .exceeded, measured: longest, unit: "ms", secondsToLimit: first, buckets: buckets,
-                                summary: "exceeded: \(counts); the first hang report at \(duration(first)) after launch, the longest \(HumanUnits.format(longest, unit: "ms"))",
+                                summary: "exceeded: \(counts); the first began \(duration(first)) after exec, the longest \(HumanUnits.format(longest, unit: "ms"))",
                                 measuredSource: "kit:handlers", source: limit.source)
     }
 

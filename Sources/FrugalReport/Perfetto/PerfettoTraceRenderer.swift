@@ -215,10 +215,12 @@ public enum PerfettoTraceRenderer {
                                                                    ("bytes sent", .int(Int64(transfer.bytesSent))),
                                                                    ("bytes received", .int(Int64(transfer.bytesReceived)))]
                 if let error = transfer.error { annotations.append(("error", .string(error))) }
-                // FrugalKit delivers a completion as a main-thread handler named after the request.
-                let handler = "network:" + transfer.label
+                // FrugalKit delivers a completion as main-run-loop work named after the request
+                // (`network:METHOD target`, recorded as `posted:network:…`).
                 var flowOut: [UInt64] = []
-                if run.timeline.handlers.contains(where: { $0.name == handler }) {
+                if let handler = ["posted:network:", "network:"].map({ $0 + transfer.label }).first(where: { name in
+                    run.timeline.handlers.contains { $0.name == name && $0.start + 0.001 >= transfer.end }
+                }) {
                     let flow = trace.newFlow()
                     flowOut.append(flow)
                     pendingFlows[handler, default: []].append((transfer.end, flow))
