@@ -46,7 +46,7 @@ final class CLITraceTests: XCTestCase {
         var checked: [String: String] = [:]
         for (index, run) in runs.enumerated() {
             let path = try XCTUnwrap((run["trace"] as? [String: Any])?["path"] as? String, "run \(index) has a trace")
-            XCTAssertEqual((run["appleLimits"] as? [[String: Any]])?.count, 4, "run \(index) is judged by the pack")
+            XCTAssertEqual((run["appleLimits"] as? [[String: Any]])?.count, 6, "run \(index) is judged by the pack")
             let check = try check(out + "/" + path, report: out + "/report.json", run: index)
             XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
             checked[run["workload"] as? String ?? "?"] = check.stdout

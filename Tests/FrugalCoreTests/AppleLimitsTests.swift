@@ -91,10 +91,38 @@ final class AppleLimitsTests: XCTestCase {
     }
 
     func testEveryLimitNamesItsSourceAndIsInThePack() {
-        XCTAssertEqual(AppleLimits.all.map(\.id), ["apple.wakeups", "apple.disk-writes", "apple.hangs", "apple.background-cpu"])
+        XCTAssertEqual(AppleLimits.all.map(\.id), ["apple.wakeups", "apple.disk-writes", "apple.hangs", "apple.background-cpu",
+                                                   "apple.timer-tolerance", "apple.timer-no-effect"])
         for limit in AppleLimits.all {
             XCTAssertTrue(limit.source.contains("https://developer.apple.com/"), "\(limit.id) cites where it can be read")
         }
         XCTAssertEqual(AppleLimits.appleMB(1_073_741_824), "1073.74 MB", "2^30 bytes is the report's 1073.74 MB")
+    }
+
+    /// A 50 ms repeating timer without tolerance is a finding naming the timer and its creation
+    /// site; with 10% (5 ms) it is not. A timer whose firings write nothing is named too.
+    func testTimersWithoutTenPercentToleranceAreNamed() throws {
+        func run(tolerance: Double, write: Bool) -> RunReport {
+            var run = Self.run(seconds: 2)
+            let creation = TimerCreation(name: "poll; fast", interval: 0.05, tolerance: tolerance, repeats: true, site: "App/Poller.swift:12")
+            XCTAssertEqual(TimerCreation(detail: creation.detail), creation, "the mark reads back, a name with the separator included")
+            run.timeline.marks = [AppMark(time: 0.1, name: TimerCreation.markName, detail: creation.detail)]
+            run.timeline.handlers = (1...10).map { HandlerSpan(name: "timer:poll; fast", start: 0.1 + Double($0) * 0.05, durationMs: 1) }
+            if write {
+                run.timeline.disk = [DiskMark(time: 0.2, durationMs: 0.5, path: "Documents/x", location: .documents, operation: .replace,
+                                              bytes: 10, changedBytes: 10, synced: false, onMainThread: true)]
+            }
+            return run
+        }
+        let bare = try result("apple.timer-tolerance", run(tolerance: 0, write: false))
+        XCTAssertEqual(bare.status, .exceeded)
+        XCTAssertTrue(bare.summary.contains("'poll; fast' (App/Poller.swift:12) every 50 ms with 0 s tolerance, under 5 ms"), bare.summary)
+        XCTAssertTrue(bare.source.contains("MinimizeTimerUse"))
+        XCTAssertEqual(try result("apple.timer-tolerance", run(tolerance: 0.005, write: false)).status, .within)
+        let idle = try result("apple.timer-no-effect", run(tolerance: 0.005, write: false))
+        XCTAssertEqual(idle.status, .exceeded)
+        XCTAssertTrue(idle.summary.contains("10 firings, none wrote, sent or marked anything"), idle.summary)
+        XCTAssertEqual(try result("apple.timer-no-effect", run(tolerance: 0.005, write: true)).status, .within)
+        XCTAssertEqual(try result("apple.timer-tolerance", Self.run(seconds: 2)).status, .notApplicable)
     }
 }

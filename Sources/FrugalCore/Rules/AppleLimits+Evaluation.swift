@@ -5,7 +5,8 @@ import Foundation
 extension AppleLimits {
     /// Every limit of the pack on `run`.
     public static func evaluate(_ run: RunReport) -> [AppleLimitResult] {
-        [evaluateWakeups(run), evaluateDiskWrites(run), evaluateHangs(run), evaluateBackgroundCPU(run)]
+        [evaluateWakeups(run), evaluateDiskWrites(run), evaluateHangs(run), evaluateBackgroundCPU(run),
+         evaluateTimerTolerance(run), evaluateTimerNoEffect(run)]
     }
 
     /// An interval of a lane: its span and how much of something fell in it.

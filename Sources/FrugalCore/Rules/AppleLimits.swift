@@ -1,5 +1,5 @@
 /// Apple's enforced limits as a rule pack (`--rules apple-limits`): the numbers iOS's resource
-/// monitors act on, which the guide does not print and developers meet in crash logs after
+/// monitors act on, and the timer rules Apple's energy guide asks for, which the guide does not print and developers meet in crash logs after
 /// release. Each is judged on a run apart from the guide's audits (never scored), with the time
 /// until it would trip at the measured rate and where the number comes from.
 ///
@@ -146,7 +146,7 @@ public enum AppleLimits {
         source: "diagnostic report text quoted on Apple's Developer Forums: \"Event: cpu usage Action taken: Process killed CPU: 48 seconds cpu time over 50 seconds (97% cpu average), exceeding limit of 80% cpu over 60 seconds\" (https://developer.apple.com/forums/thread/675166); WWDC19 session 707 names the mechanism, the CPU Monitor, that ends apps using too much CPU in the background")
 
     /// The pack, in the order reports list it.
-    public static let all: [AppleLimit] = [wakeups, diskWrites, hangs, backgroundCPU]
+    public static let all: [AppleLimit] = [wakeups, diskWrites, hangs, backgroundCPU, timerTolerance, timerNoEffect]
 
     /// The hang buckets, ms.
     public static let hangBuckets: [Double] = [250, 500, 1000, 2000]
