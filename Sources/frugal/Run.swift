@@ -272,6 +272,10 @@ struct Run: ParsableCommand {
                 if traceCount > 0 {
                     ProcessIO.progress("frugal: wrote \(traceCount) Perfetto trace\(traceCount == 1 ? "" : "s") in \(directory.appendingPathComponent(TraceFiles.directory).path): \(TraceFiles.howToOpen)")
                 }
+                let over = report.runs.filter { $0.trace?.path == nil && $0.trace?.omitted?.contains("over the budget") == true }
+                if !over.isEmpty {
+                    ProcessIO.progress("frugal: \(over.count) trace\(over.count == 1 ? "" : "s") over the budget left out (runs[].trace.omitted says why); --trace writes them")
+                }
             }
         } catch {
             // The history must not hold a run whose report does not exist.
