@@ -66,7 +66,7 @@ extension AppleLimits {
         }
         return AppleLimitResult(id: limit.id, status: status, measured: busiest.amount, unit: "wakeups", rate: rate,
                                 projected: rate * limit.windowSeconds, secondsToLimit: seconds, summary: summary,
-                                measuredSource: run.metrics[MetricName.cpuWakeups]?.source ?? "proc:task/*/status.voluntary_ctxt_switches",
+                                measuredSource: "timeline.activity: proc:task/*/status.voluntary_ctxt_switches between samples, the ends from the run's totals",
                                 source: limit.source)
     }
 
@@ -162,7 +162,7 @@ extension AppleLimits {
         }
         return AppleLimitResult(id: limit.id, status: status, measured: best.cpu, unit: "CPU-seconds", rate: rate,
                                 projected: rate * limit.windowSeconds, secondsToLimit: seconds, summary: summary,
-                                measuredSource: "proc:task/*/schedstat", source: limit.source)
+                                measuredSource: "timeline.activity: proc:task/*/schedstat between samples, in the background states", source: limit.source)
     }
 
     /// Bytes as Apple's reports print them: decimal megabytes with two decimals (`1073.74 MB`).
