@@ -7,7 +7,8 @@
 #   scripts/setup.sh --ci             # and what CI's tests use so they run rather than skip:
 #                                     # Chromium (the HTML screenshot test) and perf (linux-perf,
 #                                     # the black-box wakeups checked against perf stat) and
-#                                     # curl (the HTTPS tests' client), and the perfetto Python
+#                                     # curl (the HTTPS tests' client), strace (the
+#                                     # SIGINT-while-writing test), and the perfetto Python
 #                                     # package (the traces' independent reader, from PyPI)
 set -euo pipefail
 
@@ -29,6 +30,8 @@ if [ "${1:-}" = "--ci" ] || [ "${1:-}" = "--with-chromium" ]; then
   command -v jq >/dev/null 2>&1 || missing+=(jq)
   # The HTTPS tests run the real curl through a run's proxy (CLITests+HTTPS.swift).
   command -v curl >/dev/null 2>&1 || missing+=(curl)
+  # The SIGINT-while-writing test delays the report's renames with strace's syscall injection.
+  command -v strace >/dev/null 2>&1 || missing+=(strace)
 fi
 # The independent reader of Frugal's Perfetto traces (scripts/perfetto-check.py, run by the trace
 # tests): Perfetto's published schema compiled for Python, with Google's protobuf runtime, from PyPI.

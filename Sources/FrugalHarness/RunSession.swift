@@ -152,12 +152,14 @@ final class RunSession {
         self.network = network
         memory = memoryFirst ?? MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure,
                                                pressureStallGroup: containment?.kind == .v2 ? containment?.path : nil)
+        syncSession = Self.attachSyncCountersToGroup(blackBox: isBlackBox, containment: containment)
         do {
             (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: self.launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
                                                                      options: options, sandbox: sandbox,
                                                                      network: network, memory: memory, containment: containment,
                                                                      launcher: launcher, clock: clock)
         } catch {
+            if case .success(let counters)? = syncSession { counters.close() }
             network?.stop()
             sandbox.remove()
             _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
@@ -168,7 +170,7 @@ final class RunSession {
         registerForInterruption()
         currentProcess.value = (process, sampler)
         hardwareSession = options.hardwareCounters.attach(pid: process.pid)
-        if isBlackBox { syncSession = SyncCallCounters().attach(pid: process.pid) }
+        if isBlackBox && syncSession == nil { syncSession = SyncCallCounters().attach(pid: process.pid) }
         if isBlackBox { startProgramWatch() }
         if !isBlackBox || programMemoryWarningSignal != nil { startMemoryMonitoring() }
     }
@@ -259,12 +261,13 @@ final class RunSession {
     /// Starts a new process of the same workload in the same sandbox; the current one must have exited.
     func respawn() throws {
         try archiveCurrentProcess()
+        syncSession = Self.attachSyncCountersToGroup(blackBox: isBlackBox, containment: containment)
         (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
                                                                  options: options, sandbox: sandbox,
                                                                  network: network, memory: memory, containment: containment,
                                                                  launcher: launcher, clock: clock)
         hardwareSession = options.hardwareCounters.attach(pid: process.pid)
-        if isBlackBox { syncSession = SyncCallCounters().attach(pid: process.pid) }
+        if isBlackBox && syncSession == nil { syncSession = SyncCallCounters().attach(pid: process.pid) }
         if isBlackBox { startProgramWatch() }
         registerForInterruption()
         currentProcess.value = (process, sampler)
