@@ -7,8 +7,9 @@
 #   scripts/setup.sh --ci             # and what CI's tests use so they run rather than skip:
 #                                     # Chromium (the HTML screenshot test) and perf (linux-perf,
 #                                     # the black-box wakeups checked against perf stat) and
-#                                     # curl (the HTTPS tests' client) and strace (the
-#                                     # SIGINT-while-writing test)
+#                                     # curl (the HTTPS tests' client), strace (the
+#                                     # SIGINT-while-writing test), and the perfetto Python
+#                                     # package (the traces' independent reader, from PyPI)
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -31,6 +32,15 @@ if [ "${1:-}" = "--ci" ] || [ "${1:-}" = "--with-chromium" ]; then
   command -v curl >/dev/null 2>&1 || missing+=(curl)
   # The SIGINT-while-writing test delays the report's renames with strace's syscall injection.
   command -v strace >/dev/null 2>&1 || missing+=(strace)
+fi
+# The independent reader of Frugal's Perfetto traces (scripts/perfetto-check.py, run by the trace
+# tests): Perfetto's published schema compiled for Python, with Google's protobuf runtime, from PyPI.
+if [ "${1:-}" = "--ci" ] && ! python3 -c 'import perfetto.protos.perfetto.trace.perfetto_trace_pb2' >/dev/null 2>&1; then
+  echo "setup: installing the perfetto and protobuf Python packages (pip)" >&2
+  # Debian's own Python refuses pip outside a venv (PEP 668); these two packages touch nothing of Debian's.
+  python3 -m pip install --quiet --disable-pip-version-check perfetto protobuf 2>/dev/null \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages perfetto protobuf \
+    || echo "setup: could not install the perfetto Python package; the trace tests will skip their independent reader" >&2
 fi
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

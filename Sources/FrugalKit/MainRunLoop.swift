@@ -78,13 +78,21 @@ public final class MainRunLoop {
     }
 
     /// Schedules a timer. Call on the main thread.
+    ///
+    /// The runtime marks the timer's creation (`timer-scheduled`: its interval, tolerance and
+    /// creation site), so a report can check it as Apple's energy guide asks (a repeating timer's
+    /// tolerance at least 10% of its interval; `--rules apple-limits`).
     @discardableResult
     public func scheduleTimer(name: String, interval: Double, repeats: Bool, tolerance: Double = 0,
+                              file: String = #fileID, line: Int = #line,
                               handler: @escaping (RunLoopTimer) -> Void) -> RunLoopTimer {
         let first = MonotonicClock.now() + UInt64(max(0, interval) * 1e9)
         let timer = RunLoopTimer(name: name, interval: interval, repeats: repeats, tolerance: tolerance,
                                  firstFire: first, handler: handler)
         timers.append(timer)
+        meter.emitter.emit(.mark(Mark(name: TimerCreation.markName,
+                                      detail: TimerCreation(name: name, interval: interval, tolerance: timer.tolerance, repeats: repeats,
+                                                            site: "\(file):\(line)").detail)))
         return timer
     }
 

@@ -39,6 +39,7 @@ public enum HTMLReportRenderer {
             html += resultSection(context, runs: runsByResult[key(result.workload, result.scenario)] ?? [],
                                   fixes: fixes.filter { $0.workload == result.workload && $0.scenario == result.scenario })
         }
+        html += tracesSection(report)
         html += ruleReference(report)
         html += environmentSection(report.environment)
         html += "<footer>Scores: pass ≥ 90, average 50–89, fail &lt; 50 (log-normal curves, as Lighthouse). Numbers are rounded for reading; hover one for its exact value, which report.json also holds. Every number names its source; “unavailable” means not measured here, never zero.</footer>"

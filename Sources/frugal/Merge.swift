@@ -51,8 +51,11 @@ struct Merge: ParsableCommand {
             report.comparison = ReportComparator.compare(base: baselineReport, head: report, baseline: baseline)
             if let warning = report.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }
         }
+        // The shards' traces stay in their own directories: the merged set draws its own again
+        // from the runs' lanes, within the budget, so its links point into it.
+        let traces = report.runs.contains { $0.trace?.path != nil } ? TraceFiles.render(&report, mode: .withinBudget) : []
         do {
-            var files = try ReportFiles.write(report, to: directory)
+            var files = try TraceFiles.writeSet(report, traces: traces, to: directory)
             let junit = directory.appendingPathComponent("junit.xml")
             try ReportFiles.writeAtomically(Data(JUnitRenderer.render(report).utf8), to: junit)
             files.append(junit)

@@ -17,6 +17,7 @@ struct Rules: ParsableCommand {
             print(String(decoding: try encoder.encode(RuleCatalogue.all), as: UTF8.self))
             return
         }
+        defer { printPacks() }
         print("Overall score: \(DisplayFormat.number(ReportBuilder.weakestAuditShare)) × the weakest applicable audit + \(DisplayFormat.number(1 - ReportBuilder.weakestAuditShare)) × the weighted mean of the categories that have a score (docs/SCORING.md).")
         print("A category's score is the weighted mean of its applicable audits; with none it has no score. An audit that does not apply says why and counts nowhere.")
         print("")
@@ -35,6 +36,19 @@ struct Rules: ParsableCommand {
                 print("    scoring: \(scoring); weight \(DisplayFormat.number(rule.weight))")
                 print("    calibration: \(rule.calibration)")
             }
+        }
+    }
+
+    /// The rule packs `--rules` adds beside the guide's audits.
+    private func printPacks() {
+        print("")
+        print("Rule pack '\(AppleLimits.packName)' (--rules \(AppleLimits.packName)): Apple's enforced limits, judged beside the guide's audits, reported apart, never scored")
+        for limit in AppleLimits.all {
+            print("  \(limit.id)  \(limit.title)")
+            print("    limit: \(limit.limit)")
+            print("    when it trips: \(limit.action)")
+            print("    measures: \(limit.measures)")
+            print("    source: \(limit.source)")
         }
     }
 }

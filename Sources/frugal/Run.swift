@@ -48,6 +48,15 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("The device radio whose model prices each run's traffic: lte (Huang et al. 2012), 3g or wifi (ARO).", valueName: "radio"))
     var radio = "lte"
 
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp("Write each run's Perfetto trace into --out's traces/ (default: each run whose trace is within 50 MB per 5 minutes of run; --trace writes every one, --no-trace none). Open it in https://ui.perfetto.dev."))
+    var trace: Bool?
+
+    @Option(name: .customLong("rules"), help: ArgumentHelp("A rule pack to judge every run by beside the guide's audits, reported apart and not scored: \(Self.rulePacks.joined(separator: ", ")) (see 'frugal rules').", valueName: "pack"))
+    var rulePacks: [String] = []
+
+    /// The packs `--rules` takes (the guide's audits always apply).
+    static let rulePacks = [AppleLimits.packName]
+
     /// The bounds of `--repeat`, `--timeout` and `--jobs` (docs/robustness.md, "Limits on input").
     static let maxRepetitions = 1000
     static let maxTimeout = 86_400.0
@@ -147,6 +156,9 @@ struct Run: ParsableCommand {
             throw ValidationError("unknown --network profile '\(networkProfile)'; known: \(NetworkProfile.builtIns.map(\.name).joined(separator: ", "))")
         }
         guard Self.radios[radio] != nil else { throw ValidationError("unknown --radio '\(radio)'; known: lte, 3g, wifi") }
+        for pack in rulePacks where !Self.rulePacks.contains(pack) {
+            throw ValidationError("unknown --rules pack '\(pack)'; known: \(Self.rulePacks.joined(separator: ", ")) (the guide's audits always apply)")
+        }
         if let shard, ShardPlan.parse(shard) == nil {
             throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N ≤ \(ShardPlan.maximumShards) (as 2/4), not '\(shard)'")
         }
@@ -251,11 +263,25 @@ struct Run: ParsableCommand {
             if let warning = report.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }
         }
         if let assertions { report.assertions = AssertionEvaluator.evaluate(assertions, results: report.results) }
+        if rulePacks.contains(AppleLimits.packName) {
+            for index in report.runs.indices { report.runs[index].appleLimits = AppleLimits.evaluate(report.runs[index]) }
+        }
+        let traces = TraceFiles.render(&report, mode: trace.map { $0 ? .always : .never } ?? .withinBudget)
         // An interrupted suite is not a point of the history: its trends would show a partial suite.
         let history = noHistory || interrupted != nil ? nil : record(report)
         do {
-            let files = try ReportFiles.write(report, to: directory, history: history?.trends)
-            if !quiet { ProcessIO.progress("frugal: wrote " + files.map(\.path).joined(separator: ", ")) }
+            let files = try TraceFiles.writeSet(report, traces: traces, to: directory, history: history?.trends)
+            let traceCount = traces.count
+            if !quiet {
+                ProcessIO.progress("frugal: wrote " + files.prefix(files.count - traceCount).map(\.path).joined(separator: ", "))
+                if traceCount > 0 {
+                    ProcessIO.progress("frugal: wrote \(traceCount) Perfetto trace\(traceCount == 1 ? "" : "s") in \(directory.appendingPathComponent(TraceFiles.directory).path): \(TraceFiles.howToOpen)")
+                }
+                let over = report.runs.filter { $0.trace?.path == nil && $0.trace?.omitted?.contains("over the budget") == true }
+                if !over.isEmpty {
+                    ProcessIO.progress("frugal: \(over.count) trace\(over.count == 1 ? "" : "s") over the budget left out (runs[].trace.omitted says why); --trace writes them")
+                }
+            }
         } catch {
             // The history must not hold a run whose report does not exist.
             history?.undo()
@@ -274,6 +300,7 @@ struct Run: ParsableCommand {
         }
         if !quiet && !jsonStdout {
             printSummary(report)
+            printAppleLimits(report)
             if let comparison = report.comparison { print(ComparisonTextRenderer.render(comparison), terminator: "") }
         }
         if let failure = history?.failure {
@@ -433,6 +460,20 @@ struct Run: ParsableCommand {
             }
         }
         return plans
+    }
+
+    /// Apple's limits (`--rules apple-limits`), each run's that exceeded or would trip, with the source.
+    private func printAppleLimits(_ report: Report) {
+        guard rulePacks.contains(AppleLimits.packName) else { return }
+        print("Apple's enforced limits (apple-limits; not scored):")
+        for run in report.runs {
+            for result in run.appleLimits ?? [] where result.status == .exceeded || result.status == .wouldTrip {
+                print("  \(TextSanitizer.visible(run.workload)) · \(TextSanitizer.visible(run.scenario)) · run \(run.repetition): \(result.id): \(result.summary)")
+                print("    source: \(result.source)")
+            }
+        }
+        let within = report.runs.flatMap { $0.appleLimits ?? [] }.filter { $0.status == .within }.count
+        print("  \(within) limit result\(within == 1 ? "" : "s") within; every result is in report.json (runs[].appleLimits) and report.html")
     }
 
     private func printSummary(_ report: Report) {

@@ -117,6 +117,12 @@ public struct RunReport: Codable, Sendable {
     /// app (the platform's); nil in reports made before threads were told apart, or for a run
     /// with no `/proc` sample.
     public var threads: RunThreadsSummary?
+    /// The run's Perfetto trace beside the report, or why none was written; nil in reports made
+    /// before traces existed (`RunTraceFile`).
+    public var trace: RunTraceFile?
+    /// Apple's enforced limits judged on the run, when `--rules apple-limits` asked for them
+    /// (`AppleLimits`); reported apart from the guide's audits and never scored.
+    public var appleLimits: [AppleLimitResult]?
 
     public init(workload: String, scenario: String, repetition: Int, outcome: RunOutcome, outcomeDetail: String?,
                 exitStatus: ExitStatus?, durationSeconds: Double, metrics: [String: MetricValue], timeline: Timeline,

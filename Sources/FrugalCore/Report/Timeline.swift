@@ -25,6 +25,11 @@ public struct Timeline: Codable, Sendable, Equatable {
     /// ran, a malformed event line), on the main-thread lane; the first `AppMark.limit` of them.
     /// Nil when there were none (and in reports made before marks were drawn).
     public var marks: [AppMark]?
+    /// Each thread's wakeups and CPU between `/proc` samples, for the run's Perfetto trace
+    /// (`Timeline+ThreadLanes.swift`); nil without samples (and in reports made before it existed).
+    public var threadLanes: [ThreadLane]?
+    /// The process's write counters over the run (`/proc/<pid>/io`), for the trace; nil when never read.
+    public var io: [IOLaneSample]?
 
     public init(states: [StateInterval], handlers: [HandlerSpan], steps: [StepMark], activity: [ActivitySample], duration: Double,
                 hangs: [HangMark]? = nil, radio: RadioLane? = nil) {
@@ -157,6 +162,7 @@ extension Timeline {
             }
         }
         addMemoryLane(analysis)
+        addThreadLanes(analysis)
         let marks = record.events.lazy.compactMap { event -> AppMark? in
             guard case .mark(let mark) = event.body else { return nil }
             return AppMark(time: analysis.runTime(event.time), name: mark.name, detail: mark.detail)
