@@ -163,6 +163,9 @@ final class BlackBoxRunTests: XCTestCase {
         // About 20 wakeups in each 0.4 s (50 a second): both processes count, so well over one's share.
         XCTAssertGreaterThan(main, 25)
         XCTAssertEqual(record.containment?.stragglers, [])
+        // After cgroup.kill, a process born in the group would be killed at birth by this kernel:
+        // the relaunched one joined it by writing cgroup.procs, and ran (its SIGTERM above).
+        XCTAssertEqual(record.containment?.spawn, SpawnPath.childJoined)
     }
 
     /// Writes made by a wrapper's child count: `wchar` of the whole tree, from the exit records.
