@@ -262,10 +262,11 @@ final class BlackBoxRunTests: XCTestCase {
     }
 
     /// `perf stat` around a ~3 ms program (`sleep 0.003`), 3 times: perf (tens of ms of its own)
-    /// is seen as a wrapper however short the program, and the program's main thread's switches
-    /// from the kernel's exit record equal perf's count on the same execution, give or take the
-    /// one switch perf by design does not count: its forked child's wait on perf's pipe before
-    /// the exec (perf counts from the exec on).
+    /// is seen as a wrapper however short the program, and the program's main-thread wakeups
+    /// (voluntary switches, from the kernel's exit record) equal perf's count on the same
+    /// execution, within what perf by design does not count: its forked child's wait on perf's
+    /// pipe before the exec (one voluntary switch, when perf had not yet written), while perf's
+    /// count has the involuntary switches after the exec too (preemptions on a loaded machine).
     func assertShortProgramWakeupsEqualPerfStat(perf: String) throws {
         for attempt in 0..<3 {
             let output = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-perf-\(getpid())-short\(attempt).csv").path
@@ -280,8 +281,9 @@ final class BlackBoxRunTests: XCTestCase {
             let tree = ProcessTree(root: try XCTUnwrap(record.processes?.first?.pid), exits: exits)
             XCTAssertEqual(tree.programChain.count, 2, "perf is seen as a wrapper of a 3 ms program: \(exits.filter(\.isMainThread).map { "\($0.command) \(($0.endTime - $0.startTime) / 1_000_000) ms \($0.voluntarySwitches) switches" })")
             let program = try XCTUnwrap(tree.mainThread(of: try XCTUnwrap(tree.programChain.last)))
-            let total = program.voluntarySwitches + program.involuntarySwitches
-            XCTAssertTrue((counted...(counted + 1)).contains(total), "Frugal \(total) (\(program.voluntarySwitches) voluntary), perf \(counted)")
+            let wakeups = program.voluntarySwitches
+            XCTAssertTrue(((wakeups - 1)...(wakeups + program.involuntarySwitches)).contains(counted),
+                          "Frugal \(wakeups) voluntary, \(program.involuntarySwitches) involuntary; perf \(counted)")
             let main = try XCTUnwrap(ReportBuilder.runReport(record).metrics[MetricName.mainThreadWakeups]?.value)
             XCTAssertEqual(main, Double(program.voluntarySwitches), "the metric is the program's main thread")
         }
