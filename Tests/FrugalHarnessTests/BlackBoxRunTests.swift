@@ -336,6 +336,17 @@ final class BlackBoxRunTests: XCTestCase {
         XCTAssertEqual(measured.min()!, direct.min()!, accuracy: 0.003, "Frugal \(measured), posix_spawn \(direct), the kernel's \(lifetimes)")
     }
 
+    /// `FRUGAL_SPAWN=shell` keeps the old path to compare with: a `/bin/sh` stub joins the groups
+    /// and execs the program, and the run says so; its start is in the program's main thread.
+    func testTheShellStubIsKeptOnRequestAndNamed() throws {
+        try Self.requireContainment()
+        setenv(SpawnPath.variable, SpawnPath.shellValue, 1)
+        defer { unsetenv(SpawnPath.variable) }
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["/bin/sleep", "0.003"]), scenario: Self.toItsEnd, repetition: 1))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        XCTAssertEqual(record.containment?.spawn, SpawnPath.shellStub)
+    }
+
     /// A shell that forks a ~3 ms program and waits is a wrapper however short the program: the
     /// main thread reported is the program's (its exit record), not the shell's.
     func testAShellAroundAShortProgramIsSeenAsAWrapper() throws {
