@@ -70,7 +70,8 @@ let package = Package(
                 "COpenSSL", "CFrugalTLS",
             ]
         ),
-        .target(name: "FrugalReport", dependencies: ["FrugalCore", "CFrugalSystem"]),
+        // FrugalProbe for FileTreeRemoval: an old report set is removed without leaving its mount.
+        .target(name: "FrugalReport", dependencies: ["FrugalCore", "CFrugalSystem", "FrugalProbe"]),
         // The run history (SQLite through GRDB), kept apart so FrugalCore and FrugalReport stay pure.
         .target(name: "FrugalHistory", dependencies: ["FrugalCore", .product(name: "GRDB", package: "GRDB.swift")]),
         // Assertion config files (YAML through Yams, or JSON) parsed into FrugalCore's pure assertion types.

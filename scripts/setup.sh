@@ -7,7 +7,8 @@
 #   scripts/setup.sh --ci             # and what CI's tests use so they run rather than skip:
 #                                     # Chromium (the HTML screenshot test) and perf (linux-perf,
 #                                     # the black-box wakeups checked against perf stat) and
-#                                     # curl (the HTTPS tests' client)
+#                                     # curl (the HTTPS tests' client) and strace (the
+#                                     # SIGINT-while-writing test)
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -28,6 +29,8 @@ if [ "${1:-}" = "--ci" ] || [ "${1:-}" = "--with-chromium" ]; then
   command -v jq >/dev/null 2>&1 || missing+=(jq)
   # The HTTPS tests run the real curl through a run's proxy (CLITests+HTTPS.swift).
   command -v curl >/dev/null 2>&1 || missing+=(curl)
+  # The SIGINT-while-writing test delays the report's renames with strace's syscall injection.
+  command -v strace >/dev/null 2>&1 || missing+=(strace)
 fi
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

@@ -36,3 +36,15 @@ int frugal_perf_open_tracepoint(unsigned long long id, pid_t pid) {
     long fd = syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
     return fd < 0 ? -errno : (int)fd;
 }
+
+int frugal_perf_open_tracepoint_cgroup(unsigned long long id, int cgroup_fd, int cpu) {
+    struct perf_event_attr attr;
+    memset(&attr, 0, sizeof attr);
+    attr.size = sizeof attr;
+    attr.type = PERF_TYPE_TRACEPOINT;
+    attr.config = id;
+    attr.sample_period = 1;
+    attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    long fd = syscall(SYS_perf_event_open, &attr, cgroup_fd, cpu, -1, PERF_FLAG_FD_CLOEXEC | PERF_FLAG_PID_CGROUP);
+    return fd < 0 ? -errno : (int)fd;
+}

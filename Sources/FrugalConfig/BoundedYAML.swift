@@ -1,5 +1,6 @@
 import CYaml
 import Foundation
+import FrugalCore
 
 /// The limits every YAML or JSON config passes before Yams composes it (docs/robustness.md, "Limits on input").
 /// Yams shares an aliased node rather than copying it, but anything that walks the tree (its own
@@ -19,12 +20,23 @@ public enum ConfigLimits {
 enum BoundedYAML {
     /// Reads `path` as UTF-8 text no larger than `ConfigLimits.maxBytes`.
     static func read(path: String) throws -> String {
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        } catch {
-            throw ConfigError(file: path, line: nil, problem: "cannot read the file (\(error.localizedDescription))")
+        // Opened without blocking and looked at before reading: a FIFO named as the config (or
+        // found as ./frugal.yml) once held `frugal run` and `frugal list` forever in open(2).
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw ConfigError(file: path, line: nil, problem: "cannot read the file (\(String(cString: strerror(errno))))")
         }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw ConfigError(file: path, line: nil, problem: "cannot read the file (\(String(cString: strerror(code))))")
+        }
+        if let kind = FileKind.nonRegular(mode: info.st_mode) {
+            close(descriptor)
+            throw ConfigError(file: path, line: nil, problem: "it is \(kind), not a regular file")
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
         defer { try? handle.close() }
         let data: Data
         do {

@@ -75,6 +75,13 @@ public struct AppConfig: Sendable, Equatable {
     public var line: Int
     /// What the run's origin answers the app with (`server:`); nil: the synthetic routes.
     public var server: ServerSettings?
+    /// A `kind: program`'s memory warning (`memoryWarningSignal:`): the signal a scenario's
+    /// `memoryWarning` step (and the kernel's pressure, relayed) sends it; nil: none, the memory
+    /// audits that need one are not applicable.
+    public var memoryWarningSignal: Int32?
+    /// A `kind: program`'s input (`inputSignal:`): the signal a scenario's `input` step sends it;
+    /// nil: `input` steps are not applicable to it.
+    public var inputSignal: Int32?
 
     public init(name: String, kind: Kind = .app, source: Source, arguments: [String] = [], environment: [String: String] = [:],
                 resources: [BundleResource] = [], documents: [BundleResource] = [], scenarios: [String], line: Int = 1) {

@@ -20,6 +20,8 @@ import Yams
 ///   - name: wake
 ///     kind: program                  # any program, run as a black box
 ///     executable: /usr/local/bin/wake
+///     memoryWarningSignal: USR1      # what a memoryWarning step sends it (a program only)
+///     inputSignal: USR2              # what an input step sends it (a program only)
 ///     scenarios: [background]
 /// scenarios:
 ///   day:
@@ -261,10 +263,17 @@ private struct Reader {
         var documents: [BundleResource] = []
         var scenarios: [(String, Node)]?
         var server: ServerSettings?
+        var signals: [String: (number: Int32, node: Node)] = [:]
         for (keyNode, valueNode) in mapping {
             let key = keyNode.scalar?.string ?? ""
             let label = name.map { "app '\($0)'" } ?? "app"
             switch key {
+            case "memoryWarningSignal", "inputSignal":
+                let text = try string(valueNode, "'\(key)'")
+                guard let number = ProgramSignal.number(text) else {
+                    throw error(valueNode, "\(label): \(key) '\(text)' is not a signal a program can catch; use a name such as USR1 or a number (not KILL or STOP)")
+                }
+                signals[key] = (number, keyNode)
             case "name": name = try string(valueNode, "an app's name")
             case "kind":
                 let text = try string(valueNode, "'kind'")
@@ -292,10 +301,16 @@ private struct Reader {
                 }
             case "server": server = try self.server(valueNode, label: label)
             default:
-                throw error(keyNode, "\(label): unknown key '\(key)'; expected name, kind, executable, product, arguments, environment, resources, documents, scenarios or server")
+                throw error(keyNode, "\(label): unknown key '\(key)'; expected name, kind, executable, product, arguments, environment, resources, documents, scenarios, server, memoryWarningSignal or inputSignal")
             }
         }
         guard let name else { throw error(node, "an app has no 'name'") }
+        for (key, signal) in signals.sorted(by: { $0.key < $1.key }) where kind != .program {
+            throw error(signal.node, "app '\(name)': \(key) applies to kind: program; a FrugalKit app gets its warnings and inputs through FrugalKit")
+        }
+        if let warning = signals["memoryWarningSignal"], let input = signals["inputSignal"], warning.number == input.number {
+            throw error(input.node, "app '\(name)': inputSignal and memoryWarningSignal are both \(ProgramSignal.name(input.number)); the program could not tell them apart")
+        }
         guard let (resolvedSource, sourceNode) = source else { throw error(node, "app '\(name)' has neither 'executable' nor 'product'") }
         var finalSource = resolvedSource
         if case .executable(let path) = resolvedSource {
@@ -323,6 +338,8 @@ private struct Reader {
                             resources: resources, documents: documents, scenarios: scenarios.map { $0.map(\.0) } ?? defaults,
                             line: YAMLText.line(node) ?? 1)
         app.server = server
+        app.memoryWarningSignal = signals["memoryWarningSignal"]?.number
+        app.inputSignal = signals["inputSignal"]?.number
         return app
     }
 

@@ -28,6 +28,8 @@ final class EventStreamReader: @unchecked Sendable {
     /// Set when reading the pipe failed (not its end): the run records it as a harness error.
     private var readFailure: String?
     private var bytes = 0
+    /// Past this many bytes read, events are no longer kept (the pipe is still drained).
+    private var maximumBytes = EventNumberBounds.maximumEventBytesPerRun
     /// The handler running on the main thread now (its start event came, its record did not).
     private(set) var openHandler: HandlerBegin?
     private let symbolizer: StackSymbolizer
@@ -44,9 +46,12 @@ final class EventStreamReader: @unchecked Sendable {
     }
 
     /// A stream fed with `ingest` and ended with `endOfStream` by its owner (an in-memory app).
-    init(fedOn clock: any HarnessClock, symbolizer: StackSymbolizer = StackSymbolizer()) {
+    /// `maximumBytes`: the stream's byte bound (a test sets a small one).
+    init(fedOn clock: any HarnessClock, symbolizer: StackSymbolizer = StackSymbolizer(),
+         maximumBytes: Int = EventNumberBounds.maximumEventBytesPerRun) {
         self.clock = clock
         self.symbolizer = symbolizer
+        self.maximumBytes = maximumBytes
     }
 
     private func readLoop(_ fd: Int32) {
@@ -92,9 +97,14 @@ final class EventStreamReader: @unchecked Sendable {
         condition.lock()
         bytes += count
         for event in parsed {
-            // Bounded like every number in an event: sums over a run's events stay in range.
-            guard events.count < EventNumberBounds.maximumEventsPerRun else {
-                if !droppedEvents { bad.append("more than \(EventNumberBounds.maximumEventsPerRun) events: the rest of the stream was dropped") }
+            // Bounded like every number in an event: sums over a run's events stay in range, and
+            // the bytes kept stay within the harness's means (the pipe is still drained).
+            guard events.count < EventNumberBounds.maximumEventsPerRun, bytes <= maximumBytes else {
+                if !droppedEvents {
+                    bad.append(events.count >= EventNumberBounds.maximumEventsPerRun
+                        ? "more than \(EventNumberBounds.maximumEventsPerRun) events: the rest of the stream was dropped"
+                        : "more than \(maximumBytes) bytes of events: the rest of the stream was dropped")
+                }
                 droppedEvents = true
                 break
             }

@@ -10,6 +10,8 @@ struct OutsideWatchResult {
     var longestWait: OutsideHang?
     var samples: Int
     var unreadable: [String]
+    /// The threads judged to be the main one, and why (``MainThreadJudge``).
+    var mainThreads: [MainThreadChoice] = []
 }
 
 /// Watches a black-box program's main thread from outside, every `interval`, through
@@ -18,8 +20,9 @@ struct OutsideWatchResult {
 /// the thread was on the CPU all along (busy: it could answer nothing), in an uninterruptible wait
 /// (`D`: not even a signal reaches it), or blocked while the scenario expected an answer (after a
 /// signal, a resume); the kernel's view of where it waited (`wchan`, the syscall) is kept. An idle
-/// program blocked in its event wait is not hung. Which thread is "main": the main thread of the
-/// program's process, past wrappers (a process with exactly one child, as `sh -c`, `perf stat`).
+/// program blocked in its event wait is not hung. Which thread is "main": in the program's process,
+/// past wrappers (a process with exactly one child, as `sh -c`, `perf stat`), the thread that runs
+/// its main queue or run loop (``MainThreadJudge``: under `dispatchMain()` a pool thread), else its first.
 final class OutsideHangWatcher: Sendable {
     private let root: pid_t
     private let members: @Sendable () -> [pid_t]
@@ -36,6 +39,7 @@ final class OutsideHangWatcher: Sendable {
         var longestWait: OutsideHang?
         var samplesTaken = 0
         var unreadable: Set<String> = []
+        var mainThreads: [MainThreadChoice] = []
         /// The program's exit (monotonic ns), once known.
         var exitTime: UInt64?
     }
@@ -97,7 +101,7 @@ final class OutsideHangWatcher: Sendable {
     /// machine would not let the harness read.
     var result: OutsideWatchResult {
         shared.withLock { OutsideWatchResult(hangs: $0.hangs, longestBusyNanoseconds: $0.longestBusy, longestWait: $0.longestWait,
-                                             samples: $0.samplesTaken, unreadable: $0.unreadable.sorted()) }
+                                             samples: $0.samplesTaken, unreadable: $0.unreadable.sorted(), mainThreads: $0.mainThreads) }
     }
 
     /// The program's process: from the spawned one down while a process has exactly one child.
@@ -120,6 +124,10 @@ final class OutsideHangWatcher: Sendable {
 
     private func loop() {
         var tracker = OutsideStretchTracker(limitNanoseconds: limitNanoseconds)
+        var judge = MainThreadJudge()
+        // Under `dispatchMain()`, while the main queue is idle: every thread as the last sample saw it,
+        // so the pool thread that takes the queue next has a sample from before its drain began.
+        var baselines: [Int32: OutsideStretchTracker.Sample] = [:]
         var lastMembersCheck: UInt64 = 0
         var pid = root
         var wait = interval
@@ -131,15 +139,25 @@ final class OutsideHangWatcher: Sendable {
                 pid = programProcess()
                 lastMembersCheck = now
             }
+            var (tid, idle) = isPaused ? (pid, false) : judge.choose(pid: pid, now: now)
+            var watched = isPaused ? nil : ProcFS.waitState(pid: pid, tid: tid)
+            if watched == nil && tid != pid {
+                // The pool thread that last drained the main queue has left: the main thread is idle.
+                judge.forget(tid)
+                (tid, idle) = (pid, true)
+                watched = ProcFS.waitState(pid: pid, tid: pid)
+            }
             if isPaused {
                 tracker.pause()
-            } else if let state = ProcFS.waitState(pid: pid, tid: pid) {
+            } else if let state = watched {
                 shared.withLock { shared in
                     shared.samplesTaken += 1
                     if state.wchan == nil && state.state != "R" { shared.unreadable.insert("wchan") }
                     if state.syscall == nil { shared.unreadable.insert("syscall") }
                 }
-                tracker.observe(.init(pid: pid, time: now, state: state), expecting: expecting)
+                if !idle, let baseline = baselines[tid] { tracker.assumePrevious(baseline) }
+                tracker.observe(.init(pid: tid, time: now, state: state, idle: idle), expecting: expecting)
+                baselines = idle && judge.unbound ? Self.baselines(pid: pid, time: now) : [:]
                 // Asleep (interruptible) while no answer is expected, the thread can start no hang
                 // without running first, and a spin's length is its on-CPU time from the last sample
                 // that saw it asleep, however late the next sample comes (one that began and ended
@@ -153,12 +171,27 @@ final class OutsideHangWatcher: Sendable {
                 tracker.lost(at: now)
             }
             publish(tracker)
+            let choices = judge.choices
+            shared.withLock { $0.mainThreads = choices }
             _ = stopSignal.wait(timeout: .now() + wait)
         }
         let (exitTime, expecting) = shared.withLock { ($0.exitTime, ($0.expectingFrom, $0.expectingUntil)) }
         tracker.finish(exitTime: exitTime, now: MonotonicClock.now(), expecting: expecting)
         publish(tracker)
         finished.signal()
+    }
+
+    /// Every thread of `pid` now (its state, switches and on-CPU time), as samples.
+    private static func baselines(pid: Int32, time: UInt64) -> [Int32: OutsideStretchTracker.Sample] {
+        var result: [Int32: OutsideStretchTracker.Sample] = [:]
+        for tid in (try? ProcFS.threadIDs(pid: pid)) ?? [] where tid != pid {
+            guard let thread = try? ProcFS.threadSample(pid: pid, tid: tid) else { continue }
+            result[tid] = .init(pid: tid, time: time, state: ThreadWaitState(state: thread.state ?? "?", wchan: nil, syscall: nil,
+                                                                          voluntaryContextSwitches: thread.voluntaryContextSwitches,
+                                                                          involuntaryContextSwitches: thread.involuntaryContextSwitches,
+                                                                          onCPUNanoseconds: thread.onCPUNanoseconds))
+        }
+        return result
     }
 
     private func publish(_ tracker: OutsideStretchTracker) {

@@ -36,10 +36,15 @@ struct OutsideStretchTracker {
 
     /// One sample of the thread as `/proc` showed it.
     struct Sample {
+        /// The watched thread's id (a process's first thread has the process's id): a new id is a new thread.
         var pid: Int32
         var time: UInt64
         var state: ThreadWaitState
-        var running: Bool { state.state == "R" }
+        /// The program's main queue was not being drained (under `dispatchMain()` no thread holds it
+        /// then): the thread sampled is the last that drained it, and whatever it does now (another
+        /// queue's work, waiting in the pool) is not the main thread's: idle, like a wait for events.
+        var idle = false
+        var running: Bool { state.state == "R" && !idle }
     }
 
     /// A run of samples with no voluntary switch of the watched thread.
@@ -55,6 +60,8 @@ struct OutsideStretchTracker {
         var onCPUEnd: UInt64
         var lastSampleTime: UInt64
         var duringLaunch: Bool
+        /// Some sample of it found the main queue idle: not one blocking wait of the main thread.
+        var idle = false
     }
 
     /// The scenario's window in which an answer was expected (monotonic ns).
@@ -75,12 +82,14 @@ struct OutsideStretchTracker {
         lostAt = nil
         let state = sample.state
         if !sample.running { launched = true }
+        // A busy stretch ends when the main queue is found idle (its drain ended), the thread's count unchanged or not.
         if var current = stretch, current.pid == sample.pid, current.switches == state.voluntaryContextSwitches,
-           current.busy || !sample.running {
+           !(current.busy && sample.idle), current.busy || !sample.running {
             current.busy = current.busy && sample.running
             current.uninterruptible = current.uninterruptible && state.state == "D"
             current.onCPUEnd = max(current.onCPUEnd, state.onCPUNanoseconds)
             current.lastSampleTime = sample.time
+            current.idle = current.idle || sample.idle
             if !sample.running {
                 current.wchan = state.wchan ?? current.wchan
                 current.syscall = state.syscall ?? current.syscall
@@ -103,6 +112,13 @@ struct OutsideStretchTracker {
             stretch = begin(with: sample)
         }
         last = sample
+    }
+
+    /// What a thread the watch now turns to looked like at the previous sample, read then though it
+    /// was not the one watched (under `dispatchMain()` any pool thread may take the main queue): a
+    /// spin it starts counts from there, not from the first sample that watches it.
+    mutating func assumePrevious(_ sample: Sample) {
+        if last?.pid != sample.pid { last = sample }
     }
 
     /// The watched thread could not be read (its process has exited, or is gone).
@@ -164,7 +180,7 @@ struct OutsideStretchTracker {
         return Stretch(pid: sample.pid, start: start, switches: state.voluntaryContextSwitches, busy: sample.running,
                        uninterruptible: state.state == "D", wchan: sample.running ? nil : state.wchan,
                        syscall: sample.running ? nil : state.syscall, onCPUStart: onCPUStart,
-                       onCPUEnd: state.onCPUNanoseconds, lastSampleTime: sample.time, duringLaunch: !launched)
+                       onCPUEnd: state.onCPUNanoseconds, lastSampleTime: sample.time, duringLaunch: !launched, idle: sample.idle)
     }
 
     private mutating func close(_ stretch: Stretch, at end: UInt64, expecting: Expecting) {
@@ -181,7 +197,8 @@ struct OutsideStretchTracker {
             longestWait = OutsideHang(start: stretch.start, end: end, kind: stretch.uninterruptible ? "uninterruptible" : "wait",
                                       wchan: stretch.wchan, syscall: stretch.syscall)
         }
-        guard length >= limitNanoseconds else { return }
+        // The main queue was free at some point: whatever the thread waited in, the main thread was idle.
+        guard length >= limitNanoseconds, !stretch.idle else { return }
         if stretch.uninterruptible {
             hangs.append(OutsideHang(start: stretch.start, end: end, kind: "uninterruptible", wchan: stretch.wchan, syscall: stretch.syscall))
             return

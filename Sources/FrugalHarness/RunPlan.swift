@@ -31,6 +31,9 @@ public struct RunPlan: Sendable {
     /// For a black-box program: the signal it gets as its memory warning (e.g. `SIGUSR1`, from a
     /// `kind: program` entry of frugal.yml); nil falls back to `HarnessOptions.programMemoryWarningSignal`.
     public var programMemoryWarningSignal: Int32?
+    /// For a black-box program: the signal an `input` step sends it (frugal.yml's `inputSignal:`);
+    /// nil: `input` steps are not applicable to it.
+    public var programInputSignal: Int32?
     /// For a black-box program from frugal.yml: its `name:` (the report's workload name, so two
     /// programs are two workloads even with one executable) and its `environment:` (added to its
     /// environment; the harness's own variables win). Nil and empty for `frugal run -- CMD`.

@@ -48,3 +48,17 @@ enum SandboxScanner {
         return files.sorted { $0.path < $1.path }
     }
 }
+
+extension RunSession {
+    /// A black-box program's sync counters on its v2 cgroup, opened before the program is
+    /// started there, so its first calls are counted however soon it makes them; nil where the
+    /// run has no v2 cgroup (the counters are then attached to the process once it exists).
+    static func attachSyncCountersToGroup(blackBox: Bool, containment: RunCgroup?) -> Result<SyncCallSession, HardwareCountersUnavailable>? {
+        guard blackBox, let containment, containment.kind == .v2 else { return nil }
+        switch SyncCallCounters().attach(cgroupPath: containment.path) {
+        case .success(let session): return .success(session)
+        // Per process, below, may still work (e.g. a kernel without cgroup perf events).
+        case .failure: return nil
+        }
+    }
+}

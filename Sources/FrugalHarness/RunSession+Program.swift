@@ -5,8 +5,9 @@ import FrugalProbe
 /// A black-box program's steps: the same scenario vocabulary as an app's, carried out with what
 /// any Linux program understands. The harness is the system: it freezes and thaws the run's
 /// cgroup for `home`/`foreground` (SIGSTOP/SIGCONT to every process without one), sends SIGTERM
-/// then SIGKILL for `terminate`, and a configured signal for `memoryWarning`. Steps that need an
-/// event loop the harness can reach (`input`, `interrupt`, `notify`) are recorded as not applicable.
+/// then SIGKILL for `terminate`, and a configured signal for `memoryWarning` and `input` (frugal.yml's
+/// `memoryWarningSignal`, `inputSignal`). Steps that need an event loop the harness can reach
+/// (`interrupt`, `notify`, and `input` without a signal) are recorded as not applicable.
 extension RunSession {
     func performProgramStep(_ step: ScenarioStep, index: Int, start: UInt64) {
         switch step {
@@ -24,7 +25,8 @@ extension RunSession {
         case .balloon(let bytes): balloon(bytes: bytes, index: index, start: start)
         case .network(let profile): network(profile, index: index, start: start)
         case .fault(let kind): fault(kind, index: index, start: start)
-        case .input, .interrupt, .notify:
+        case .input(let kind): programInput(kind, index: index, start: start)
+        case .interrupt, .notify:
             record(step, index: index, start: start,
                    problem: "not applicable to a black-box program: it has no FrugalKit event loop for the harness to deliver \(step) to")
         }
@@ -122,13 +124,32 @@ extension RunSession {
     func programMemoryWarning(_ level: MemoryWarningLevel, index: Int, start: UInt64) {
         guard programMemoryWarningSignal != nil else {
             record(.memoryWarning(level: level), index: index, start: start,
-                   problem: "not applicable: no memory-warning signal is configured for this program (RunPlan or HarnessOptions programMemoryWarningSignal, --memory-warning-signal)")
+                   problem: "not applicable: no memory-warning signal is configured for this program (frugal.yml memoryWarningSignal, --memory-warning-signal)")
             return
         }
         sequence += 1
         outsideWatcher?.expectResponse(until: start + Self.nanoseconds(1))
         let (_, problem) = deliverWarning(level, origin: "scenario", sequence: sequence)
         record(.memoryWarning(level: level), index: index, start: start, problem: problem)
+    }
+
+    /// The configured input signal (`RunPlan.programInputSignal`) to the spawned process, as the user's
+    /// input: the program is expected to answer, so a blocked main thread in the next second is a hang.
+    /// Not applicable when none is configured.
+    func programInput(_ kind: String, index: Int, start: UInt64) {
+        guard let signal = plan.programInputSignal else {
+            record(.input(kind: kind), index: index, start: start,
+                   problem: "not applicable: no input signal is configured for this program (frugal.yml inputSignal); it has no FrugalKit event loop for the harness to deliver input(\(kind)) to")
+            return
+        }
+        outsideWatcher?.expectResponse(until: start + Self.nanoseconds(1))
+        var problem: String?
+        do {
+            try SystemCall.retrying("kill", subject: "\(process.pid)") { Glibc.kill(process.pid, signal) }
+        } catch {
+            problem = "could not send \(ProgramSignal.name(signal)) to pid \(process.pid): \(error)"
+        }
+        record(.input(kind: kind), index: index, start: start, problem: problem)
     }
 
     /// Ends a program whose scenario is over: the default scenario (`launch` alone) lets it run to
@@ -192,6 +213,7 @@ extension RunSession {
                                                 samples: outsideWatches.reduce(0) { $0 + $1.samples },
                                                 unreadable: Array(Set(outsideWatches.flatMap(\.unreadable))).sorted(),
                                                 intervalSeconds: Self.outsideWatchInterval,
-                                                longestWait: outsideWatches.compactMap(\.longestWait).max { $0.milliseconds < $1.milliseconds })
+                                                longestWait: outsideWatches.compactMap(\.longestWait).max { $0.milliseconds < $1.milliseconds },
+                                                mainThreads: outsideWatches.flatMap(\.mainThreads))
     }
 }

@@ -152,12 +152,18 @@ final class RunSession {
         self.network = network
         memory = memoryFirst ?? MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure,
                                                pressureStallGroup: containment?.kind == .v2 ? containment?.path : nil)
+        let groupSyncs = Self.attachSyncCountersToGroup(blackBox: isBlackBox, containment: containment)
+        syncSession = groupSyncs
         do {
-            (process, reader, sampler, hangWatcher, hardwareSession, syncSession) =
+            // Without counters on the group, the per-process ones are attached to the held process.
+            let pidSyncs: Result<SyncCallSession, HardwareCountersUnavailable>?
+            (process, reader, sampler, hangWatcher, hardwareSession, pidSyncs) =
                 try Self.spawn(arguments: self.launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
                                options: options, sandbox: sandbox, network: network, memory: memory, containment: containment,
-                               launcher: launcher, clock: clock, countSyncs: isBlackBox)
+                               launcher: launcher, clock: clock, countSyncs: isBlackBox && groupSyncs == nil)
+            syncSession = groupSyncs ?? pidSyncs
         } catch {
+            if case .success(let counters)? = syncSession { counters.close() }
             network?.stop()
             sandbox.remove()
             _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
@@ -271,10 +277,13 @@ final class RunSession {
     /// Starts a new process of the same workload in the same sandbox; the current one must have exited.
     func respawn() throws {
         try archiveCurrentProcess()
-        (process, reader, sampler, hangWatcher, hardwareSession, syncSession) =
+        let groupSyncs = Self.attachSyncCountersToGroup(blackBox: isBlackBox, containment: containment)
+        let pidSyncs: Result<SyncCallSession, HardwareCountersUnavailable>?
+        (process, reader, sampler, hangWatcher, hardwareSession, pidSyncs) =
             try Self.spawn(arguments: launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
                            options: options, sandbox: sandbox, network: network, memory: memory, containment: containment,
-                           launcher: launcher, clock: clock, countSyncs: isBlackBox)
+                           launcher: launcher, clock: clock, countSyncs: isBlackBox && groupSyncs == nil)
+        syncSession = groupSyncs ?? pidSyncs
         if isBlackBox { startProgramWatch() }
         registerForInterruption()
         currentProcess.value = (process, sampler)

@@ -99,7 +99,8 @@ public final class ScenarioRunner: Sendable {
     /// The program a black-box command runs: `name` itself when it holds a `/`, else the first
     /// executable of that name on `PATH`; nil when there is none (bad input, checked before a run).
     public static func executable(_ name: String) -> String? {
-        name.contains("/") ? (access(name, X_OK) == 0 ? name : nil) : which(name)
+        guard !name.isEmpty else { return nil }
+        return name.contains("/") ? (isExecutableFile(name) ? name : nil) : which(name)
     }
 
     /// The first executable called `name` on `PATH`.
@@ -107,8 +108,15 @@ public final class ScenarioRunner: Sendable {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = "\(directory)/\(name)"
-            if access(candidate, X_OK) == 0 { return candidate }
+            if isExecutableFile(candidate) { return candidate }
         }
         return nil
+    }
+
+    /// A regular file this process may execute, as execvp looks for one: `access(X_OK)` alone
+    /// is true of a directory, so `.` or `""` once "ran", exited 126 and replaced the report.
+    static func isExecutableFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && access(path, X_OK) == 0
     }
 }

@@ -33,6 +33,26 @@ public final class HistoryStore {
         try Self.migrator.migrate(database)
     }
 
+    /// Opens an existing history to read it: nothing is created, locked, migrated or written
+    /// (`frugal report --history` once added the schema to whatever file it was given).
+    public init(readingFrom path: String, busyTimeout: TimeInterval = HistoryStore.defaultBusyTimeout) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        // A run writing the history holds it for a moment: wait for it, as a writer does.
+        configuration.busyMode = .timeout(busyTimeout)
+        database = try DatabaseQueue(path: path, configuration: configuration)
+        try Self.refuseForeign(database, path: path)
+    }
+
+    /// Checks, before minutes of running, that `path` can take this run: absent (it will be
+    /// created), or a Frugal history (or an empty file). A file that is not an SQLite database
+    /// or holds someone else's tables throws a `HistoryError`-like error naming it. The kind of
+    /// file (regular, not a device, FIFO or link) is the caller's check, as for every output.
+    public static func checkUsable(path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        _ = try HistoryStore(readingFrom: path)
+    }
+
     /// A database with tables of its own and no trace of Frugal's schema is someone else's: it is
     /// left as it was (the migrator once added its bookkeeping table to a user's file).
     static func refuseForeign(_ database: DatabaseQueue, path: String) throws {
@@ -117,15 +137,25 @@ public final class HistoryStore {
                 """, arguments: [limit, workload, workload])
             var order: [String] = []
             var series: [String: HistorySeries] = [:]
+            // SQLite columns are not typed and the file is anyone's to edit: a row whose values
+            // are not of their column's type is skipped (GRDB's typed subscripts trap on it, and
+            // a text score once killed `frugal run` before its report was written).
+            func text(_ row: Row, _ column: String) -> String? { String.fromDatabaseValue(row[column] as DatabaseValue) }
+            func number(_ row: Row, _ column: String) -> Double? {
+                let value: DatabaseValue = row[column]
+                guard let number = Double.fromDatabaseValue(value), number.isFinite else { return nil }
+                return number
+            }
             for row in rows {
-                let workload: String = row["workload"], scenario: String = row["scenario"], audit: String = row["auditId"]
+                guard let workload = text(row, "workload"), let scenario = text(row, "scenario"), let audit = text(row, "auditId"),
+                      let recordedAt = text(row, "recordedAt") else { continue }
                 let key = [workload, scenario, audit].joined(separator: "\u{0}")
                 if series[key] == nil {
                     order.append(key)
                     series[key] = HistorySeries(workload: workload, scenario: scenario, audit: audit, points: [])
                 }
-                series[key]?.points.append(HistoryPoint(recordedAt: row["recordedAt"], commit: row["commitHash"],
-                                                        score: row["score"], value: row["numericValue"]))
+                series[key]?.points.append(HistoryPoint(recordedAt: recordedAt, commit: text(row, "commitHash"),
+                                                        score: number(row, "score"), value: number(row, "numericValue")))
             }
             return ReportHistory(series: order.compactMap { series[$0] })
         }

@@ -18,6 +18,9 @@ extension HTMLReportRenderer {
             for note in tls.trust { html += "<li>\(e(note))</li>" }
             html += "</ul></details>"
         }
+        if let judged = run.processes?.mainThread {
+            html += "<p class=\"main-thread\">Main thread judged: \(e(judged))</p>"
+        }
         html += threadDetails(run)
         let measured = run.metrics.filter { $0.value.value != nil }.sorted { $0.key < $1.key }
         let unavailable = run.metrics.filter { $0.value.value == nil }

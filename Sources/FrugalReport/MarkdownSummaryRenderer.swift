@@ -81,6 +81,7 @@ public enum MarkdownSummaryRenderer {
                 for audit in warnings { lines.append(row(audit, verdict: "warning")) }
             }
             lines += unmatchedRequests(report, result)
+            lines += mainThreadJudged(report, result)
             let rest = result.audits.values.filter { ($0.score ?? 1) >= 0.9 }
                 .sorted { ($0.score ?? 2, $0.id) < ($1.score ?? 2, $1.id) }
             let scored = rest.filter { $0.score != nil }

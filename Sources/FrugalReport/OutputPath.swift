@@ -1,4 +1,5 @@
 import Foundation
+import FrugalCore
 
 /// The one check every file output of the CLI passes before any work starts and again just
 /// before its rename: a path is written only if it is absent (in an existing directory, with a
@@ -33,16 +34,23 @@ public enum OutputPath {
     }
 
     /// What a non-regular file is, in words; nil for a regular file.
-    static func kind(of mode: mode_t) -> String? {
-        switch mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFLNK: return "a symbolic link"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        case S_IFIFO: return "a FIFO"
-        case S_IFSOCK: return "a socket"
-        case S_IFDIR: return "a directory"
-        default: return "not a regular file"
-        }
+    static func kind(of mode: mode_t) -> String? { FileKind.nonRegular(mode: mode) }
+
+    /// The hidden name of a file made beside `name` (a staging directory, a temporary file, a
+    /// lock): `.NAME` + `suffix`, with NAME shortened (and a hash of the whole of it added) when
+    /// the result would be longer than ``maximumNameBytes``. Any name the file system takes
+    /// thus gets its companions: a 250-byte `--out` was refused because `.NAME.frugal-staging-PID-N`
+    /// was not. The same name always gives the same result (the lock is found by it).
+    /// `reserve`: bytes the caller appends after the suffix (a pid and a counter).
+    public static func hiddenSibling(of name: String, suffix: String, reserve: Int = 24) -> String {
+        let whole = "." + name + suffix
+        guard whole.utf8.count + reserve > maximumNameBytes else { return whole }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs and processes
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let tag = "~" + String(hash, radix: 16)
+        let room = max(0, maximumNameBytes - reserve - suffix.utf8.count - tag.utf8.count - 1)
+        var prefix = ""
+        for character in name where prefix.utf8.count + character.utf8.count <= room { prefix.append(character) }
+        return "." + prefix + tag + suffix
     }
 }

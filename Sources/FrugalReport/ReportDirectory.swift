@@ -1,5 +1,6 @@
 import CFrugalSystem
 import Foundation
+import FrugalProbe
 
 /// Writes a report set as one: every file goes into a staging directory beside the target, and
 /// the staging directory is swapped with the target in one `renameat2(RENAME_EXCHANGE)`. A reader
@@ -37,7 +38,20 @@ public enum ReportDirectory {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw ReportError("\(path) exists and is not a directory")
         }
+        if let long = directory.standardizedFileURL.pathComponents.first(where: { $0.utf8.count > OutputPath.maximumNameBytes }) {
+            throw ReportError("\(path): the name \(long.prefix(24))… is \(long.utf8.count) bytes, longer than a file system takes (\(OutputPath.maximumNameBytes))")
+        }
         let parent = directory.standardizedFileURL.deletingLastPathComponent()
+        // The directories this check makes are removed again if it refuses: a refused --out
+        // once left its whole parent chain behind.
+        var missing: [URL] = []
+        var ancestor = parent
+        while !FileManager.default.fileExists(atPath: ancestor.path) && ancestor.path != "/" {
+            missing.append(ancestor)
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        var refused = true
+        defer { if refused { for made in missing { rmdir(made.path) } } }
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
@@ -45,16 +59,20 @@ public enum ReportDirectory {
         }
         // Making (and removing) a staging directory is the exact operation the write will need;
         // as root, permission bits say nothing, so trying is the only honest check.
-        let probe = isMountPoint(directory.standardizedFileURL) ? try makeStaging(inside: directory.standardizedFileURL)
-            : try makeStaging(for: directory)
+        let mountPoint = isMountPoint(directory.standardizedFileURL)
+        let probe = mountPoint ? try makeStaging(inside: directory.standardizedFileURL) : try makeStaging(for: directory)
         try? FileManager.default.removeItem(at: probe)
+        // The file system the set is staged on: a mount point's own (its parent is another one,
+        // and a 40 KiB tmpfs once passed this check by its parent's free space).
+        let stagedOn = mountPoint ? directory.standardizedFileURL.path : parent.path
         var stats = statvfs()
-        if statvfs(parent.path, &stats) == 0 {
+        if statvfs(stagedOn, &stats) == 0 {
             let free = UInt64(stats.f_bavail) * UInt64(stats.f_frsize)
             guard free >= minimumFreeBytes else {
-                throw ReportError("only \(free / 1024 / 1024) MiB free on the file system of \(parent.path); a report set needs \(minimumFreeBytes / 1024 / 1024) MiB")
+                throw ReportError("only \(free / 1024 / 1024) MiB free on the file system of \(stagedOn); a report set needs \(minimumFreeBytes / 1024 / 1024) MiB")
             }
         }
+        refused = false
     }
 
     /// Replaces the report set in `directory` by `files`; `replaceable` names the top-level entries
@@ -68,7 +86,9 @@ public enum ReportDirectory {
         let mountPoint = isMountPoint(directory)
         let staging = mountPoint ? try makeStaging(inside: directory) : try makeStaging(for: directory)
         var stagingExists = true
-        defer { if stagingExists { try? FileManager.default.removeItem(at: staging) } }
+        // After a swap the staging path holds the OLD set, which may hold a mount (a bind-mounted
+        // folder was once emptied through it): removed without leaving its mount.
+        defer { if stagingExists { FileTreeRemoval.remove(staging.path) } }
         for file in files {
             let url = staging.appendingPathComponent(file.path)
             do {
@@ -120,7 +140,7 @@ public enum ReportDirectory {
 
     /// A fresh, empty directory beside `directory`, hidden, named after it and this process.
     static func makeStaging(for directory: URL) throws -> URL {
-        try makeStaging(in: directory.deletingLastPathComponent(), named: ".\(directory.lastPathComponent).frugal-staging")
+        try makeStaging(in: directory.deletingLastPathComponent(), named: OutputPath.hiddenSibling(of: directory.lastPathComponent, suffix: ".frugal-staging"))
     }
 
     /// A fresh, empty hidden directory inside `directory` (a mount point's set is staged there).
@@ -162,7 +182,7 @@ public final class ReportDirectoryLock {
     /// Takes the lock, or throws a `ReportError` naming the run that holds it.
     public init(_ directory: URL) throws {
         let directory = directory.standardizedFileURL
-        let path = directory.deletingLastPathComponent().appendingPathComponent(".\(directory.lastPathComponent).frugal-lock").path
+        let path = directory.deletingLastPathComponent().appendingPathComponent(OutputPath.hiddenSibling(of: directory.lastPathComponent, suffix: ".frugal-lock")).path
         self.path = path
         fd = try Self.acquire(path, directory: directory)
         ftruncate(fd, 0)

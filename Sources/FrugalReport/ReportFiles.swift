@@ -41,7 +41,7 @@ public enum ReportFiles {
     /// before writing and again just before the rename.
     public static func writeAtomically(to url: URL, _ write: (URL) throws -> Void) throws {
         try OutputPath.checkReplaceable(url.path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(OutputPath.hiddenSibling(of: url.lastPathComponent, suffix: ".tmp") + "-\(getpid())")
         do {
             try write(temporary)
         } catch {

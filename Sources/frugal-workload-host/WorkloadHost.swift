@@ -26,6 +26,11 @@ enum WorkloadHost: FrugalApp {
            let tail = Double(arguments[5]), lead >= 0, seconds > 0, tail >= 0 {
             Blocker.run(kind: arguments[2], lead: lead, seconds: seconds, tail: tail)
         }
+        // `--cache frees|keeps MIB` holds a cache it frees (or keeps) on SIGUSR1, for the program memory audits' tests.
+        if arguments.count == 4, arguments[1] == "--cache", ["frees", "keeps"].contains(arguments[2]), let mebibytes = Int(arguments[3]),
+           mebibytes > 0, mebibytes <= 4096 {
+            WarningCache.run(frees: arguments[2] == "frees", mebibytes: mebibytes)
+        }
         // `--sync FSYNCS FDATASYNCS` forces a file to storage a known number of times.
         if arguments.count == 4, arguments[1] == "--sync", let fsyncs = Int(arguments[2]), let fdatasyncs = Int(arguments[3]),
            fsyncs >= 0, fdatasyncs >= 0 {

@@ -27,7 +27,7 @@ struct History: ParsableCommand {
         }
         let history: ReportHistory
         do {
-            let store = try HistoryStore(path: db)
+            let store = try HistoryStore(readingFrom: db)
             history = try store.history(limit: limit, workload: workload)
         } catch {
             throw CLIFailure.badInput("cannot read the history at \(db): \(error)")

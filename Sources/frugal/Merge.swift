@@ -35,6 +35,7 @@ struct Merge: ParsableCommand {
 
     func run() throws {
         // The output first, and held: two merges into one --out would interleave their sets.
+        let out = try ReportInput.resolveOut(self.out)
         let directory = URL(fileURLWithPath: out)
         let outLock = try ReportInput.lockOut(out)
         defer { withExtendedLifetime(outLock) {} }

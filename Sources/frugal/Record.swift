@@ -34,6 +34,10 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let path = URL(fileURLWithPath: to).standardizedFileURL.path
+        // Like every output: a device, FIFO, symlink or directory is refused before the run, not
+        // replaced by a file (or, for a directory, silently not written) after it.
+        try ReportInput.checkOutputs([("--to", path)])
+        let started = Date()
         var arguments = runArguments
         let extra = ["--record-upstream", upstream, "--record-to", path]
         if let terminator = arguments.firstIndex(of: "--") {
@@ -48,7 +52,13 @@ struct Record: ParsableCommand {
             throw CLIFailure.badInput(Run.message(for: error))
         }
         try run.run()
-        if !run.quiet && FileManager.default.fileExists(atPath: path) {
+        // The run ended well, so the recording must be there, written by this run.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard attributes?[.type] as? FileAttributeType == .typeRegular,
+              let written = attributes?[.modificationDate] as? Date, written >= started.addingTimeInterval(-1) else {
+            throw CLIFailure.harness("the recording was not written to \(path) (the report's network section says why)")
+        }
+        if !run.quiet {
             ProcessIO.progress("frugal: recorded \(upstream) into \(path)")
         }
     }

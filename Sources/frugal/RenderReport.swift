@@ -63,7 +63,7 @@ struct RenderReport: ParsableCommand {
         guard let history else { return nil }
         guard FileManager.default.fileExists(atPath: history) else { throw CLIFailure.badInput("no history database at \(history)") }
         do {
-            return try HistoryStore(path: history).history(limit: 20)
+            return try HistoryStore(readingFrom: history).history(limit: 20)
         } catch {
             throw CLIFailure.badInput("cannot read the history at \(history): \(error)")
         }

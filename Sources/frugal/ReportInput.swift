@@ -6,6 +6,11 @@ import FrugalReport
 enum ReportInput {
     static func load(_ path: String) throws -> Report {
         let data: Data
+        // Foundation names a FIFO or device "permission" and a directory "error 256": say what it is.
+        var info = stat()
+        if stat(path, &info) == 0, let kind = FileKind.nonRegular(mode: info.st_mode) {
+            throw CLIFailure.badInput("cannot read \(path): it is \(kind), not a report file")
+        }
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > ReportJSON.maxBytes {
             throw CLIFailure.badInput("\(path) is \(size / 1_048_576) MiB, larger than a report can be (\(ReportJSON.maxBytes / 1_048_576) MiB)")
         }
@@ -33,6 +38,20 @@ enum ReportInput {
                 throw CLIFailure.badInput("\(flag) \(path): \(error)")
             }
         }
+    }
+
+    /// `--out` as the directory it names: a symbolic link is followed once, here, so the set is
+    /// swapped into its target and the lock is the target's (a link was itself swapped away and
+    /// replaced by a directory, and a second name for one directory escaped the lock). A link to
+    /// nothing is refused.
+    static func resolveOut(_ out: String) throws -> String {
+        var info = stat()
+        guard lstat(out, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return out }
+        guard let resolved = realpath(out, nil) else {
+            throw CLIFailure.badInput("--out \(out): a symbolic link to nothing (\(String(cString: strerror(errno)))); name a directory or a new path")
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Checks that `--out` can take a report set and takes its lock, before any work: a second

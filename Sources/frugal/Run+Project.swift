@@ -56,6 +56,8 @@ extension Run {
                         plan = RunPlan(target: .command([executable] + app.arguments), scenario: scenario, repetition: repetition)
                         plan.programName = app.name
                         plan.programEnvironment = app.environment
+                        plan.programMemoryWarningSignal = app.memoryWarningSignal
+                        plan.programInputSignal = app.inputSignal
                     }
                     plan.server = server
                     plans.append(plan)

@@ -86,6 +86,9 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("The signal a black-box program gets as its memory warning (a memoryWarning step, or the kernel's pressure): a name (USR1, SIGUSR2) or a number. Default: none, and the warning audits are not applicable.", valueName: "signal"))
     var memoryWarningSignal: String?
 
+    @Option(help: ArgumentHelp("The signal a black-box command gets as its input (an input step): a name (USR2) or a number. Default: none, and input steps are not applicable to it. frugal.yml sets it per program (inputSignal).", valueName: "signal"))
+    var inputSignal: String?
+
     @Option(help: ArgumentHelp("A directory of fixtures the run's origin answers from instead of its synthetic routes (request path → file; see docs/NETWORK.md). frugal.yml's server: of an app or scenario wins.", valueName: "dir"))
     var fixtures: String?
 
@@ -151,11 +154,13 @@ struct Run: ParsableCommand {
 
     func run() throws {
         // --out first: building a project's products or running the suite may take minutes.
+        let out = try ReportInput.resolveOut(self.out)
         let directory = URL(fileURLWithPath: out)
         let outLock = try ReportInput.lockOut(out)
         // Held until the report is written (and released by the kernel however frugal ends).
         defer { withExtendedLifetime(outLock) {} }
         // Inputs are checked before minutes of running, so a typo fails at once.
+        if !noHistory { try Self.checkHistory(history) }
         let project = try loadProject()
         var shardInfo = shard.flatMap(ShardPlan.parse)
         var plans = try makePlans(project: project)
@@ -279,6 +284,17 @@ struct Run: ParsableCommand {
         try CIOutput.finish(report, jsonStdout: jsonStdout, annotations: githubAnnotations)
     }
 
+    /// `--history` before the run: a regular file that is a Frugal history, or a new path. A
+    /// block device once got an SQLite header written over its first pages, after the whole run.
+    static func checkHistory(_ path: String) throws {
+        try ReportInput.checkOutputs([("--history", path)])
+        do {
+            try HistoryStore.checkUsable(path: path)
+        } catch {
+            throw CLIFailure.badInput("--history \(path): \(error)")
+        }
+    }
+
     static func interruptedFailure(_ signal: Int32?, detail: String) -> CLIFailure {
         let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
         return CLIFailure(code: signal == SIGTERM ? .terminated : .interrupted, message: "interrupted by \(name): \(detail)")
@@ -310,7 +326,13 @@ struct Run: ParsableCommand {
         let names: [String: Int32] = ["HUP": SIGHUP, "INT": SIGINT, "QUIT": SIGQUIT, "USR1": SIGUSR1, "USR2": SIGUSR2,
                                       "TERM": SIGTERM, "WINCH": SIGWINCH, "PWR": SIGPWR]
         let upper = text.uppercased()
-        if let number = Int32(text), number > 0, number < 65 { return number }
+        if let number = Int32(text), number > 0, number < 65 {
+            // As by name: a signal the program cannot catch is no warning it could answer.
+            guard number != SIGKILL && number != SIGSTOP else {
+                throw CLIFailure.badInput("--memory-warning-signal: \(text) is SIG\(number == SIGKILL ? "KILL" : "STOP"), which a program cannot catch; use one it can handle, such as USR1")
+            }
+            return number
+        }
         if let number = names[upper.hasPrefix("SIG") ? String(upper.dropFirst(3)) : upper] { return number }
         throw CLIFailure.badInput("--memory-warning-signal: unknown signal '\(text)' (use a name such as USR1, or a number)")
     }
@@ -348,10 +370,17 @@ struct Run: ParsableCommand {
                 throw CLIFailure.badInput("command not found: \(command[0]) (not an executable file, nor on PATH)")
             }
             let raw = ProcessIO.rawArgumentsAfterTerminator(count: command.count).map { Array($0.dropFirst()) }
+            let input = try inputSignal.map { text -> Int32 in
+                guard let number = ProgramSignal.number(text) else {
+                    throw CLIFailure.badInput("--input-signal: '\(text)' is not a signal a program can catch (use a name such as USR2, or a number; not KILL or STOP)")
+                }
+                return number
+            }
             return chosen.flatMap { scenario in
                 (1...repetitions).map {
                     var plan = RunPlan(target: .command(command), scenario: scenario, repetition: $0)
                     plan.rawArguments = raw
+                    plan.programInputSignal = input
                     return plan
                 }
             }

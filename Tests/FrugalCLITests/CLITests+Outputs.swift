@@ -101,6 +101,144 @@ final class CLIOutputPathTests: XCTestCase {
             XCTAssertEqual(entries, ["report.html", "report.json", "summary.md"], "run \(attempt): no staging left")
         }
     }
+
+    /// Round three of the probe: a small mount point passed the free-space check by its parent's
+    /// space, and failed with exit 3 after the run. Needs root to mount a tmpfs.
+    func testASmallMountPointIsRefusedBeforeTheRun() throws {
+        let directory = try temporaryDirectory()
+        let mountPoint = directory.appendingPathComponent("tiny")
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: false)
+        guard getuid() == 0, mount("frugal-test", mountPoint.path, "tmpfs", 0, "size=40k") == 0 else {
+            throw XCTSkip("mounting a tmpfs needs root (CAP_SYS_ADMIN): \(String(cString: strerror(errno)))")
+        }
+        defer { umount2(mountPoint.path, Int32(MNT_DETACH)) }
+        for arguments in [["run", "--quiet", "--no-history", "--out", mountPoint.path, "--", "true"],
+                          ["merge", try report(in: directory), "--out", mountPoint.path]] {
+            let result = try CLITests.frugal(arguments)
+            XCTAssertEqual(result.status, 1, "\(arguments[0]): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("MiB free on the file system of \(mountPoint.path)"), result.stderr)
+        }
+    }
+
+    /// Names the file system takes get their companions (staging directory, temporary file,
+    /// lock): a 250-byte `--out` and a 255-byte `--html` were refused because the hidden names
+    /// made beside them were longer. A name it does not take is refused before anything is made
+    /// (a refused `--out` once left its whole parent chain behind).
+    func testLongButValidNamesAreWrittenAndTooLongOnesLeaveNothing() throws {
+        let directory = try temporaryDirectory()
+        let out = directory.appendingPathComponent("a/b/" + String(repeating: "d", count: 250)).path
+        let run = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", out, "--", "true"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/report.json"))
+        let html = directory.appendingPathComponent(String(repeating: "h", count: 250) + ".html").path
+        let render = try CLITests.frugal(["report", out + "/report.json", "--html", html])
+        XCTAssertEqual(render.status, 0, render.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: html))
+        let tooLong = directory.appendingPathComponent("x/y/" + String(repeating: "e", count: 300)).path
+        let refused = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", tooLong, "--", "true"])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("longer than a file system takes"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("x").path), "no directory left by the refusal")
+    }
+
+    /// Round three of the probe: the old set, swapped out into the staging path, was removed with
+    /// a recursive delete that crossed a bind mount inside it and emptied the mounted folder.
+    func testReplacingASetLeavesAMountInsideTheOldOneAndItsFiles() throws {
+        let directory = try temporaryDirectory()
+        let out = directory.appendingPathComponent("out")
+        XCTAssertEqual(try CLITests.frugal(["run", "--quiet", "--no-history", "--out", out.path, "--", "true"]).status, 0)
+        let victim = directory.appendingPathComponent("victim")
+        try FileManager.default.createDirectory(at: victim.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try Data("precious".utf8).write(to: victim.appendingPathComponent("sub/g"))
+        let mountPoint = out.appendingPathComponent("report.html")
+        try FileManager.default.removeItem(at: mountPoint)
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: false)
+        guard getuid() == 0, mount(victim.path, mountPoint.path, nil, UInt(MS_BIND), nil) == 0 else {
+            throw XCTSkip("bind mounting needs root (CAP_SYS_ADMIN): \(String(cString: strerror(errno)))")
+        }
+        // Wherever the swap leaves the mount, it is detached at the end.
+        defer {
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] {
+                umount2(directory.appendingPathComponent(entry).appendingPathComponent("report.html").path, Int32(MNT_DETACH))
+            }
+        }
+        _ = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", out.path, "--", "true"])
+        XCTAssertEqual(try String(contentsOf: victim.appendingPathComponent("sub/g"), encoding: .utf8), "precious", "the mounted folder's files are kept")
+    }
+
+    /// `--out` naming a symbolic link: followed once, so the set lands in the target and the
+    /// link stays a link (it was swapped away and replaced by a directory); a link to nothing is
+    /// refused before the run.
+    func testAnOutThatIsASymbolicLinkWritesIntoItsTarget() throws {
+        let directory = try temporaryDirectory()
+        let real = directory.appendingPathComponent("real")
+        let latest = directory.appendingPathComponent("latest").path
+        XCTAssertEqual(try CLITests.frugal(["run", "--quiet", "--no-history", "--out", real.path, "--", "true"]).status, 0)
+        try FileManager.default.createSymbolicLink(atPath: latest, withDestinationPath: "real")
+        let before = try Data(contentsOf: real.appendingPathComponent("report.json"))
+        let again = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", latest, "--", "sh", "-c", "exit 0"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        var info = stat()
+        XCTAssertEqual(lstat(latest, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFLNK, "the link is still a link")
+        XCTAssertNotEqual(try Data(contentsOf: real.appendingPathComponent("report.json")), before, "the new set is in the target")
+        let dangling = directory.appendingPathComponent("dangling").path
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "nowhere")
+        let refused = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", dangling, "--", "true"])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("a symbolic link to nothing"), refused.stderr)
+        XCTAssertEqual(lstat(dangling, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFLNK, "the dangling link is left as it was")
+    }
+
+    /// `--history` is checked before the run like any output (a block device once got an SQLite
+    /// header over its first pages, after the whole run), and reading a history writes nothing.
+    func testAHistoryThatIsNotAFrugalHistoryIsRefusedBeforeTheRun() throws {
+        let directory = try temporaryDirectory()
+        let fifo = directory.appendingPathComponent("fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        let notes = directory.appendingPathComponent("notes.txt")
+        let text = String(repeating: "not a database\n", count: 100)
+        try Data(text.utf8).write(to: notes)
+        var cases: [(path: String, says: String)] = [(fifo, "a FIFO"), (directory.path, "a directory"), (notes.path, "not a database")]
+        let device = directory.appendingPathComponent("null").path
+        if getuid() == 0, mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0 { cases.append((device, "a character device")) }
+        for (path, says) in cases {
+            let started = Date()
+            // The command takes 5 s: the refusal must come first.
+            let result = try CLITests.frugal(["run", "--quiet", "--history", path, "--out", directory.appendingPathComponent("o").path, "--", "sleep", "5"])
+            XCTAssertEqual(result.status, 1, "\(path): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("--history") && result.stderr.contains(says), result.stderr)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 4, "refused before the run")
+        }
+        XCTAssertEqual(try String(contentsOf: notes, encoding: .utf8), text, "the file is left as it was")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: notes.path + ".lock"), "nothing left beside it")
+        // Reading: `frugal report --history` on an empty file neither creates tables nor a lock.
+        let empty = directory.appendingPathComponent("empty.sqlite")
+        try Data().write(to: empty)
+        _ = try CLITests.frugal(["report", try report(in: directory), "--history", empty.path, "--html", directory.appendingPathComponent("r.html").path])
+        XCTAssertEqual(try Data(contentsOf: empty).count, 0, "a read writes nothing")
+    }
+
+    /// `frugal record --to` is an output like the others: refused before the run when it is not
+    /// a regular file or a new path (a device was replaced by a file, a directory silently not
+    /// written while "recorded" was printed).
+    func testRecordRefusesAToThatIsNotARegularFile() throws {
+        let directory = try temporaryDirectory()
+        let fifo = directory.appendingPathComponent("fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        let folder = directory.appendingPathComponent("folder").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        for (path, kind) in [(fifo, "a FIFO"), (folder, "a directory")] {
+            let result = try CLITests.frugal(["record", "--upstream", "http://127.0.0.1:9", "--to", path, "--no-history",
+                                              "--out", directory.appendingPathComponent("o").path, "--", "true"])
+            XCTAssertEqual(result.status, 1, result.stderr)
+            XCTAssertTrue(result.stderr.contains("--to") && result.stderr.contains(kind), result.stderr)
+        }
+        var info = stat()
+        XCTAssertEqual(lstat(fifo, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "the FIFO is still a FIFO")
+    }
 }
 
 /// Frugal's own streams (issue 24, item 14): a program's output never lands in `--json-stdout`,

@@ -43,6 +43,24 @@ final class ConfigLimitsTests: XCTestCase {
         }
     }
 
+    /// Round three of the probe: a FIFO named as the config (or found as ./frugal.yml) held
+    /// `frugal run` and `frugal list` forever in open(2). Anything but a regular file is refused.
+    func testAConfigThatIsAFIFOOrADirectoryIsRefusedAtOnce() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-config-kind-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("frugal.yml").path
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        for (path, kind) in [(fifo, "a FIFO"), (directory.path, "a directory")] {
+            let started = Date()
+            XCTAssertThrowsError(try ProjectConfigLoader.load(path: path)) { error in
+                XCTAssertTrue("\(error)".contains("it is \(kind), not a regular file"), "\(error)")
+            }
+            XCTAssertThrowsError(try AssertionConfigLoader.load(path: path))
+            XCTAssertLessThan(Date().timeIntervalSince(started), 5, "refused, not waited on")
+        }
+    }
+
     func testALargeFileIsRefusedBeforeParsingWithAShortError() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-large-\(getpid()).yml")
         defer { try? FileManager.default.removeItem(at: url) }

@@ -136,6 +136,24 @@ final class HostileInputTests: XCTestCase {
         guard case .event = items.first else { return XCTFail("\(items)") }
     }
 
+    /// Round three: each time within its bound (2⁶²) but five handlers of 2⁶² ns each: the
+    /// sums of their durations (blocked time, off-CPU waits) overflowed and killed `frugal run`.
+    func testHandlersAsLongAsTheTimeBoundAllowsDoNotOverflowTheirSums() {
+        let longest = EventNumberBounds.maximumTime
+        let events = (0..<5).map { index in
+            WorkloadEvent(time: 1, body: .handler(HandlerRecord(name: "h\(index)", start: 0, end: longest, cpuNanoseconds: 0,
+                                                                 voluntaryContextSwitches: 1)))
+        }
+        var line = ""
+        for event in events { line += String(decoding: (try? JSONEncoder().encode(event)) ?? Data(), as: UTF8.self) + "\n" }
+        XCTAssertNil(EventNumberBounds.violation(in: Array(line.utf8)), "each number is in range: only the sums were not")
+        let record = RunRecord(workload: "w", scenario: "s", repetition: 1, startTime: 0, endTime: 1_000_000_000, pid: 1,
+                               steps: [], events: events, samples: [], outcome: .completed, outcomeDetail: nil, exitStatus: nil, resourceUsage: nil)
+        let run = ReportBuilder.runReport(record)
+        XCTAssertEqual(events.compactMap { if case .handler(let h) = $0.body { h.duration } else { nil } }, Array(repeating: EventNumberBounds.maximumQuantity, count: 5))
+        XCTAssertFalse(run.metrics.isEmpty)
+    }
+
     func testInterruptedAndHarnessErrorRunsHaveNoVerdict() {
         for outcome in [RunOutcome.interrupted, .harnessError] {
             let record = RunRecord(workload: "w", scenario: "s", repetition: 1, startTime: 0, endTime: 1_000_000_000, pid: 1,

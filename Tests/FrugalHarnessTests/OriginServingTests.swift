@@ -181,6 +181,36 @@ final class OriginServingTests: XCTestCase {
         return path
     }
 
+    /// Round three of the hostile probe: a HAR wait of 1e18 ms trapped converting it to
+    /// nanoseconds, and a 1xx status (HAR or a fixture's sidecar) tripped NIO's precondition;
+    /// both killed `frugal run` and left the run's sandbox and cgroup behind.
+    func testOutOfRangeWaitsAndInterimStatusesAreRefusedOrSkippedNotServed() throws {
+        for wait in [1e18, 600_001] {
+            let path = try writeHAR([Self.harEntry("GET", "https://api.example.test/x", body: "hi", wait: wait)])
+            XCTAssertThrowsError(try HARResponder(path: path, timing: .recorded)) { error in
+                XCTAssertTrue("\(error)".contains("entry 0: timings.wait"), "\(error)")
+            }
+        }
+        XCTAssertNoThrow(try HARResponder(path: try writeHAR([Self.harEntry("GET", "https://api.example.test/x", body: "hi", wait: 600_000)]), timing: .recorded))
+        // A 1xx entry has no final answer: skipped like DevTools' status 0, so the request is unmatched.
+        let har = try HARResponder(path: try writeHAR([Self.harEntry("GET", "https://api.example.test/x", status: 100, body: "hi")]), timing: .recorded)
+        let (_, harPort) = try start(har)
+        XCTAssertEqual(try get(try BlockingSocket(port: harPort), "/x").status, 404)
+        // A fixture whose sidecar says 100 or 199 answers 500 naming the sidecar, and the origin lives on.
+        let directory = try temporaryDirectory()
+        try write("hi", to: "x", in: directory)
+        try write(#"{"status": 100}"#, to: "x.meta.json", in: directory)
+        try write("there", to: "y", in: directory)
+        try write(#"{"status": 199}"#, to: "y.meta.json", in: directory)
+        let (_, port) = try start(FixtureResponder(directory: directory.path))
+        let socket = try BlockingSocket(port: port)
+        for name in ["x", "y"] {
+            let answer = try get(socket, "/\(name)")
+            XCTAssertEqual(answer.status, 500)
+            XCTAssertTrue(String(decoding: answer.body, as: UTF8.self).contains("not a final HTTP status"), String(decoding: answer.body, as: UTF8.self))
+        }
+    }
+
     func testHARReplayMatchesMethodURLQueryAndBodyAndHoldsTheRecordedServerTime() throws {
         let path = try writeHAR([
             Self.harEntry("GET", "https://api.example.test/v1/forecast?city=paris&units=c", body: Self.forecast, wait: 150),

@@ -59,6 +59,50 @@ final class HistoryStoreTests: XCTestCase {
     }
 
     /// A SQLite file of someone else's is refused and left as it was.
+    /// Round three of the probe: any writer may put text where a number belongs (SQLite columns
+    /// are not typed); GRDB's typed subscripts trapped, and `frugal run` died before its report.
+    /// A bad value is unavailable, a bad row skipped, the rest read.
+    func testValuesOfTheWrongTypeAreSkippedNotTrapped() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-history-typed-\(getpid()).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: path + ".lock") }
+        let store = try HistoryStore(path: path)
+        try store.append(report(score: 0.9), commit: "aaa", recordedAt: "2026-01-01T00:00:00Z")
+        try store.append(report(score: 0.5), commit: "bbb", recordedAt: "2026-01-02T00:00:00Z")
+        try store.append(report(score: 0.2), commit: "ccc", recordedAt: "2026-01-03T00:00:00Z")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE audit SET score = 'NaN' WHERE resultId = (SELECT MIN(id) FROM result)")
+            try db.execute(sql: "UPDATE run SET recordedAt = x'ff00fe' WHERE id = 2")
+        }
+        try queue.close()
+        let series = try XCTUnwrap(try HistoryStore(readingFrom: path).history(limit: 10)
+            .series(workload: "news.polling", scenario: "standard", audit: "power.avoid-polling"))
+        XCTAssertEqual(series.points.map(\.commit), ["aaa", "ccc"], "the run with a blob for its time is skipped")
+        XCTAssertEqual(series.points.map(\.score), [nil, 0.2], "a text score is unavailable")
+    }
+
+    /// The check before a run reads the history: while another process holds it in an exclusive
+    /// transaction, the check waits (as a writer does) instead of refusing at once.
+    func testTheCheckBeforeARunWaitsForABusyHistory() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-history-held-\(getpid()).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: path + ".lock") }
+        try HistoryStore(path: path).append(report(score: 0.9), commit: nil, recordedAt: "2026-01-01T00:00:00Z")
+        let holder = try DatabaseQueue(path: path)
+        let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? holder.inTransaction(.exclusive) { _ in
+                held.signal()
+                // Held for 0.5 s, well inside the check's 30 s wait, whatever the machine's load.
+                _ = release.wait(timeout: .now() + 0.5)
+                return .commit
+            }
+        }
+        held.wait()
+        XCTAssertNoThrow(try HistoryStore.checkUsable(path: path), "waited for the holder")
+        release.signal()
+    }
+
     func testAForeignDatabaseIsRefusedAndLeftAlone() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-history-foreign-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

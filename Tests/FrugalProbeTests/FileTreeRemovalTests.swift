@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import FrugalProbe
+@testable import FrugalProbe
 
 /// A sandbox is removed without leaving its file system: a bind mount inside it (of a folder
 /// holding the host's files) is left, and what it shows is kept (issue 24: removing a sandbox
@@ -48,5 +48,38 @@ final class FileTreeRemovalTests: XCTestCase {
         XCTAssertEqual(left, [mountPoint], "the mount is what is left (its parents stay, not empty)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: host.appendingPathComponent("precious.txt").path), "the host's file is kept")
         XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("Documents/own.txt").path), "the sandbox's own file is gone")
+    }
+
+    /// Round three of the probe: a bind mount of a folder of the SAME file system has the same
+    /// device number, so the device check crossed it and deleted the host's files. The mount id
+    /// (statx) or mountinfo tells it apart.
+    func testABindMountOfTheSameFileSystemIsLeftWithItsFiles() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-removal-\(getpid())-c")
+        let host = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-removal-\(getpid())-samefs")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Documents/m"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: host.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: host)
+            try? FileManager.default.removeItem(at: root)
+        }
+        try Data("host".utf8).write(to: host.appendingPathComponent("precious.txt"))
+        try Data("host".utf8).write(to: host.appendingPathComponent("sub/also.txt"))
+        let mountPoint = root.appendingPathComponent("Documents/m").path
+        guard getuid() == 0, mount(host.path, mountPoint, nil, UInt(MS_BIND), nil) == 0 else {
+            throw XCTSkip("bind mounting needs root (CAP_SYS_ADMIN): \(String(cString: strerror(errno)))")
+        }
+        defer { umount2(mountPoint, Int32(MNT_DETACH)) }
+        var mounted = stat(), parent = stat()
+        XCTAssertEqual(stat(mountPoint, &mounted), 0)
+        XCTAssertEqual(stat(root.path, &parent), 0)
+        XCTAssertEqual(mounted.st_dev, parent.st_dev, "the case the device check could not see")
+        XCTAssertEqual(FileTreeRemoval.remove(root.path), [mountPoint])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: host.appendingPathComponent("precious.txt").path), "the host's file is kept")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: host.appendingPathComponent("sub/also.txt").path))
+    }
+
+    func testMountinfoPathsAreUnescaped() {
+        XCTAssertEqual(FileTreeRemoval.unescape(#"/tmp/a\040b\011c\134d"#), "/tmp/a b\tc\\d")
+        XCTAssertEqual(FileTreeRemoval.unescape("/plain"), "/plain")
     }
 }

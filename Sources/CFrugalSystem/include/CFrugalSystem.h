@@ -136,6 +136,17 @@ int frugal_perf_open_hardware(int which, pid_t pid);
 /// Returns the fd or -errno.
 int frugal_perf_open_tracepoint(unsigned long long id, pid_t pid);
 
+/// The mount id of `name` relative to `dirfd` (`name` "" for `dirfd` itself), without following
+/// a final symlink or triggering an automount (statx STATX_MNT_ID, Linux >= 5.8). A bind mount
+/// of a directory of the same file system has the same st_dev but its own mount id. Returns 0,
+/// or -errno (-ENOSYS where the kernel does not give the id).
+int frugal_mount_id(int dirfd, const char *name, unsigned long long *mount_id);
+
+/// Opens a counter of the tracepoint `id` on CPU `cpu` for every task in the cgroup (v2)
+/// whose directory is open as `cgroup_fd` (PERF_FLAG_PID_CGROUP): open before the program
+/// starts, it misses none of its calls. Returns the fd or -errno.
+int frugal_perf_open_tracepoint_cgroup(unsigned long long id, int cgroup_fd, int cpu);
+
 /// glibc's `malloc_trim(0)` when the arenas hold at least `minimum_free` freed bytes (mallinfo2):
 /// gives freed heap memory of every arena back to the kernel; returns whether any was given
 /// (Swift's Glibc module does not export <malloc.h>).

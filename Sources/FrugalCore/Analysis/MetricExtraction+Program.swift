@@ -23,7 +23,8 @@ extension MetricExtraction {
         (MetricName.mainThreadWaitingMs, "ms", Source.kitWaiting, "needs the app's event-handler boundaries; a black-box program reports none"),
         (MetricName.mainThreadBlockingCalls, "count", Source.kitBlockingCalls, "needs FrugalKit's blocking-call events"),
         (MetricName.lifecycleLaunchMs, "ms", Source.kitAck, "a black-box program signals no first event handled, so its launch end cannot be seen from outside"),
-        (MetricName.memoryFreedOnWarningBytes, "bytes", "harness:memory samples around a warning", "a black-box program gets no memory warning unless a signal is configured for it"),
+        (MetricName.memoryFreedOnWarningBytes, "bytes", MemorySource.deliveries, "the scenario sent the program no memory warning (a memoryWarning step, with memoryWarningSignal set in frugal.yml or --memory-warning-signal)"),
+        (MetricName.memoryFreedWithin100msBytes, "bytes", MemorySource.deliveries, "the scenario sent the program no memory warning (a memoryWarning step, with memoryWarningSignal set in frugal.yml or --memory-warning-signal)"),
         (MetricName.memoryWarningResponseMs, "ms", "kit:handlers.didReceiveMemoryWarning", "a black-box program reports no warning handler"),
     ]
 
@@ -99,6 +100,7 @@ extension MetricExtraction {
             metrics[MetricName.networkBytesReceived] = .unavailable(unit: "bytes", source: Source.proxyTrace, reason: reason)
             metrics[MetricName.networkTransfers] = .unavailable(unit: "count", source: Source.originRequests, reason: reason)
         }
+        programSignalMetrics(analysis, &metrics)
         for entry in programUnavailable where metrics[entry.name] == nil {
             metrics[entry.name] = .unavailable(unit: entry.unit, source: entry.source, reason: entry.reason)
         }

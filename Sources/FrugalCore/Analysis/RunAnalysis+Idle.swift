@@ -31,6 +31,8 @@ extension RunAnalysis {
         /// Frozen by the system: neither idle nor in use. Counted as idle time, it once halved the
         /// rate of a poller suspended for half of its wait.
         case suspended = "suspended"
+        /// A black-box program answering a signal the harness sent (`RunAnalysis+ProgramSignals`).
+        case harnessSignal = "answering a signal the harness sent"
     }
 
     /// The share of one CPU over a slice from which the app counts as computing, not idle.
@@ -146,6 +148,7 @@ extension RunAnalysis {
             }
         }
         if let since = suspendedSince { intervals.append((since, max(record.endTime, since), .suspended)) }
+        intervals += harnessSignalIntervals
         // Every client's requests as the origin read them (URLSession, curl: the wire's), in flight
         // as FrugalKit's are: libcurl polls its sockets while a URLSession request waits, and a
         // fetch that ran into a wait was once charged as 25 wakeups/s of polling. Wire times are

@@ -18,6 +18,11 @@ public enum EventNumberBounds {
     public static let maximumQuantity: UInt64 = 1 << 40
     /// The events one run's stream may hold (the rest are dropped, and the run says so).
     public static let maximumEventsPerRun = 1 << 22
+    /// The bytes of event lines one run's stream may bring (the rest are dropped, and the run
+    /// says so): with lines of up to 1 MiB, the event count alone let the harness's memory grow
+    /// to terabytes (1,000 marks of 1 MB held 991 MB). 256 MiB is 256 KiB of events a second for a
+    /// 17-minute run; a FrugalKit app's handler record is about 200 bytes.
+    public static let maximumEventBytesPerRun = 256 << 20
 
     static let timeKeys: Set<String> = ["t", "time", "start", "end", "capturedAt", "handlerStart", "handlerEnd"]
     static let identifierKeys: Set<String> = ["address", "id", "thread", "mainThreadID", "task", "pid", "sequence"]

@@ -24,6 +24,9 @@ public struct EventStreamDecoder {
     static let stackEnd = "@frugal-stack-end"
 
     private var pending: [UInt8] = []
+    /// How many bytes at the start of `pending` are known to hold no newline: each read searches
+    /// only what is new (rescanning a long partial line on every read was quadratic in its length).
+    private var scanned = 0
     /// Set while the rest of an overlong line is skipped up to its newline.
     private var skippingLine = false
     private var stack: (time: UInt64, lines: [String])?
@@ -36,21 +39,25 @@ public struct EventStreamDecoder {
         pending.append(contentsOf: bytes)
         var items: [Item] = []
         var lineStart = pending.startIndex
-        while let newline = pending[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
+        var searchFrom = pending.startIndex + min(scanned, pending.count)
+        while let newline = pending[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) {
             if skippingLine {
                 skippingLine = false
             } else {
                 decodeLine(pending[lineStart..<newline], into: &items)
             }
             lineStart = newline + 1
+            searchFrom = lineStart
         }
         pending.removeSubrange(..<lineStart)
+        scanned = pending.count
         if pending.count > Self.maxLineBytes {
             if !skippingLine {
                 items.append(.malformed("a line longer than \(Self.maxLineBytes) bytes (dropped)"))
             }
             skippingLine = true
             pending.removeAll(keepingCapacity: false)
+            scanned = 0
         }
         return items
     }

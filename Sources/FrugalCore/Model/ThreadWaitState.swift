@@ -62,10 +62,14 @@ public struct OutsideWatchFacts: Codable, Sendable, Equatable {
     /// switch in between), with where the kernel saw it wait; hung or idle cannot be told apart
     /// from outside unless an answer was expected, so it is reported, not judged. Nil: none seen.
     public var longestWait: OutsideHang?
+    /// The thread(s) judged to be the program's main thread, and why (the thread that runs its main
+    /// queue or run loop); nil in records made before the harness judged it (thread 1 was watched).
+    public var mainThreads: [MainThreadChoice]?
 
     public init(hangs: [OutsideHang], longestBusyMs: Double, samples: Int, unreadable: [String], intervalSeconds: Double,
-                longestWait: OutsideHang? = nil) {
+                longestWait: OutsideHang? = nil, mainThreads: [MainThreadChoice]? = nil) {
         self.longestWait = longestWait
+        self.mainThreads = mainThreads
         self.hangs = hangs
         self.longestBusyMs = longestBusyMs
         self.samples = samples

@@ -205,8 +205,10 @@ public struct HandlerRecord: Codable, Sendable, Equatable {
         return duration > busy ? duration - busy : 0
     }
 
-    /// Wall time of the handler, ns.
-    public var duration: UInt64 { end >= start ? end - start : 0 }
+    /// Wall time of the handler, ns, at most ``EventNumberBounds/maximumQuantity`` (18 minutes):
+    /// a duration is a quantity. Each time may be up to 2⁶², so an unbounded `end − start` let
+    /// five crafted handlers overflow every sum over a run's handlers (blocked time, waits).
+    public var duration: UInt64 { end >= start ? min(end - start, EventNumberBounds.maximumQuantity) : 0 }
 }
 
 /// Acknowledges a control message once its handler has returned.

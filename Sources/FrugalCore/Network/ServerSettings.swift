@@ -9,11 +9,15 @@ public struct ServerSettings: Codable, Sendable, Equatable {
         /// After this many milliseconds, every response.
         case fixed(milliseconds: Double)
 
+        /// The longest a response may be held back, ms (10 minutes), set or recorded: every wait
+        /// has a maximum, and a longer one is refused with the place it came from.
+        public static let maximumMilliseconds: Double = 600_000
+
         /// `recorded`, or a number of milliseconds (`40`, `40ms`); nil for anything else.
         public static func parse(_ text: String) -> Timing? {
             if text == "recorded" { return .recorded }
             let number = text.hasSuffix("ms") ? String(text.dropLast(2)) : text
-            guard let value = Double(number), value.isFinite, value >= 0, value <= 600_000 else { return nil }
+            guard let value = Double(number), value.isFinite, value >= 0, value <= maximumMilliseconds else { return nil }
             return .fixed(milliseconds: value)
         }
 

@@ -7,6 +7,7 @@ extension ReportBuilder {
         "power.avoid-polling", "lifecycle.close-listeners", "lifecycle.minimal-background-work", "memory.survive-pressure",
         "disk.write-budget", "disk.clean-tmp", "network.transmit-in-bursts", "network.no-server-polling",
         "network.compact-transfers", "network.avoid-chatty-protocols", "network.enqueue-together", "main.no-long-blocks",
+        "memory.respond-to-warnings",
     ]
 
     /// Why an audit outside `programAudits` does not apply to a black-box program.
@@ -25,6 +26,9 @@ extension ReportBuilder {
         for (id, result) in results where !programAudits.contains(id) {
             results[id] = result.markedNotApplicable(reason: "a black-box program: " + programNotApplicableReason(id))
         }
+        // The app's measure needs its handler's ledger of what was reclaimable; a program's is its
+        // memory after the configured signal, from outside (ReportBuilder+ProgramMemory).
+        results["memory.respond-to-warnings"] = programWarningAudit.evaluate(analysis, metrics: metrics)
         if var blocks = results["main.no-long-blocks"], blocks.scoreDisplayMode != .notApplicable {
             // The app's measure (blocked ms per minute) needs handlers; a program's is its hangs seen from outside.
             blocks = programLongBlocks(analysis, metrics: metrics, template: blocks)
@@ -61,6 +65,9 @@ extension ReportBuilder {
             result.evidence.append(Evidence(time: analysis.runTime(wait.start), durationMs: wait.milliseconds,
                                             description: "longest off-CPU wait: \(DisplayFormat.number(wait.milliseconds)) ms in one blocking call"
                                                 + (place.isEmpty ? "" : " (the kernel: \(place))") + "; waiting is not a hang unless an answer was expected"))
+        }
+        if let judged = watch.mainThreads.flatMap(MainThreadChoice.summary) {
+            result.evidence.append(Evidence(description: "main thread judged: " + judged))
         }
         result.explanation = watch.unreadable.isEmpty ? nil
             : "this machine hid \(watch.unreadable.joined(separator: " and ")) of the thread, so where it waited is partly unknown"

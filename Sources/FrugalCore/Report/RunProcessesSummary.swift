@@ -13,6 +13,10 @@ public struct RunProcessesSummary: Codable, Sendable, Equatable {
     /// The commands from the spawned process down to the program whose main thread is reported,
     /// when wrappers (`sh -c`, `perf stat`) stood between; nil when the spawned process is the program.
     public var wrapperChain: [String]?
+    /// A black-box program: the thread judged its main thread (the one that runs its main queue or
+    /// run loop: under `dispatchMain()` a pool thread) and the evidence; nil for an app, or a record
+    /// made before the harness judged it.
+    public var mainThread: String?
     /// Processes that outlived a main process of the run; the harness ended them.
     public var stragglers: [Straggler]?
     /// The timeline lanes with data for this run (`states`, `handlers`, `steps`, `activity`,
@@ -48,5 +52,6 @@ public struct RunProcessesSummary: Codable, Sendable, Equatable {
         self.init(containment: facts.kind, cgroupUnavailable: facts.cgroupUnavailable, taskExitsUnavailable: facts.taskExitsUnavailable,
                   wrapperChain: chain, stragglers: facts.stragglers.isEmpty ? nil : facts.stragglers, lanes: lanes)
         spawn = facts.spawn
+        mainThread = record.blackBox ? record.outsideWatch?.mainThreads.flatMap(MainThreadChoice.summary) : nil
     }
 }

@@ -124,7 +124,13 @@ public struct FixtureResponder: OriginResponder {
     static func metadata(for file: URL) throws -> Metadata {
         let sidecar = file.path + sidecarSuffix
         guard let data = FileManager.default.contents(atPath: sidecar) else { return Metadata() }
-        return try JSONDecoder().decode(Metadata.self, from: data)
+        let metadata = try JSONDecoder().decode(Metadata.self, from: data)
+        // A 1xx is an interim answer, never a final one (RFC 9110 §15.2): HTTP servers refuse to
+        // send one as the response, and NIO's trapped the harness.
+        if let status = metadata.status, !(200...999).contains(status) {
+            throw HARError(path: sidecar, problem: "status \(status) is not a final HTTP status (200-999)")
+        }
+        return metadata
     }
 
     /// The media type of a file by its extension (the common web types; others are octet-stream).

@@ -36,15 +36,20 @@ public final class HARResponder: OriginResponder {
         let archive = try HARArchive.read(path: path)
         var entries: [String: [Candidate]] = [:]
         for (index, entry) in archive.log.entries.enumerated() {
-            // DevTools records blocked or failed requests with status 0: there is no answer to replay.
-            guard entry.response.status >= 100 && entry.response.status <= 999 else { continue }
+            // DevTools records blocked or failed requests with status 0, and a 1xx is an interim
+            // answer (101 a protocol switch this origin cannot replay): no final answer to replay.
+            guard entry.response.status >= 200 && entry.response.status <= 999 else { continue }
             let parsed = OriginRequest(method: entry.request.method.uppercased(), target: entry.request.url, headers: [])
             guard parsed.host != nil || entry.request.url.hasPrefix("/") else {
                 throw HARError(path: path, problem: "entry \(index): request.url '\(entry.request.url)' is not a URL")
             }
             let delay: Double
             switch timing {
-            case .recorded: delay = max(0, entry.timings?.wait ?? 0)
+            case .recorded:
+                delay = max(0, entry.timings?.wait ?? 0)
+                guard delay <= ServerSettings.Timing.maximumMilliseconds else {
+                    throw HARError(path: path, problem: "entry \(index): timings.wait \(delay) ms is over the longest wait a response may have (\(Int(ServerSettings.Timing.maximumMilliseconds)) ms); set server timing to a number of ms to replay it faster")
+                }
             case .fixed(let ms): delay = ms
             }
             // HTTP/2 exports carry pseudo-headers (`:status`): no HTTP/1.1 header has that name.

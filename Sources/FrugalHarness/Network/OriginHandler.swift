@@ -119,7 +119,9 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
                 self.respond(to: request, parsed: parsed, with: answer, context: context)
                 return
             }
-            context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(answer.delayMilliseconds * 1_000_000))) {
+            // Every source bounds its delay; the conversion is bounded here too, so no answer traps.
+            let delay = min(answer.delayMilliseconds, ServerSettings.Timing.maximumMilliseconds)
+            context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(delay * 1_000_000))) {
                 self.respond(to: request, parsed: parsed, with: answer, context: context)
             }
         }

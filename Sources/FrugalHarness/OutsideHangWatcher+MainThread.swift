@@ -1,0 +1,98 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+
+/// Which thread of a black-box program is its main thread at each sample: the thread that runs its
+/// main queue or run loop, from libdispatch's main queue (``MainQueueProbe``), else the process's
+/// first thread. Kept apart from ``OutsideHangWatcher``'s loop so the choice can be told and tested.
+///
+/// - A program without libdispatch (a C loop), or whose main queue is bound to a thread
+///   (`RunLoop.main.run()`, CFRunLoop, FrugalKit's loop, a plain `main`): the bound thread, the first.
+/// - Under `dispatchMain()` (or Swift's `async` main, which calls it): the thread holding the main
+///   queue's drain lock; while no thread holds it, the last one that did, sampled as idle (its own
+///   waits and other queues' work are not the main thread's).
+struct MainThreadJudge {
+    /// The process watched (past wrappers).
+    private(set) var pid: Int32 = 0
+    private var probe: MainQueueProbe?
+    /// Why there is no probe for `pid` (the last attempt's reason).
+    private var unusable: MainQueueProbe.Unusable?
+    private var attempts = 0
+    private var nextAttempt: UInt64 = 0
+    private var lastDrainer: Int32?
+    /// Every distinct judgement, in order (at most `choiceLimit`).
+    private(set) var choices: [MainThreadChoice] = []
+    private var current: (tid: Int32, basis: String)?
+    /// Whether the last reading found the main queue given up to the pool (`dispatchMain()`).
+    private(set) var unbound = false
+
+    static let choiceLimit = 32
+    /// Looks for libdispatch at every sample for the process's first 0.5 s (the dynamic loader maps it
+    /// at exec, a `dlopen` later), then once a second up to 10 looks: a program with no libdispatch
+    /// costs a few reads of its maps, not one per sample.
+    static let quickAttempts = 20
+    static let attemptLimit = 30
+
+    /// The thread to sample now, and whether the main queue is idle (nobody drains it).
+    mutating func choose(pid: Int32, now: UInt64) -> (tid: Int32, idle: Bool) {
+        if pid != self.pid {
+            self.pid = pid
+            probe = nil
+            unusable = nil
+            attempts = 0
+            nextAttempt = 0
+            lastDrainer = nil
+        }
+        if probe == nil, attempts < Self.attemptLimit, now >= nextAttempt {
+            attempts += 1
+            nextAttempt = attempts < Self.quickAttempts ? now : now + 1_000_000_000
+            switch MainQueueProbe.locate(pid: pid) {
+            case .success(let found): probe = found
+            case .failure(let why): unusable = why
+            }
+        }
+        guard let probe else {
+            judge(pid, basis: MainThreadChoice.firstThread, now: now,
+                  evidence: "the process's first thread: " + (unusable?.description ?? "libdispatch's main queue was not looked for"))
+            return (pid, false)
+        }
+        // Unreadable once found: the process is on its way out. The judgement stands.
+        guard let reading = probe.read() else { return (current?.tid ?? pid, false) }
+        unbound = !reading.threadBound
+        if reading.threadBound {
+            let tid = reading.owner ?? pid
+            judge(tid, basis: MainThreadChoice.mainQueueBound, now: now,
+                  evidence: "libdispatch's main queue (\(probe.file)) is bound to it: only it drains the main queue (its run loop, or none)"
+                    + (tid == pid ? ", the process's first thread" : ""))
+            return (tid, false)
+        }
+        // Not bound only once `dispatchMain()` gave the queue up; the first thread holds the lock a
+        // moment longer while it does (`_dispatch_queue_cleanup2`), then never again: not a drain.
+        if let owner = reading.owner, owner != pid {
+            lastDrainer = owner
+            judge(owner, basis: MainThreadChoice.mainQueueDrainer, now: now,
+                  evidence: "it held libdispatch's main-queue drain lock (\(probe.file)): dispatchMain() parked thread \(pid) and the main queue runs on a pool thread")
+            return (owner, false)
+        }
+        // Nobody drains the main queue: the main thread is idle.
+        return (lastDrainer ?? pid, true)
+    }
+
+    /// The thread became unreadable (a pool thread that drained the main queue left the pool).
+    mutating func forget(_ tid: Int32) {
+        if lastDrainer == tid { lastDrainer = nil }
+    }
+
+    private mutating func judge(_ tid: Int32, basis: String, now: UInt64, evidence: String) {
+        guard current?.tid != tid || current?.basis != basis else { return }
+        current = (tid, basis)
+        if let last = choices.last, last.pid == pid, last.tid == tid, last.basis == MainThreadChoice.firstThread {
+            // Judged before the dynamic loader had mapped libdispatch: the same thread, now with evidence.
+            choices[choices.count - 1] = MainThreadChoice(pid: pid, tid: tid, since: last.since, basis: basis, evidence: evidence)
+            return
+        }
+        guard choices.count < Self.choiceLimit,
+              !choices.contains(where: { $0.pid == pid && $0.tid == tid && $0.basis == basis }) else { return }
+        choices.append(MainThreadChoice(pid: pid, tid: tid, since: now, basis: basis, evidence: evidence))
+    }
+}
