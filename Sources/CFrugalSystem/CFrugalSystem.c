@@ -113,14 +113,18 @@ struct frugal_private_spawn {
     int error;
 };
 
+const char *frugal_enter_private_file_namespace(const char *source, const char *target) {
+    if (unshare(CLONE_NEWNS) != 0) return "unshare";
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return "mount(private)";
+    if (mount(source, target, NULL, MS_BIND, NULL) != 0) return "mount(bind)";
+    if (mount(NULL, target, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) != 0) return "mount(read-only)";
+    return NULL;
+}
+
 static void *frugal_private_spawn_thread(void *argument) {
     struct frugal_private_spawn *spawn = argument;
-    if (unshare(CLONE_NEWNS) != 0) { spawn->failed_call = "unshare"; spawn->error = errno; return NULL; }
-    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) { spawn->failed_call = "mount(private)"; spawn->error = errno; return NULL; }
-    if (mount(spawn->source, spawn->target, NULL, MS_BIND, NULL) != 0) { spawn->failed_call = "mount(bind)"; spawn->error = errno; return NULL; }
-    if (mount(NULL, spawn->target, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) != 0) {
-        spawn->failed_call = "mount(read-only)"; spawn->error = errno; return NULL;
-    }
+    const char *call = frugal_enter_private_file_namespace(spawn->source, spawn->target);
+    if (call != NULL) { spawn->failed_call = call; spawn->error = errno; return NULL; }
     int status = posix_spawn(spawn->pid, spawn->path, spawn->actions, spawn->attributes, spawn->argv, spawn->envp);
     if (status != 0) { spawn->failed_call = "posix_spawn"; spawn->error = status; }
     return NULL;

@@ -14,8 +14,18 @@ import CFrugalSystem
 // reaper thread starts, and only read after.
 final class ChildProcess: AppProcess, @unchecked Sendable {
     let pid: pid_t
-    /// Monotonic ns just after `posix_spawn` returned: the run's time zero.
-    let spawnTime: UInt64
+    /// Monotonic ns once the program has exec'd (the spawn, or for a held child its release,
+    /// returns then): the run's time zero.
+    var spawnTime: UInt64 {
+        condition.lock()
+        defer { condition.unlock() }
+        return startTime
+    }
+    private var startTime: UInt64
+    /// A held child's handle until `release` (``frugal_spawn_direct``'s `hold`).
+    private var holdHandle: UnsafeMutableRawPointer?
+    /// How it was started and joined its cgroups (``SpawnPath``): a fact of the run.
+    let spawnPath: String
     /// The harness's end of the control pipe.
     let controlFD: Int32
     /// The harness's end of the event pipe.
@@ -36,17 +46,24 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
 
     /// Spawns `arguments[0]` (a path) with `arguments` and `environment` added to the harness's own.
     ///
-    /// With `cgroupProcs` or `oomScoreAdjustment`, the child first runs `/bin/sh`, which moves
-    /// itself into each cgroup (writes its pid to each `cgroup.procs`) and sets its
-    /// `oom_score_adj`, then execs the program with the same pid: every page the program
-    /// touches from exec on is charged to the cgroup (v1 does not move charges made before a move).
+    /// With `cgroupProcs` or `oomScoreAdjustment`, the program is started directly in its cgroups
+    /// (``frugal_spawn_direct``): born in `birthCgroup` (a v2 directory whose `cgroup.procs` is one
+    /// of `cgroupProcs`) by clone3 `CLONE_INTO_CGROUP`, and moved into the others (v1 memory) and
+    /// given its `oom_score_adj` by the child itself before its exec, so every page the program
+    /// touches is charged to the cgroup (v1 does not move charges made before a move) and no stub
+    /// process adds its time or wakeups to the program's. `FRUGAL_SPAWN=shell` brings back the old
+    /// path: `/bin/sh` joins the groups, then execs the program with the same pid.
     /// `trailingBytes`, when given, replaces the last arguments byte for byte (a program's
     /// arguments need not be UTF-8; a `String` cannot hold them). `privateFile`, when given, is
     /// bind-mounted over its target in a mount namespace of the child's own (its descendants share it).
-    init(arguments: [String], environment: [String: String], cgroupProcs: [String] = [], oomScoreAdjustment: Int? = nil,
-         trailingBytes: [[UInt8]]? = nil, privateFile: PrivateFile? = nil) throws {
+    /// `hold`: a child started directly is held just before its exec until `release()`, so that
+    /// counters attached to its pid (perf events) count all of the program.
+    init(arguments: [String], environment: [String: String], cgroupProcs: [String] = [], birthCgroup: String? = nil,
+         oomScoreAdjustment: Int? = nil, trailingBytes: [[UInt8]]? = nil, privateFile: PrivateFile? = nil, hold: Bool = false) throws {
         var arguments = arguments
-        if !cgroupProcs.isEmpty || oomScoreAdjustment != nil {
+        let joining = !cgroupProcs.isEmpty || oomScoreAdjustment != nil
+        let shellStub = joining && ProcessInfo.processInfo.environment[SpawnPath.variable] == SpawnPath.shellValue
+        if shellStub {
             let script = #"adj="$1"; shift; while [ "$1" != "--" ]; do echo $$ > "$1" || exit 125; shift; done; shift; "#
                 + #"if [ -n "$adj" ]; then echo "$adj" > /proc/self/oom_score_adj || exit 125; fi; exec "$@""#
             arguments = ["/bin/sh", "-c", script, "frugal-spawn", oomScoreAdjustment.map(String.init) ?? ""] + cgroupProcs + ["--"] + arguments
@@ -96,8 +113,17 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
+        var handle: UnsafeMutableRawPointer?
         var failedCall: UnsafePointer<CChar>?
-        let status = if let privateFile {
+        var path = shellStub ? SpawnPath.shellStub : SpawnPath.posixSpawn
+        var writtenGroups = cgroupProcs.count
+        let status = if joining && !shellStub {
+            Self.spawnDirect(path: arguments[0], argv: argv, envp: envp,
+                             dups: [(controlPipe[0], FrugalProtocol.controlFD), (eventPipe[1], FrugalProtocol.eventFD), (STDERR_FILENO, STDOUT_FILENO)],
+                             cgroupProcs: cgroupProcs, birthCgroup: birthCgroup, oomScoreAdjustment: oomScoreAdjustment,
+                             privateFile: privateFile, hold: hold, pid: &pid, handle: &handle, failedCall: &failedCall, path: &path,
+                             writtenGroups: &writtenGroups)
+        } else if let privateFile {
             frugal_spawn_with_private_file(&pid, arguments[0], &actions, &attributes, argv, envp, privateFile.source, privateFile.target, &failedCall)
         } else {
             posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
@@ -110,17 +136,22 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
             try? SystemCall.close(controlPipe[1], subject: "control pipe")
             try? SystemCall.close(eventPipe[0], subject: "event pipe")
             let call = failedCall.map { String(cString: $0) } ?? "posix_spawn"
-            throw SystemCallError(call: call, subject: call == "posix_spawn" ? arguments[0] : privateFile?.target, errno: status)
+            throw SystemCallError(call: call, subject: ["posix_spawn", "execve"].contains(call) ? arguments[0] : call.hasPrefix("mount") || call == "unshare" ? privateFile?.target : nil,
+                                  errno: status)
         }
         self.pid = pid
-        self.spawnTime = spawned
+        self.startTime = spawned
+        self.holdHandle = handle
+        self.spawnPath = path
         self.controlFD = controlPipe[1]
         self.eventFD = eventPipe[0]
-        if !cgroupProcs.isEmpty || oomScoreAdjustment != nil {
-            // `echo $$ > FILE`: one write of the pid and a newline per group; `echo "$adj"` likewise.
+        if joining {
+            // `echo $$ > FILE` (or the direct child's same write): one write of the pid and a
+            // newline per group joined by writing; `echo "$adj"` likewise. A group the child was
+            // born in cost it no write.
             let adjustment = oomScoreAdjustment.map { String($0).utf8.count + 1 }
-            stubWrites = (cgroupProcs.count * (String(pid).utf8.count + 1) + (adjustment ?? 0),
-                          cgroupProcs.count + (adjustment == nil ? 0 : 1))
+            stubWrites = (writtenGroups * (String(pid).utf8.count + 1) + (adjustment ?? 0),
+                          writtenGroups + (adjustment == nil ? 0 : 1))
         }
         // A workload that dies must not kill the harness through a write to its closed pipe.
         signal(SIGPIPE, SIG_IGN)
@@ -134,6 +165,8 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
         // (writes made in the last moments before exit, which no periodic sample saw).
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        // The exit's time is when the harness learnt of it, before the reads below.
+        let exited = MonotonicClock.now()
         let io = try? ProcFS.ioCounters(pid: pid, time: MonotonicClock.now())
         // The zombie's status is its main thread's, with the final context-switch counts.
         let mainThread = (try? FileReader.readText("/proc/\(pid)/status")).map(ProcFS.parseStatus)
@@ -161,9 +194,30 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
             exitStatus = ExitStatus(signal: status & 0x7f)
         }
         condition.lock()
-        exit = (exitStatus, ResourceUsage(usage), MonotonicClock.now())
+        exit = (exitStatus, ResourceUsage(usage), exited)
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Lets a held child exec (no-op for one that was not held) and waits until it has; the run's
+    /// time zero is then. Throws the failed call of its setup or exec (the child is reaped).
+    func release() throws {
+        condition.lock()
+        let handle = holdHandle
+        holdHandle = nil
+        condition.unlock()
+        guard let handle else { return }
+        var failedCall: UnsafePointer<CChar>?
+        // Time zero is the release: the program's exec and all after it are its own time; the
+        // moment this thread wakes after the exec is the scheduler's (late on a loaded machine).
+        let released = MonotonicClock.now()
+        let status = frugal_direct_release(handle, pid, &failedCall)
+        condition.lock()
+        startTime = released
+        condition.unlock()
+        guard status == 0 else {
+            throw SystemCallError(call: failedCall.map { String(cString: $0) } ?? "execve", subject: nil, errno: status)
+        }
     }
 
     /// Whether the process has exited and been reaped.
@@ -253,6 +307,11 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
     }
 
     deinit {
+        if let holdHandle {
+            // Never released (the run failed before it could start): end the spinning child.
+            _ = Glibc.kill(pid, SIGKILL)
+            frugal_direct_abandon(holdHandle)
+        }
         closeControl()
         try? SystemCall.close(eventFD, subject: "event pipe")
     }

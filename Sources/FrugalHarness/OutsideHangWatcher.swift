@@ -160,9 +160,12 @@ final class OutsideHangWatcher: Sendable {
                 baselines = idle && judge.unbound ? Self.baselines(pid: pid, time: now) : [:]
                 // Asleep (interruptible) while no answer is expected, the thread can start no hang
                 // without running first, and a spin's length is its on-CPU time from the last sample
-                // that saw it asleep, however late the next sample comes: sample 4 times less often
-                // (a harness beside an idle program woke 40 times a second for nothing). Blocked
-                // waits matter only while an answer is expected, and uninterruptible ones (D) always.
+                // that saw it asleep, however late the next sample comes (one that began and ended
+                // between two sleeping samples too: OutsideStretchTracker.hiddenSpin): sample 4 times
+                // less often (a harness beside an idle program woke 40 times a second for nothing).
+                // Not slower: a wait is measured from the first sample that sees it, so the longest
+                // off-CPU wait (a 300 ms poll) would lose up to one interval. Blocked waits matter
+                // only while an answer is expected, and uninterruptible ones (D) always.
                 wait = state.state == "S" && now > expecting.1 ? interval * 4 : interval
             } else {
                 tracker.lost(at: now)

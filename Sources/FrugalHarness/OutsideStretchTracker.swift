@@ -101,7 +101,13 @@ struct OutsideStretchTracker {
                     // It ran on until it went to sleep, after its last running sample: schedstat has that time.
                     finished.onCPUEnd = max(finished.onCPUEnd, state.onCPUNanoseconds)
                 }
-                close(finished, at: sample.time, expecting: expecting)
+                if let hidden = hiddenSpin(after: finished, before: sample) {
+                    // Asleep at both samples, one wakeup between: the CPU time between is one run.
+                    close(finished, at: hidden.start, expecting: expecting)
+                    recordBusy(onCPU: hidden.end - hidden.start, end: hidden.end)
+                } else {
+                    close(finished, at: sample.time, expecting: expecting)
+                }
             }
             stretch = begin(with: sample)
         }
@@ -139,6 +145,28 @@ struct OutsideStretchTracker {
         close(open, at: end, expecting: expecting)
     }
 
+    /// A spin that began and ended between two samples that both saw the thread asleep: the
+    /// voluntary-switch count went up by exactly one (it woke once and went to sleep once), so
+    /// the on-CPU time gained between the samples is one stretch on the CPU, however far apart the
+    /// samples were (a sampler that slows down while the thread sleeps still sees every spin). It
+    /// is placed ending at the later sample: when between the two it ran, the kernel does not say.
+    private func hiddenSpin(after finished: Stretch, before sample: Sample) -> (start: UInt64, end: UInt64)? {
+        guard !finished.busy, !sample.running, finished.pid == sample.pid, !finished.duringLaunch,
+              sample.state.voluntaryContextSwitches == finished.switches + 1,
+              sample.state.onCPUNanoseconds > finished.onCPUEnd else { return nil }
+        let onCPU = sample.state.onCPUNanoseconds - finished.onCPUEnd
+        guard onCPU >= limitNanoseconds / 2 else { return nil }
+        let end = sample.time
+        return (max(finished.lastSampleTime, end &- onCPU), end)
+    }
+
+    private mutating func recordBusy(onCPU: UInt64, end: UInt64) {
+        longestBusy = max(longestBusy, onCPU)
+        if onCPU >= limitNanoseconds {
+            hangs.append(OutsideHang(start: end &- onCPU, end: end, kind: "busy", wchan: nil, syscall: nil))
+        }
+    }
+
     private func begin(with sample: Sample) -> Stretch {
         let state = sample.state
         var start = sample.time
@@ -161,11 +189,8 @@ struct OutsideStretchTracker {
         let onCPU = stretch.onCPUEnd > stretch.onCPUStart ? stretch.onCPUEnd - stretch.onCPUStart : 0
         if stretch.busy {
             guard !stretch.duringLaunch else { return }
-            longestBusy = max(longestBusy, onCPU)
-            if onCPU >= limitNanoseconds {
-                // The hang is as long as the thread was on the CPU: that time is the kernel's own count.
-                hangs.append(OutsideHang(start: end &- onCPU, end: end, kind: "busy", wchan: nil, syscall: nil))
-            }
+            // The hang is as long as the thread was on the CPU: that time is the kernel's own count.
+            recordBusy(onCPU: onCPU, end: end)
             return
         }
         if !stretch.duringLaunch, length > (longestWait.map { $0.end &- $0.start } ?? 0) {

@@ -123,11 +123,38 @@ final class ProcSampler: Sendable {
         state.withLock { $0.samples }.sorted { $0.time < $1.time }
     }
 
+    /// The longest wait between two samples while nothing changes, seconds.
+    static let longestQuietInterval = 1.0
+
+    /// What two samples must share for the process to count as unchanged between them: every
+    /// thread's switches, CPU time and state, its resident memory and its writes.
+    private struct Fingerprint: Equatable {
+        var threads: [[UInt64]]
+        var resident: Int?
+        var written: Int?
+        init(_ sample: ProcessSample) {
+            threads = sample.threads.map { [UInt64(UInt32(bitPattern: $0.tid)), UInt64($0.voluntaryContextSwitches),
+                                             UInt64($0.involuntaryContextSwitches), $0.onCPUNanoseconds,
+                                             UInt64($0.state?.utf8.first ?? 0)] }
+            resident = sample.residentBytes
+            written = sample.charactersWritten
+        }
+    }
+
     private func loop() {
+        var previous: Fingerprint?
+        var wait = interval
         while true {
             let done = state.withLock { $0.stopped }
-            if done || sampleNow() == nil { return }
-            let next = clock.now() + RunSession.nanoseconds(interval)
+            if done { return }
+            guard let sample = sampleNow() else { return }
+            // While nothing changes between samples (an idle program: same switches, CPU, memory),
+            // the wait doubles up to `longestQuietInterval`; the first change brings it back. The
+            // samples in between would all have been this one: the harness need not wake for them.
+            let fingerprint = Fingerprint(sample)
+            wait = fingerprint == previous ? min(wait * 2, max(interval, Self.longestQuietInterval)) : interval
+            previous = fingerprint
+            let next = clock.now() + RunSession.nanoseconds(wait)
             // `stopped` is read holding `wake`, so a `stop` in between cannot be missed.
             wake.lock()
             while !state.withLock({ $0.stopped }) && clock.now() < next { clock.wait(wake, until: next) }

@@ -64,6 +64,7 @@ extension RunSession {
         var facts = RunContainmentFacts(kind: containment?.kind.rawValue ?? "process-group", cgroupPath: containment?.path,
                                         cgroupUnavailable: containmentUnavailable, cgroupCPUSeconds: containment?.cpuSeconds,
                                         stragglers: stragglers)
+        facts.spawn = (process as? ChildProcess)?.spawnPath
         guard let taskExitToken else {
             facts.taskExitsUnavailable = TaskExitMonitor.shared.unavailableReason ?? "taskstats unavailable"
             return facts

@@ -152,12 +152,16 @@ final class RunSession {
         self.network = network
         memory = memoryFirst ?? MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure,
                                                pressureStallGroup: containment?.kind == .v2 ? containment?.path : nil)
-        syncSession = Self.attachSyncCountersToGroup(blackBox: isBlackBox, containment: containment)
+        let groupSyncs = Self.attachSyncCountersToGroup(blackBox: isBlackBox, containment: containment)
+        syncSession = groupSyncs
         do {
-            (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: self.launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
-                                                                     options: options, sandbox: sandbox,
-                                                                     network: network, memory: memory, containment: containment,
-                                                                     launcher: launcher, clock: clock)
+            // Without counters on the group, the per-process ones are attached to the held process.
+            let pidSyncs: Result<SyncCallSession, HardwareCountersUnavailable>?
+            (process, reader, sampler, hangWatcher, hardwareSession, pidSyncs) =
+                try Self.spawn(arguments: self.launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
+                               options: options, sandbox: sandbox, network: network, memory: memory, containment: containment,
+                               launcher: launcher, clock: clock, countSyncs: isBlackBox && groupSyncs == nil)
+            syncSession = groupSyncs ?? pidSyncs
         } catch {
             if case .success(let counters)? = syncSession { counters.close() }
             network?.stop()
@@ -169,8 +173,6 @@ final class RunSession {
         }
         registerForInterruption()
         currentProcess.value = (process, sampler)
-        hardwareSession = options.hardwareCounters.attach(pid: process.pid)
-        if isBlackBox && syncSession == nil { syncSession = SyncCallCounters().attach(pid: process.pid) }
         if isBlackBox { startProgramWatch() }
         if !isBlackBox || programMemoryWarningSignal != nil { startMemoryMonitoring() }
     }
@@ -215,8 +217,9 @@ final class RunSession {
     /// hybrid machine that is the unified tree) before it execs.
     private static func spawn(arguments: [String], trailingBytes: [[UInt8]]? = nil, ownEnvironment: [String: String],
                               options: HarnessOptions, sandbox: Sandbox, network: RunNetwork?, memory: MemoryPressure, containment: RunCgroup?,
-                              launcher: any ProcessLauncher, clock: any HarnessClock) throws
-        -> (any AppProcess, EventStreamReader, ProcSampler, HangWatcher) {
+                              launcher: any ProcessLauncher, clock: any HarnessClock, countSyncs: Bool) throws
+        -> (any AppProcess, EventStreamReader, ProcSampler, HangWatcher, Result<any HardwareCounterSession, HardwareCountersUnavailable>?,
+            Result<SyncCallSession, HardwareCountersUnavailable>?) {
         let process: any AppProcess
         let reader: EventStreamReader
         do {
@@ -231,9 +234,22 @@ final class RunSession {
             var groups = memory.cgroup?.procsPaths ?? []
             if let containment, !groups.contains(containment.procsPath) { groups.append(containment.procsPath) }
             (process, reader) = try launcher.launch(LaunchRequest(arguments: arguments, environment: environment, cgroupProcs: groups,
+                                                                  birthCgroup: containment?.acceptsBirths == true ? containment?.path : nil,
                                                                   oomScoreAdjustment: memory.cgroup == nil ? nil : MemoryPressure.workloadOOMScore,
-                                                                  trailingBytes: trailingBytes, privateFile: network?.privateFile), clock: clock)
+                                                                  trailingBytes: trailingBytes, privateFile: network?.privateFile,
+                                                                  hold: true), clock: clock)
         } catch {
+            throw HarnessError.spawn(program: arguments.first ?? "the app", underlying: error)
+        }
+        // The counters are attached to the held process before it execs, so they count all of
+        // the program (a program started directly runs at once: its first fsyncs came before).
+        let hardware = options.hardwareCounters.attach(pid: process.pid)
+        let syncs = countSyncs ? SyncCallCounters().attach(pid: process.pid) : nil
+        do {
+            try process.release()
+        } catch {
+            for session in [hardware].compactMap({ try? $0.get() }) { session.close() }
+            if let counters = try? syncs?.get() { counters.close() }
             throw HarnessError.spawn(program: arguments.first ?? "the app", underlying: error)
         }
         var members: (@Sendable () -> [pid_t])?
@@ -244,7 +260,7 @@ final class RunSession {
         let peers: Set<String> = SlowPeer.shared.map { ["127.0.0.1:\($0.port)"] } ?? []
         let others = members
         network?.watchSockets(ignoring: peers) { [main] + (others?() ?? []).filter { $0 != main } }
-        return (process, reader, sampler, HangWatcher(reader: reader, process: process))
+        return (process, reader, sampler, HangWatcher(reader: reader, process: process), hardware, syncs)
     }
 
     /// HOME, TMPDIR and the XDG base directories, inside the sandbox at `root`.
@@ -261,13 +277,13 @@ final class RunSession {
     /// Starts a new process of the same workload in the same sandbox; the current one must have exited.
     func respawn() throws {
         try archiveCurrentProcess()
-        syncSession = Self.attachSyncCountersToGroup(blackBox: isBlackBox, containment: containment)
-        (process, reader, sampler, hangWatcher) = try Self.spawn(arguments: launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
-                                                                 options: options, sandbox: sandbox,
-                                                                 network: network, memory: memory, containment: containment,
-                                                                 launcher: launcher, clock: clock)
-        hardwareSession = options.hardwareCounters.attach(pid: process.pid)
-        if isBlackBox && syncSession == nil { syncSession = SyncCallCounters().attach(pid: process.pid) }
+        let groupSyncs = Self.attachSyncCountersToGroup(blackBox: isBlackBox, containment: containment)
+        let pidSyncs: Result<SyncCallSession, HardwareCountersUnavailable>?
+        (process, reader, sampler, hangWatcher, hardwareSession, pidSyncs) =
+            try Self.spawn(arguments: launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
+                           options: options, sandbox: sandbox, network: network, memory: memory, containment: containment,
+                           launcher: launcher, clock: clock, countSyncs: isBlackBox && groupSyncs == nil)
+        syncSession = groupSyncs ?? pidSyncs
         if isBlackBox { startProgramWatch() }
         registerForInterruption()
         currentProcess.value = (process, sampler)

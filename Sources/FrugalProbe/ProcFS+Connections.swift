@@ -21,6 +21,15 @@ extension ProcFS {
     /// The TCP connections `pid` holds open (its fds' sockets that are connected or connecting),
     /// and the ports it listens on, read from `/proc/<pid>/net/tcp{,6}` and `/proc/<pid>/fd`.
     public static func connectedSockets(pid: Int32) throws -> (connections: [ConnectedSocket], listeningPorts: Set<Int>) {
+        // The process's socket descriptors first: without one it has no connection, and the
+        // namespace's whole TCP table (every socket of the machine's namespace) need not be read.
+        var inodes: [UInt64] = []
+        for name in try FileReader.directoryEntries("/proc/\(pid)/fd") {
+            guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(name)"),
+                  let inode = socketInode(link: link) else { continue }
+            inodes.append(inode)
+        }
+        if inodes.isEmpty { return ([], []) }
         var connected: [UInt64: ConnectedSocket] = [:]
         var listening: [UInt64: String] = [:]
         for proto in ["tcp", "tcp6"] {
@@ -30,9 +39,7 @@ extension ProcFS {
         }
         var connections: [ConnectedSocket] = []
         var ports: Set<Int> = []
-        for name in try FileReader.directoryEntries("/proc/\(pid)/fd") {
-            guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(name)"),
-                  let inode = socketInode(link: link) else { continue }
+        for inode in inodes {
             if let connection = connected[inode] { connections.append(connection) }
             if let address = listening[inode], let port = address.split(separator: ":").last.flatMap({ Int($0) }) { ports.insert(port) }
         }

@@ -38,6 +38,21 @@ final class ProcessTreeTests: XCTestCase {
         XCTAssertEqual(ProcessTree(root: 10, exits: brief).programChain, [10], "a short helper does not make its parent a wrapper")
     }
 
+    func testAWrapperAroundAShortProgramIsAWrapperHoweverShortTheProgram() {
+        // perf stat around a 3 ms program: 40 ms of perf's own start and report, 2 waits.
+        let exits = [exit(10, parent: 1, "perf", from: 0, to: 43, wakeups: 2),
+                     exit(11, parent: 10, "sleep", from: 30, to: 33, wakeups: 1)]
+        XCTAssertEqual(ProcessTree(root: 10, exits: exits).programChain, [10, 11])
+        // A parent that lived longer than a wrapper's start outside its child is the program.
+        let busy = [exit(10, parent: 1, "server", from: 0, to: 400, wakeups: 40),
+                    exit(11, parent: 10, "date", from: 390, to: 393, wakeups: 1)]
+        XCTAssertEqual(ProcessTree(root: 10, exits: busy).programChain, [10])
+        // However quiet.
+        let long = [exit(10, parent: 1, "sleeper", from: 0, to: 1000, wakeups: 2),
+                    exit(11, parent: 10, "date", from: 990, to: 993, wakeups: 1)]
+        XCTAssertEqual(ProcessTree(root: 10, exits: long).programChain, [10])
+    }
+
     func testAWrapperKilledJustBeforeItsChildIsStillAWrapper() {
         // SIGTERM to the run: sh dies first, its child a moment later, re-parented to init.
         let exits = [exit(10, parent: 1, "sh", from: 0, to: 4000, wakeups: 3),

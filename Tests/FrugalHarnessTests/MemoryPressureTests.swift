@@ -133,7 +133,8 @@ final class MemoryCgroupTests: XCTestCase {
         defer { group.remove() }
         let child = try ChildProcess(arguments: ["/bin/sleep", "2"], environment: [:], cgroupProcs: group.procsPaths, oomScoreAdjustment: 1000)
         defer { child.kill(SIGKILL) }
-        // /bin/sh moves itself and execs sleep with the same pid: poll until the exec happened.
+        // The child moves itself (DirectSpawn.c, or the /bin/sh stub with FRUGAL_SPAWN=shell) and
+        // execs sleep with the same pid: poll until the exec happened.
         let deadline = Date().addingTimeInterval(2)
         while (try? FileReader.readText("/proc/\(child.pid)/comm")) != "sleep\n" && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         XCTAssertEqual(try FileReader.readText("/proc/\(child.pid)/comm"), "sleep\n")

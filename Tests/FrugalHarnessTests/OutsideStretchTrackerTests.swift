@@ -55,6 +55,32 @@ final class OutsideStretchTrackerTests: XCTestCase {
         XCTAssertEqual(Double(thread.tracker.longestBusy) / 1e6, 300, accuracy: 25)
     }
 
+    /// The watcher slows down while the thread sleeps: a spin that starts and ends between two
+    /// samples that both see it asleep is found from the one wakeup and the CPU time between them,
+    /// with its length; two runs between the samples (two wakeups) are not taken for one.
+    func testASpinBetweenTwoSleepingSamplesIsStillAHangOfItsLength() throws {
+        var thread = Thread()
+        thread.sleep(200)
+        // Unseen: it wakes, spins 300 ms and sleeps again between samples 500 ms apart.
+        thread.time += 500 * Self.ms
+        thread.onCPU += 300 * Self.ms
+        thread.switches += 1
+        thread.sample(state: "S", syscall: "230")
+        thread.sleep(200)
+        // Two wakeups with 300 ms of CPU between them: two runs of unknown lengths, no verdict.
+        thread.time += 500 * Self.ms
+        thread.onCPU += 300 * Self.ms
+        thread.switches += 2
+        thread.sample(state: "S", syscall: "230")
+        thread.sleep(100)
+        thread.tracker.finish(exitTime: thread.time, now: thread.time, expecting: Self.none)
+        XCTAssertEqual(thread.tracker.hangs.count, 1, "\(thread.tracker.hangs)")
+        let hang = try XCTUnwrap(thread.tracker.hangs.first)
+        XCTAssertEqual(hang.kind, "busy")
+        XCTAssertEqual(hang.milliseconds, 300, accuracy: 1)
+        XCTAssertEqual(Double(thread.tracker.longestBusy) / 1e6, 300, accuracy: 1)
+    }
+
     /// A spin that lasts until the program exits is closed at the exit, not dropped.
     func testASpinUntilTheExitIsClosedAtTheExit() throws {
         var thread = Thread()

@@ -30,6 +30,56 @@ int frugal_spawn_with_private_file(pid_t *pid, const char *path, const posix_spa
                                    const posix_spawnattr_t *attributes, char *const argv[], char *const envp[],
                                    const char *source, const char *target, const char **failed_call);
 
+/* On the calling thread: a mount namespace of its own (unshare(CLONE_NEWNS)), propagation made
+   private, `source` bind-mounted read-only over `target`. NULL, or the call that failed (errno set). */
+const char *frugal_enter_private_file_namespace(const char *source, const char *target);
+
+/* A program started directly in its cgroups, with no stub process before it (DirectSpawn.c). */
+typedef struct {
+    const char *path;
+    char *const *argv;
+    char *const *envp;
+    /* dup2(dup_from[i], dup_to[i]) in order in the child (equal numbers: close-on-exec cleared). */
+    const int *dup_from;
+    const int *dup_to;
+    int dup_count;
+    /* Every descriptor from this number up is closed in the child. */
+    int close_from;
+    /* A cgroup v2 directory (open fd) the child is born in (clone3 CLONE_INTO_CGROUP, Linux 5.7+),
+       or -1; `born_group_procs` is its cgroup.procs, which the child writes its pid to instead
+       where the kernel refuses CLONE_INTO_CGROUP. */
+    int born_group_fd;
+    const char *born_group_procs;
+    /* cgroup.procs files (v1 hierarchies) the child writes its pid to before its exec. */
+    const char *const *join_procs;
+    int join_count;
+    /* NULL, or the value the child writes to /proc/self/oom_score_adj before its exec. */
+    const char *oom_score_adj;
+    /* NULL, or a file bind-mounted over `private_target` in a mount namespace of the child's own
+       (as frugal_spawn_with_private_file). */
+    const char *private_source;
+    const char *private_target;
+    /* Nonzero: the child is held just before its exec (spinning, so with no voluntary switch of
+       its own) until frugal_direct_release, so counters attached to its pid see all of the
+       program; the spawn returns at once with *hold_handle set. */
+    int hold;
+} frugal_direct_spawn;
+
+/* Starts `spawn->path` as a new process group leader: clone3(CLONE_VFORK [| CLONE_INTO_CGROUP])
+   without CLONE_VM, then in the child the cgroup writes, setpgid, the dups, closefrom and execve;
+   returns once the child has exec'd. Falls back to a child that writes cgroup.procs when the kernel
+   refuses CLONE_INTO_CGROUP, and to clone(2) without clone3. Returns 0 with *pid set and
+   *born_in_group 1 when the child was born in the group; or an errno with *failed_call
+   ("clone3", "write(cgroup.procs)", "write(oom_score_adj)", "setpgid", "dup2", "execve", ...). */
+int frugal_spawn_direct(const frugal_direct_spawn *spawn, pid_t *pid, int *born_in_group, void **hold_handle, const char **failed_call);
+
+/* Lets a held child exec and waits until it has (or has failed: its setup's or exec's errno is
+   returned, *failed_call set, and the child reaped). Frees the handle. */
+int frugal_direct_release(void *handle, pid_t pid, const char **failed_call);
+
+/* Frees a held child's handle without releasing it (the caller kills the child). */
+void frugal_direct_abandon(void *handle);
+
 /* The calling thread's kernel id. */
 pid_t frugal_gettid(void);
 

@@ -7,6 +7,11 @@ public struct RunContainmentFacts: Codable, Sendable, Equatable {
     public var cgroupPath: String?
     /// Why no cgroup held the run (the process group was used instead), when none did.
     public var cgroupUnavailable: String?
+    /// How the main process was started into its cgroups: `clone3-into-cgroup` (born in the run's
+    /// v2 group), `clone3-child-joined` (it wrote cgroup.procs itself before its exec),
+    /// `posix_spawn` (no cgroup) or `shell-stub` (a `/bin/sh` joined, then exec'd the program: its
+    /// start and wakeups are in the program's). Nil in records made before this was recorded.
+    public var spawn: String?
     /// CPU seconds of every process that ran in the cgroup (v2 `cpu.stat` `usage_usec`).
     public var cgroupCPUSeconds: Double?
     /// Every thread of the run's process tree that exited, with the kernel's final counters
@@ -97,9 +102,12 @@ public struct ProcessTree: Sendable {
     /// The program's own main process, past any wrappers. A wrapper (`sh -c CMD`, `perf stat`,
     /// `time`, `env`) is a process that started exactly one child, waited for it (the child ended
     /// first, or within a second after it when one signal ended both, as SIGTERM to the run does;
-    /// never a child the harness ended as a straggler) and lived not much longer than it (the
-    /// child lived at least half the wrapper's life); the chain is followed from the spawned
-    /// process down to the first process that is not one.
+    /// never a child the harness ended as a straggler) and lived not much longer than it: the
+    /// child lived at least half the wrapper's life, or, however short the child's life, the
+    /// wrapper's own life outside it (its start, its exit) was at most ``wrapperOwnTimeLimit``
+    /// (a wrapper starts, waits and exits; a program that works and then runs one short helper
+    /// lives longer than that outside it).
+    /// The chain is followed from the spawned process down to the first process that is not one.
     /// Returns the chain, the program last.
     public var programChain: [Int32] {
         var chain = [root]
@@ -107,10 +115,19 @@ public struct ProcessTree: Sendable {
             let children = self.children(of: current)
             let grace: UInt64 = stragglers.contains(child0(children)) ? 0 : 1_000_000_000
             guard children.count == 1, let child = children.first, child.endTime <= parent.endTime + grace,
-                  Double(child.endTime &- child.startTime) >= 0.5 * Double(parent.endTime &- parent.startTime),
                   !chain.contains(child.tgid) else { break }
+            let parentLife = parent.endTime &- parent.startTime
+            let childLife = child.endTime &- child.startTime
+            let ownTime = parentLife > childLife ? parentLife - childLife : 0
+            let waited = Double(childLife) >= 0.5 * Double(parentLife) || ownTime <= Self.wrapperOwnTimeLimit
+            guard waited else { break }
             chain.append(child.tgid)
         }
         return chain
     }
+
+    /// The longest life a wrapper has outside its one child, ns: `sh -c` takes about 1 ms to
+    /// start and `perf stat` 60–145 ms (with 11–46 wakeups of its own, seen around a 3 ms
+    /// program on a loaded machine), whatever the program's length.
+    public static let wrapperOwnTimeLimit: UInt64 = 250_000_000
 }

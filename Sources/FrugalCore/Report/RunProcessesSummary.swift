@@ -6,6 +6,8 @@ public struct RunProcessesSummary: Codable, Sendable, Equatable {
     public var containment: String
     /// Why no cgroup held the run, when none did: a program could leave the process group (`setsid`).
     public var cgroupUnavailable: String?
+    /// How the program was started into its cgroups (`RunContainmentFacts.spawn`), when recorded.
+    public var spawn: String?
     /// Why the kernel's exit records of the process tree are missing, when they are.
     public var taskExitsUnavailable: String?
     /// The commands from the spawned process down to the program whose main thread is reported,
@@ -49,6 +51,7 @@ public struct RunProcessesSummary: Codable, Sendable, Equatable {
         }
         self.init(containment: facts.kind, cgroupUnavailable: facts.cgroupUnavailable, taskExitsUnavailable: facts.taskExitsUnavailable,
                   wrapperChain: chain, stragglers: facts.stragglers.isEmpty ? nil : facts.stragglers, lanes: lanes)
+        spawn = facts.spawn
         mainThread = record.blackBox ? record.outsideWatch?.mainThreads.flatMap(MainThreadChoice.summary) : nil
     }
 }

@@ -19,6 +19,13 @@ final class RunCgroup: Sendable {
 
     /// Whether this object made the directory (else it adopted another's, which removes it).
     private let ownsDirectory: Bool
+    /// Whether `cgroup.kill` was ever written: a process born in the group afterwards (clone3
+    /// `CLONE_INTO_CGROUP`) is killed at birth by the kernel (6.18 here: its fork compares the
+    /// group's kill sequence with the parent's group's), so later spawns join it by writing instead.
+    private let killed = Atomic<Bool>(false)
+
+    /// Whether a process may be born in the group (see `killed`).
+    var acceptsBirths: Bool { kind == .v2 && !killed.load(ordering: .acquiring) }
 
     private init(kind: Kind, path: String, ownsDirectory: Bool = true) {
         self.kind = kind
@@ -136,6 +143,7 @@ final class RunCgroup: Sendable {
     func killAll() -> Bool {
         switch kind {
         case .v2:
+            killed.store(true, ordering: .releasing)
             try? MemoryCgroup.write("1", to: path + "/cgroup.kill")
         case .v1Freezer:
             // Frozen, nothing can fork a new member between the listing and the kill.

@@ -61,7 +61,7 @@ final class MemoryPressure: Sendable {
         case .success(let group):
             cgroup = group
             facts = MemoryRunFacts(cgroupController: group.controller.rawValue, cgroupPath: group.path,
-                                   placement: "/bin/sh joins the cgroup and sets oom_score_adj \(Self.workloadOOMScore), then execs the workload (same pid)")
+                                   placement: "the workload joins the cgroup and sets oom_score_adj \(Self.workloadOOMScore) itself between its clone and its exec (FRUGAL_SPAWN=shell: a /bin/sh stub does, then execs it)")
         case .failure(let error):
             cgroup = nil
             facts = MemoryRunFacts(cgroupUnavailable: error.description)

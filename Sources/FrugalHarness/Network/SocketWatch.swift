@@ -8,12 +8,16 @@ import Synchronization
 /// proxy variables, a hard-coded address), reported as unseen rather than read as zero bytes.
 ///
 /// It reads `/proc/<pid>/fd` and `net/tcp{,6}` every ``interval`` seconds on a thread of the
-/// harness (the app is never woken). A connection that opens and closes between two looks is
+/// harness (the app is never woken); while no process of the run holds a TCP connection or a
+/// listening socket, every ``quietInterval`` (the harness beside a program that uses no network
+/// wakes 4 times a second, not 20). A connection that opens and closes between two looks is
 /// missed; connections to the processes' own listening ports (a socket talking to itself on
 /// loopback) are not traffic and are left out.
 final class SocketWatch: Sendable {
-    /// Seconds between looks.
+    /// Seconds between looks while the run holds TCP sockets.
     static let interval = 0.05
+    /// Seconds between looks while it holds none.
+    static let quietInterval = 0.25
 
     private struct State {
         var pids: @Sendable () -> [pid_t] = { [] }
@@ -44,16 +48,18 @@ final class SocketWatch: Sendable {
         guard start else { return }
         let thread = Thread { [self] in
             while !state.withLock({ $0.stopped }) {
-                look()
-                usleep(useconds_t(Self.interval * 1_000_000))
+                let holding = look()
+                usleep(useconds_t((holding ? Self.interval : Self.quietInterval) * 1_000_000))
             }
         }
         thread.name = "frugal-socket-watch"
         thread.start()
     }
 
-    /// One look at every process's connections.
-    func look() {
+    /// One look at every process's connections; returns whether any held a TCP connection or a
+    /// listening socket.
+    @discardableResult
+    func look() -> Bool {
         let (provider, ignored) = state.withLock { ($0.pids, $0.ignored) }
         let pids = provider()
         let now = MonotonicClock.now()
@@ -71,10 +77,12 @@ final class SocketWatch: Sendable {
             }
             return true
         }
-        guard !unseen.isEmpty else { return }
+        let holding = !found.isEmpty || !ownPorts.isEmpty
+        guard !unseen.isEmpty else { return holding }
         state.withLock { state in
             for (remote, pid) in unseen where state.seen[remote] == nil { state.seen[remote] = (pid, now) }
         }
+        return holding
     }
 
     static func isLoopback(_ address: String) -> Bool {

@@ -31,6 +31,13 @@ protocol AppProcess: AnyObject, Sendable {
     var finalMainThreadStatus: ProcFS.Status? { get }
     /// Its threads and memory at `time`, read from outside (`/proc/<pid>`); nil once it is gone.
     func sample(at time: UInt64) -> ProcessSample?
+    /// Lets a process started held (``LaunchRequest/hold``) run; throws when it could not start.
+    func release() throws
+}
+
+extension AppProcess {
+    /// Nothing to release: the process started running when it was launched.
+    func release() throws {}
 }
 
 /// What to start: the program and its arguments, its environment (added to the harness's own),
@@ -39,11 +46,17 @@ struct LaunchRequest: Sendable {
     var arguments: [String]
     var environment: [String: String]
     var cgroupProcs: [String] = []
+    /// A cgroup v2 directory among `cgroupProcs`' groups that the process is born in (clone3
+    /// `CLONE_INTO_CGROUP`) rather than moved into.
+    var birthCgroup: String?
     var oomScoreAdjustment: Int?
     var trailingBytes: [[UInt8]]?
     /// A file the app's processes see in place of a system one, in their own mount namespace
     /// (the run's CA bundle over the system's; ``RunTrust``). Nil: the host's view.
     var privateFile: PrivateFile?
+    /// Hold a process started directly in its cgroups just before its exec until
+    /// `AppProcess.release()`, so that counters attached to its pid see all of the program.
+    var hold = false
 }
 
 /// A file bind-mounted, for one run's processes only, over another path.
@@ -64,14 +77,15 @@ protocol ProcessLauncher: Sendable {
     func launch(_ request: LaunchRequest, clock: any HarnessClock) throws -> (process: any AppProcess, events: EventStreamReader)
 }
 
-/// Real processes: `posix_spawn` with the control and event pipes (`ChildProcess+Linux.swift`).
+/// Real processes: started directly in their cgroups (`ChildProcess+DirectSpawn.swift`), else
+/// `posix_spawn`, with the control and event pipes (`ChildProcess+Linux.swift`).
 struct SystemProcessLauncher: ProcessLauncher {
     var startsSystemProcesses: Bool { true }
 
     func launch(_ request: LaunchRequest, clock: any HarnessClock) throws -> (process: any AppProcess, events: EventStreamReader) {
         let process = try ChildProcess(arguments: request.arguments, environment: request.environment, cgroupProcs: request.cgroupProcs,
-                                       oomScoreAdjustment: request.oomScoreAdjustment, trailingBytes: request.trailingBytes,
-                                       privateFile: request.privateFile)
+                                       birthCgroup: request.birthCgroup, oomScoreAdjustment: request.oomScoreAdjustment, trailingBytes: request.trailingBytes,
+                                       privateFile: request.privateFile, hold: request.hold)
         return (process, EventStreamReader(fd: process.eventFD, clock: clock))
     }
 }
