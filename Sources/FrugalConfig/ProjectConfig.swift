@@ -75,6 +75,8 @@ public struct AppConfig: Sendable, Equatable {
     public var line: Int
     /// What the run's origin answers the app with (`server:`); nil: the synthetic routes.
     public var server: ServerSettings?
+    /// What `frugal verdicts --config` expects of the app (`verdict:`); nil: not judged.
+    public var verdict: AppVerdict?
 
     public init(name: String, kind: Kind = .app, source: Source, arguments: [String] = [], environment: [String: String] = [:],
                 resources: [BundleResource] = [], documents: [BundleResource] = [], scenarios: [String], line: Int = 1) {

@@ -247,6 +247,7 @@ private struct Reader {
             if apps.contains(where: { $0.name == app.name }) { throw error(item, "app '\(app.name)' is listed twice") }
             apps.append(app)
         }
+        try AppVerdictReader.checkTwins(apps) { ConfigError(file: file, line: $0, problem: $1) }
         return apps
     }
 
@@ -261,6 +262,7 @@ private struct Reader {
         var documents: [BundleResource] = []
         var scenarios: [(String, Node)]?
         var server: ServerSettings?
+        var verdict: AppVerdict?
         for (keyNode, valueNode) in mapping {
             let key = keyNode.scalar?.string ?? ""
             let label = name.map { "app '\($0)'" } ?? "app"
@@ -291,8 +293,9 @@ private struct Reader {
                     scenarios = try list.map { (try string($0, "a scenario name"), $0) }
                 }
             case "server": server = try self.server(valueNode, label: label)
+            case "verdict": verdict = try AppVerdictReader.verdict(valueNode, label: label) { error($0, $1) }
             default:
-                throw error(keyNode, "\(label): unknown key '\(key)'; expected name, kind, executable, product, arguments, environment, resources, documents, scenarios or server")
+                throw error(keyNode, "\(label): unknown key '\(key)'; expected name, kind, executable, product, arguments, environment, resources, documents, scenarios, server or verdict")
             }
         }
         guard let name else { throw error(node, "an app has no 'name'") }
@@ -323,6 +326,7 @@ private struct Reader {
                             resources: resources, documents: documents, scenarios: scenarios.map { $0.map(\.0) } ?? defaults,
                             line: YAMLText.line(node) ?? 1)
         app.server = server
+        app.verdict = verdict
         return app
     }
 
