@@ -59,6 +59,11 @@ struct CorpusApps: FrugalApp {
 /// (`http_proxy`), as a real API host would be reached.
 func api(_ path: String) -> URL { URL(string: "http://api.corpus.test\(path)")! }
 
+/// `count` bytes that do not compress, as a photo or an encrypted backup's (the kernel's random source).
+func incompressible(_ count: Int) -> Data {
+    FileHandle(forReadingAtPath: "/dev/urandom")?.readData(ofLength: count) ?? Data(count: count)
+}
+
 /// The user's directories, as Foundation names them (the run points them into its sandbox).
 func directory(_ which: FileManager.SearchPathDirectory) -> URL {
     let url = FileManager.default.urls(for: which, in: .userDomainMask)[0]

@@ -4,30 +4,24 @@ import FoundationNetworking
 #endif
 import FrugalKit
 
-/// disk.write-changed-portions. A journal of 4,096 fixed-size 1 KiB records (4 MiB), one of
-/// which each edit changes. Good: writes the changed record in place with `FileHandle`
-/// (seek + write) and syncs. Bad: encodes and writes the whole file again (`.atomic`) per edit.
+/// disk.write-changed-portions. A journal of 4,096 fixed-size 1 KiB records (4 MiB, the user's,
+/// in Documents), one of which each edit changes. Good: writes the changed record in place with
+/// `FileHandle` (seek + write) and syncs. Bad: reads the file, changes the record, and writes
+/// the whole file again (`.atomic`) per edit.
 final class JournalApp: AppDelegate {
     static let recordSize = 1024, records = 4096
     let rewritesWhole: Bool
-    var entries: [Data]
     let file = directory(.documentDirectory).appendingPathComponent("journal.db")
-    init(rewritesWhole: Bool) {
-        self.rewritesWhole = rewritesWhole
-        entries = (0..<JournalApp.records).map { Data(repeating: UInt8(truncatingIfNeeded: $0), count: JournalApp.recordSize) }
-    }
-
-    func didFinishLaunching(_ app: Application) {
-        if !FileManager.default.fileExists(atPath: file.path) { try? entries.reduce(into: Data()) { $0.append($1) }.write(to: file) }
-    }
+    init(rewritesWhole: Bool) { self.rewritesWhole = rewritesWhole }
 
     func handleInput(_ app: Application, kind: String) {
         let number = Int.random(in: 0..<JournalApp.records)
         var record = Data("edited at \(Date())".utf8)
         record.append(Data(repeating: 0x20, count: JournalApp.recordSize - record.count))
-        entries[number] = record
         if rewritesWhole {
-            try? entries.reduce(into: Data()) { $0.append($1) }.write(to: file, options: .atomic)
+            guard var journal = try? Data(contentsOf: file), journal.count == JournalApp.records * JournalApp.recordSize else { return }
+            journal.replaceSubrange((number * JournalApp.recordSize)..<((number + 1) * JournalApp.recordSize), with: record)
+            try? journal.write(to: file, options: .atomic)
         } else if let handle = try? FileHandle(forWritingTo: file) {
             try? handle.seek(toOffset: UInt64(number * JournalApp.recordSize))
             try? handle.write(contentsOf: record)

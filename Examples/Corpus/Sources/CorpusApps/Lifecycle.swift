@@ -83,7 +83,7 @@ final class BackupApp: AppDelegate {
         }
         var request = URLRequest(url: api("/upload/backup"))
         request.httpMethod = "POST"
-        let body = Data((0..<(256 * 1024)).map { _ in UInt8.random(in: 0...255) })  // compressed, as backups are
+        let body = incompressible(256 * 1024)  // compressed and encrypted, as backups are
         Task { @MainActor in
             _ = try? await URLSession.shared.upload(for: request, from: body)
             if self.endsTask, self.task != .invalid { app.endBackgroundTask(self.task); self.task = .invalid }
@@ -187,10 +187,10 @@ final class CrawlerApp: AppDelegate {
 
     func didFinishLaunching(_ app: Application) {
         queue.maxConcurrentOperationCount = 1
-        for page in 0..<400 {
+        for page in 0..<4000 {
             queue.addOperation {
                 var hash: UInt64 = 1469598103934665603
-                for byte in 0..<2_000_000 { hash = (hash ^ UInt64(truncatingIfNeeded: byte &+ page)) &* 1099511628211 }
+                for byte in 0..<200_000 { hash = (hash ^ UInt64(truncatingIfNeeded: byte &+ page)) &* 1099511628211 }
                 if hash == 0 { print("never") }
             }
         }

@@ -23,7 +23,12 @@ final class ThumbnailApp: AppDelegate {
     func didFinishLaunching(_ app: Application) {
         guard dropsOnWarning else { return }
         observer = NotificationCenter.default.addObserver(forName: Application.didReceiveMemoryWarningNotification, object: nil, queue: .main) { _ in
-            MainActor.assumeIsolated { self.thumbnails.removeAll() }
+            MainActor.assumeIsolated {
+                // Let go at once; the 24 buffers' munmaps (tens of ms) happen on a global queue.
+                let dropped = self.thumbnails
+                self.thumbnails = [:]
+                DispatchQueue.global(qos: .utility).async { withExtendedLifetime(dropped) {} }
+            }
         }
     }
 

@@ -69,7 +69,7 @@ final class PhotoUploadApp: AppDelegate {
     init(together: Bool) { self.together = together }
 
     func handleInput(_ app: Application, kind: String) {
-        let photos = (0..<6).map { _ in Data((0..<(40 * 1024)).map { _ in UInt8.random(in: 0...255) }) }  // JPEG: does not deflate
+        let photos = (0..<6).map { _ in incompressible(40 * 1024) }  // JPEG: does not deflate
         let together = together
         Task.detached {
             if together {
