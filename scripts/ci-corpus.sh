@@ -6,6 +6,10 @@
 # `frugal verdicts --config frugal.yml`: any false alarm, miss or pair not separated fails.
 #   scripts/ci-corpus.sh [REPEAT] [frugal run options...]   # REPEAT: default 3
 # e.g. scripts/ci-corpus.sh 1 --workload inbox.polls-file --workload inbox.on-demand
+# Measured on the shared 2-core VM (load 13-33 from other builds): 459 s at --repeat 3 (81 runs;
+# the corpus's debug build incremental, 3 s; about 2 min from clean). The apps' launches and inputs
+# have the machine to themselves, one after another; their closing waits (2 s or more) and the
+# long network scenarios sleep side by side. --jobs 3 was no faster (494 s): it caps those too.
 # Debug, not release, as scripts/ci-weather.sh: what is judged is the apps' waits, wakeups and
 # bytes, not how fast their own code runs (the two CPU-bound bad apps block for longer in debug).
 set -euo pipefail
