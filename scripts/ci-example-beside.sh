@@ -8,7 +8,7 @@
 #    (scripts/ci-example-build.sh) at the lowest priority, in a session of its own: it takes the
 #    core the tests leave idle (about 80 s of CPU in their 210 s); during the tests' build, which
 #    keeps both cores busy, it could only take from it.
-# 2. Then scripts/ci-example.sh at normal priority, and scripts/ci-weather.sh (step 3 below): the plugin, the example's runs and its deliberate regression. Those runs sleep
+# 2. Then scripts/ci-example.sh at normal priority, scripts/ci-weather.sh (step 3 below): the plugin, the example's runs and its deliberate regression. Those runs sleep
 #    nearly all the time (about 7 s of CPU in 50 s), and what they are judged on (that the runs
 #    complete, that a poll every second is caught) does not move with the tests beside them. At
 #    the lowest priority, a launch could wait behind the tests' CPU past the launch watchdog.
@@ -32,3 +32,6 @@ FRUGAL_TOOL="$(pwd)/.build/debug/frugal" scripts/ci-example.sh
 #    Foundation Timer): its good app passes every audit, each bad one fails its own, over 3 runs.
 #    Its debug build at the lowest priority, its runs (asleep most of the time) at normal priority.
 FRUGAL_TOOL="$(pwd)/.build/debug/frugal" scripts/ci-weather.sh 3
+# Examples/Corpus (issue 30; scripts/ci-corpus.sh) is not run here yet: until the audits judge
+# Foundation writes, plain dictionaries and bundle reads (its README's "Status"), it counts false
+# alarms and misses, and it takes about 8 minutes. Run it by hand: scripts/ci-corpus.sh 3.

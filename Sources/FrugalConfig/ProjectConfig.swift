@@ -82,6 +82,8 @@ public struct AppConfig: Sendable, Equatable {
     /// A `kind: program`'s input (`inputSignal:`): the signal a scenario's `input` step sends it;
     /// nil: `input` steps are not applicable to it.
     public var inputSignal: Int32?
+    /// What `frugal verdicts --config` expects of the app (`verdict:`); nil: not judged.
+    public var verdict: AppVerdict?
 
     public init(name: String, kind: Kind = .app, source: Source, arguments: [String] = [], environment: [String: String] = [:],
                 resources: [BundleResource] = [], documents: [BundleResource] = [], scenarios: [String], line: Int = 1) {

@@ -249,6 +249,7 @@ private struct Reader {
             if apps.contains(where: { $0.name == app.name }) { throw error(item, "app '\(app.name)' is listed twice") }
             apps.append(app)
         }
+        try AppVerdictReader.checkTwins(apps) { ConfigError(file: file, line: $0, problem: $1) }
         return apps
     }
 
@@ -264,6 +265,7 @@ private struct Reader {
         var scenarios: [(String, Node)]?
         var server: ServerSettings?
         var signals: [String: (number: Int32, node: Node)] = [:]
+        var verdict: AppVerdict?
         for (keyNode, valueNode) in mapping {
             let key = keyNode.scalar?.string ?? ""
             let label = name.map { "app '\($0)'" } ?? "app"
@@ -300,8 +302,9 @@ private struct Reader {
                     scenarios = try list.map { (try string($0, "a scenario name"), $0) }
                 }
             case "server": server = try self.server(valueNode, label: label)
+            case "verdict": verdict = try AppVerdictReader.verdict(valueNode, label: label) { error($0, $1) }
             default:
-                throw error(keyNode, "\(label): unknown key '\(key)'; expected name, kind, executable, product, arguments, environment, resources, documents, scenarios, server, memoryWarningSignal or inputSignal")
+                throw error(keyNode, "\(label): unknown key '\(key)'; expected name, kind, executable, product, arguments, environment, resources, documents, scenarios, server, memoryWarningSignal, inputSignal or verdict")
             }
         }
         guard let name else { throw error(node, "an app has no 'name'") }
@@ -340,6 +343,7 @@ private struct Reader {
         app.server = server
         app.memoryWarningSignal = signals["memoryWarningSignal"]?.number
         app.inputSignal = signals["inputSignal"]?.number
+        app.verdict = verdict
         return app
     }
 

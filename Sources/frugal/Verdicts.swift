@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FrugalConfig
 import FrugalCore
 import FrugalReport
 import FrugalWorkloads
@@ -7,7 +8,7 @@ import FrugalWorkloads
 /// `frugal verdicts`: the confusion matrix of a report of the built-in suite.
 struct Verdicts: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check a report of the built-in suite: false alarms on good workloads, misses on bad ones, pairs not separated.",
+        abstract: "Check a report of the built-in suite, or of a frugal.yml's apps: false alarms on good workloads, misses on bad ones, pairs not separated.",
         discussion: """
         Reads a report of the built-in workloads (`frugal run`'s report.json, or `-` for standard
         input, e.g. `frugal run --repeat 5 --json-stdout | frugal verdicts -`) and prints every
@@ -18,10 +19,15 @@ struct Verdicts: ParsableCommand {
                          at least 0.1 below it overall.
         Exits 0 when all three are 0 and every paired workload is in the report, 2 otherwise.
         The pairs are listed by `frugal list`; docs/SCORING.md explains the overall score.
+        With --config, the pairs are the file's instead: each app's `verdict:` (good, or
+        {fails: AUDIT, twin: GOOD-APP}) says what it is expected to do (docs/YOUR-APP.md).
         """)
 
     @Argument(help: ArgumentHelp("The report (report.json), or - for standard input.", valueName: "report.json"))
     var report: String
+
+    @Option(help: ArgumentHelp("A frugal.yml whose apps' `verdict:` keys give the good apps and the pairs, instead of the built-in suite's.", valueName: "file"))
+    var config: String?
 
     @Flag(help: "Also list the audits that did not apply or could not be measured, with the reason.")
     var notApplicable = false
@@ -44,7 +50,21 @@ struct Verdicts: ParsableCommand {
         } else {
             loaded = try ReportInput.load(report)
         }
-        let matrix = VerdictMatrix(results: loaded.results, pairs: WorkloadCatalogue.pairs, alsoGood: WorkloadCatalogue.goodWithoutTwin)
+        var pairs = WorkloadCatalogue.pairs, alsoGood = WorkloadCatalogue.goodWithoutTwin
+        if let config {
+            let project: ProjectConfig
+            do {
+                project = try ProjectConfigLoader.load(path: config)
+            } catch let error as ConfigError {
+                throw CLIFailure.badInput(error.description)
+            }
+            pairs = project.verdictPairs
+            alsoGood = project.goodWithoutTwin
+            guard !pairs.isEmpty || !alsoGood.isEmpty else {
+                throw CLIFailure.badInput("\(config) gives no app a verdict (verdict: good, or {fails: AUDIT, twin: GOOD-APP})")
+            }
+        }
+        let matrix = VerdictMatrix(results: loaded.results, pairs: pairs, alsoGood: alsoGood)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -1,0 +1,108 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import FrugalKit
+
+/// disk.write-changed-portions. A journal of 4,096 fixed-size 1 KiB records (4 MiB, the user's,
+/// in Documents), one of which each edit changes. Good: writes the changed record in place with
+/// `FileHandle` (seek + write) and syncs. Bad: reads the file, changes the record, and writes
+/// the whole file again (`.atomic`) per edit.
+final class JournalApp: AppDelegate {
+    static let recordSize = 1024, records = 4096
+    let rewritesWhole: Bool
+    let file = directory(.documentDirectory).appendingPathComponent("journal.db")
+    init(rewritesWhole: Bool) { self.rewritesWhole = rewritesWhole }
+
+    func handleInput(_ app: Application, kind: String) {
+        let number = Int.random(in: 0..<JournalApp.records)
+        var record = Data("edited at \(Date())".utf8)
+        record.append(Data(repeating: 0x20, count: JournalApp.recordSize - record.count))
+        if rewritesWhole {
+            guard var journal = try? Data(contentsOf: file), journal.count == JournalApp.records * JournalApp.recordSize else { return }
+            journal.replaceSubrange((number * JournalApp.recordSize)..<((number + 1) * JournalApp.recordSize), with: record)
+            try? journal.write(to: file, options: .atomic)
+        } else if let handle = try? FileHandle(forWritingTo: file) {
+            try? handle.seek(toOffset: UInt64(number * JournalApp.recordSize))
+            try? handle.write(contentsOf: record)
+            try? handle.synchronize()
+            try? handle.close()
+        }
+    }
+}
+
+/// disk.avoid-frequent-writes. Settings (a Codable struct in a JSON file) changed by a slider
+/// that sends a change per step. Good: saves once the changes pause for a second (one `Timer`,
+/// invalidated and made again at each change: a cancelled `DispatchWorkItem` would still wake the
+/// main queue at its deadline) and on resigning active. Bad: saves every change.
+final class SettingsApp: AppDelegate {
+    struct Settings: Codable { var volume = 0; var theme = "light"; var recent: [String] = [] }
+    let debounced: Bool
+    var settings = Settings()
+    var pending: Timer?
+    let file = directory(.applicationSupportDirectory).appendingPathComponent("settings.json")
+    init(debounced: Bool) { self.debounced = debounced }
+
+    func handleInput(_ app: Application, kind: String) {
+        // One drag of the slider: ten steps.
+        for _ in 0..<10 {
+            settings.volume += 1
+            settings.recent = Array((["volume \(settings.volume)"] + settings.recent).prefix(8))
+            if debounced { scheduleSave() } else { save() }
+        }
+    }
+
+    func willResignActive(_ app: Application) { if pending != nil { save() } }
+
+    func scheduleSave() {
+        pending?.invalidate()
+        pending = Timer.scheduledTimer(withTimeInterval: 1, repeats: false) { _ in MainActor.assumeIsolated { self.save() } }
+    }
+
+    func save() {
+        pending?.invalidate()
+        pending = nil
+        try? JSONEncoder().encode(settings).write(to: file, options: .atomic)
+    }
+}
+
+/// disk.backup-placement. A podcast app downloading 12 MiB of episodes it can download again.
+/// Good: into the caches directory. Bad: into Documents, which backups copy.
+final class PodcastApp: AppDelegate {
+    let inDocuments: Bool
+    var downloaded = 0
+    init(inDocuments: Bool) { self.inDocuments = inDocuments }
+
+    func handleInput(_ app: Application, kind: String) {
+        guard downloaded < 4 else { return }
+        downloaded += 1
+        let target = directory(inDocuments ? .documentDirectory : .cachesDirectory).appendingPathComponent("episode-\(downloaded).mp3")
+        Task.detached(priority: .utility) {
+            guard let (data, _) = try? await URLSession.shared.data(from: api("/random/\(3 * 1_048_576)")) else { return }
+            try? data.write(to: target)
+        }
+    }
+}
+
+/// disk.clean-tmp. Exports a report as a temporary file to share it. Good: removes the file once
+/// shared. Bad: leaves it in `NSTemporaryDirectory()`.
+final class ReportApp: AppDelegate {
+    let removesTemporary: Bool
+    var exports = 0
+    init(removesTemporary: Bool) { self.removesTemporary = removesTemporary }
+
+    func handleInput(_ app: Application, kind: String) {
+        guard exports < 3 else { return }
+        exports += 1
+        let file = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("report-\(exports).csv")
+        let removesTemporary = removesTemporary
+        DispatchQueue.global(qos: .userInitiated).async {
+            var rows = Data()
+            for row in 0..<100_000 { rows.append(contentsOf: "\(row),\(row * 7 % 1000),item-\(row)\n".utf8) }
+            try? rows.write(to: file)
+            // Sharing reads it back, as a share sheet would.
+            _ = try? Data(contentsOf: file).count
+            if removesTemporary { try? FileManager.default.removeItem(at: file) }
+        }
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import FrugalKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// lifecycle.save-state. A draft editor that keeps the draft in a Codable file of its own.
+/// Good: saves when the app resigns active (a NotificationCenter observer). Bad: saves only on
+/// `willTerminateNotification`, which a suspended app that is killed never gets. It declares its
+/// state (`StatePreserving`) so the harness can compare before and after; it never calls
+/// FrugalKit's `preserveState`.
+final class DraftApp: AppDelegate, StatePreserving {
+    struct Draft: Codable { var title = ""; var lines: [String] = [] }
+    let savesOnResign: Bool
+    var draft = Draft()
+    var observers: [NSObjectProtocol] = []
+    let file = directory(.documentDirectory).appendingPathComponent("draft.json")
+    init(savesOnResign: Bool) { self.savesOnResign = savesOnResign }
+
+    var preservedState: [String: String] {
+        var state = ["title": draft.title]
+        for (number, line) in draft.lines.enumerated() { state["line\(number)"] = line }
+        return state
+    }
+
+    func didFinishLaunching(_ app: Application) {
+        if let data = try? Data(contentsOf: file), let saved = try? JSONDecoder().decode(Draft.self, from: data) { draft = saved }
+        let moment = savesOnResign ? Application.willResignActiveNotification : Application.willTerminateNotification
+        observers.append(NotificationCenter.default.addObserver(forName: moment, object: nil, queue: .main) { _ in
+            MainActor.assumeIsolated { self.save() }
+        })
+    }
+
+    func handleInput(_ app: Application, kind: String) {
+        if draft.title.isEmpty { draft.title = "Shopping" }
+        draft.lines.append("item \(draft.lines.count + 1)")
+    }
+
+    func save() {
+        guard let data = try? JSONEncoder().encode(draft) else { return }
+        try? data.write(to: file, options: .atomic)
+    }
+}
+
+/// lifecycle.quiesce-when-inactive. A stopwatch redrawing its label 25 times a second.
+/// Good: invalidates its `Timer` on willResignActive and makes a new one on didBecomeActive.
+/// Bad: the timer runs through a phone call.
+final class ClockApp: AppDelegate {
+    let stopsWhenInactive: Bool
+    var timer: Timer?
+    var label = ""
+    let started = Date()
+    init(stopsWhenInactive: Bool) { self.stopsWhenInactive = stopsWhenInactive }
+
+    func didBecomeActive(_ app: Application) {
+        guard timer == nil else { return }
+        timer = Timer.scheduledTimer(withTimeInterval: 0.04, repeats: true) { _ in
+            MainActor.assumeIsolated { self.label = String(format: "%.2f", Date().timeIntervalSince(self.started)) }
+        }
+    }
+
+    func willResignActive(_ app: Application) {
+        guard stopsWhenInactive else { return }
+        timer?.invalidate()
+        timer = nil
+    }
+}
+
+/// lifecycle.end-background-tasks. Uploads a backup when the user asks, under a background task
+/// so leaving the app does not cut it off. Good: ends the task when the upload completes and
+/// in the expiration handler. Bad: begins it and forgets it.
+final class BackupApp: AppDelegate {
+    let endsTask: Bool
+    var task = BackgroundTaskIdentifier.invalid
+    init(endsTask: Bool) { self.endsTask = endsTask }
+
+    func handleInput(_ app: Application, kind: String) {
+        task = app.beginBackgroundTask(withName: "backup") {
+            if self.endsTask { app.endBackgroundTask(self.task); self.task = .invalid }
+        }
+        var request = URLRequest(url: api("/upload/backup"))
+        request.httpMethod = "POST"
+        let body = incompressible(256 * 1024)  // compressed and encrypted, as backups are
+        Task { @MainActor in
+            _ = try? await URLSession.shared.upload(for: request, from: body)
+            if self.endsTask, self.task != .invalid { app.endBackgroundTask(self.task); self.task = .invalid }
+        }
+    }
+}
+
+/// lifecycle.close-listeners. Shares files with nearby devices over a TCP socket on loopback.
+/// Good: closes the listening socket on didEnterBackgroundNotification and opens it again on
+/// willEnterForegroundNotification. Bad: keeps it open while suspended.
+final class ShareApp: AppDelegate {
+    let closesOnBackground: Bool
+    var listener: Int32 = -1
+    var observers: [NSObjectProtocol] = []
+    init(closesOnBackground: Bool) { self.closesOnBackground = closesOnBackground }
+
+    func didFinishLaunching(_ app: Application) {
+        listen()
+        guard closesOnBackground else { return }
+        let center = NotificationCenter.default
+        observers.append(center.addObserver(forName: Application.didEnterBackgroundNotification, object: nil, queue: .main) { _ in
+            MainActor.assumeIsolated { self.close() }
+        })
+        observers.append(center.addObserver(forName: Application.willEnterForegroundNotification, object: nil, queue: .main) { _ in
+            MainActor.assumeIsolated { self.listen() }
+        })
+    }
+
+    func listen() {
+        guard listener < 0 else { return }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, Glibc.listen(fd, 8) == 0 else { Glibc.close(fd); return }
+        listener = fd
+    }
+
+    func close() {
+        guard listener >= 0 else { return }
+        Glibc.close(listener)
+        listener = -1
+    }
+}
+
+/// lifecycle.resume-fast. A calendar that recomputes a year of recurring events when the clock
+/// changes (`significantTimeChangeNotification`, queued while suspended). Good: marks the agenda
+/// stale and recomputes on a global queue. Bad: recomputes inside the notification, on the main
+/// thread, before the app can show itself.
+final class AgendaApp: AppDelegate {
+    let onMain: Bool
+    var agenda: [Date] = []
+    var observer: NSObjectProtocol?
+    init(onMain: Bool) { self.onMain = onMain }
+
+    func didFinishLaunching(_ app: Application) {
+        observer = NotificationCenter.default.addObserver(forName: Application.significantTimeChangeNotification, object: nil, queue: .main) { _ in
+            MainActor.assumeIsolated { self.clockChanged() }
+        }
+    }
+
+    func clockChanged() {
+        if onMain {
+            agenda = AgendaApp.occurrences()
+        } else {
+            DispatchQueue.global(qos: .utility).async {
+                let computed = AgendaApp.occurrences()
+                DispatchQueue.main.async { MainActor.assumeIsolated { self.agenda = computed } }
+            }
+        }
+    }
+
+    /// Every 15-minute slot of six years, through Calendar, filtered to weekday mornings: ~0.6 s here.
+    nonisolated static func occurrences() -> [Date] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Europe/Lisbon")!
+        let start = Date()
+        var result: [Date] = []
+        for slot in 0..<(6 * 365 * 96) {
+            let date = calendar.date(byAdding: .minute, value: 15 * slot, to: start)!
+            let parts = calendar.dateComponents([.weekday, .hour], from: date)
+            if (2...6).contains(parts.weekday!), (8...11).contains(parts.hour!) { result.append(date) }
+        }
+        return result
+    }
+}
+
+/// lifecycle.minimal-background-work. A web crawler for offline reading that hashes pages on an
+/// `OperationQueue`. Good: suspends the queue on entering the background and resumes it on
+/// return. Bad: keeps hashing in the background with no background task.
+final class CrawlerApp: AppDelegate {
+    let pauses: Bool
+    let queue = OperationQueue()
+    var observers: [NSObjectProtocol] = []
+    init(pauses: Bool) { self.pauses = pauses }
+
+    func didFinishLaunching(_ app: Application) {
+        queue.maxConcurrentOperationCount = 1
+        for page in 0..<4000 {
+            queue.addOperation {
+                var hash: UInt64 = 1469598103934665603
+                for byte in 0..<200_000 { hash = (hash ^ UInt64(truncatingIfNeeded: byte &+ page)) &* 1099511628211 }
+                if hash == 0 { print("never") }
+            }
+        }
+        guard pauses else { return }
+        let center = NotificationCenter.default
+        observers.append(center.addObserver(forName: Application.didEnterBackgroundNotification, object: nil, queue: .main) { _ in
+            MainActor.assumeIsolated { self.queue.isSuspended = true }
+        })
+        observers.append(center.addObserver(forName: Application.willEnterForegroundNotification, object: nil, queue: .main) { _ in
+            MainActor.assumeIsolated { self.queue.isSuspended = false }
+        })
+    }
+}
