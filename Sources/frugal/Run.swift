@@ -314,7 +314,11 @@ struct Run: ParsableCommand {
     /// `--history` before the run: a regular file that is a Frugal history, or a new path. A
     /// block device once got an SQLite header written over its first pages, after the whole run.
     static func checkHistory(_ path: String) throws {
-        try ReportInput.checkOutputs([("--history", path)])
+        // A new path is fine, its folders too (the store makes them); what exists must be a file.
+        var info = stat()
+        if lstat(path, &info) == 0, let kind = FileKind.nonRegular(mode: info.st_mode) {
+            throw CLIFailure.badInput("--history \(path): it is \(kind), not a regular file; name a history file or a new path")
+        }
         do {
             try HistoryStore.checkUsable(path: path)
         } catch {

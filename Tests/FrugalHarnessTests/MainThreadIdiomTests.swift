@@ -60,11 +60,13 @@ final class MainThreadIdiomTests: XCTestCase {
                 continue
             }
             let milliseconds = Double(handler.end - handler.start) / 1e6
-            // ±5%: the block sleeps to an absolute deadline, late only by scheduling. Time the
-            // thread spent runnable but waiting for a CPU (schedstat's run-queue delay) is the
-            // machine's load, not the app's: on a busy test machine it is tens of ms.
+            // The block sleeps to an absolute deadline: never early, and late only by scheduling.
+            // Time the thread spent runnable but waiting for a CPU (schedstat's run-queue delay)
+            // is the machine's load, not the app's (tens of ms on a busy test machine); most of
+            // it falls before the deadline and lengthens nothing, so it bounds the lateness only.
             let runQueue = Double(handler.runQueueNanoseconds ?? 0) / 1e6
-            XCTAssertEqual(milliseconds - runQueue, 300, accuracy: 15, "\(idiom) ran in \(handler.name) (\(runQueue) ms on the run queue)")
+            XCTAssertGreaterThanOrEqual(milliseconds, 299, "\(idiom) ran in \(handler.name)")
+            XCTAssertLessThanOrEqual(milliseconds, 300 + runQueue + 15, "\(idiom) ran in \(handler.name) (\(runQueue) ms on the run queue)")
             let span = report.timeline.handlers.first { $0.name == handler.name && abs($0.durationMs - milliseconds) < 0.01 }
             XCTAssertNotNil(span, "\(idiom): \(handler.name) is on the report's main-thread lane")
             print("IDIOM \(idiom): \(handler.name) \(String(format: "%.1f", milliseconds)) ms (\(String(format: "%.1f", runQueue)) ms on the run queue)")

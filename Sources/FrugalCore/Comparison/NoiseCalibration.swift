@@ -85,15 +85,8 @@ public struct NoiseCalibration: Codable, Sendable, Equatable {
     /// again and again): values measured in fewer than 3 runs are left out (no spread to speak of).
     public static func measure(_ report: Report, fingerprint: HostFingerprint, subject: String, generatedAt: String) -> NoiseCalibration {
         var entries: [Entry] = []
-        var order: [String] = []
-        var groups: [String: [RunReport]] = [:]
-        for run in report.runs {
-            let key = run.workload + "\u{0}" + run.scenario
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(run)
-        }
-        for key in order {
-            guard let runs = groups[key], let first = runs.first else { continue }
+        for runs in RunReport.groupedByResult(report.runs) {
+            guard let first = runs.first else { continue }
             func add(_ kind: ComparisonEntry.Kind, _ name: String, _ unit: String, _ values: [Double]) {
                 guard values.count >= 3, let summary = try? SampleSummary(values) else { return }
                 let noise = summary.scaledMAD

@@ -51,15 +51,8 @@ public struct CompactBaseline: Codable, Sendable {
         generatedAt = report.generatedAt
         environment = report.environment
         otherEnvironments = report.otherEnvironments
-        var order: [String] = []
-        var groups: [String: [RunReport]] = [:]
-        for run in report.runs {
-            let key = run.workload + "\u{0}" + run.scenario
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(run)
-        }
-        workloads = order.compactMap { key in
-            guard let runs = groups[key], let first = runs.first else { return nil }
+        workloads = RunReport.groupedByResult(report.runs).compactMap { runs in
+            guard let first = runs.first else { return nil }
             var audits: [String: Audit] = [:]
             for id in Set(runs.flatMap { $0.audits.keys }) {
                 let results = runs.map { $0.audits[id] }

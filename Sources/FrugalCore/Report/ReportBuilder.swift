@@ -91,15 +91,8 @@ public enum ReportBuilder {
 
     /// Groups runs by workload and scenario (in first-seen order) and takes medians.
     public static func aggregate(_ runs: [RunReport]) -> [WorkloadResult] {
-        var order: [String] = []
-        var groups: [String: [RunReport]] = [:]
-        for run in runs {
-            let key = run.workload + "\u{0}" + run.scenario
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(run)
-        }
-        return order.compactMap { key in
-            guard let group = groups[key], let first = group.first else { return nil }
+        RunReport.groupedByResult(runs).compactMap { group in
+            guard let first = group.first else { return nil }
             var outcomes: [String: Int] = [:]
             for run in group { outcomes[run.outcome.rawValue, default: 0] += 1 }
             var audits: [String: AggregatedAudit] = [:]
