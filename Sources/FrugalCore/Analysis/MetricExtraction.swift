@@ -72,7 +72,9 @@ public enum MetricExtraction {
             metrics[MetricName.mainThreadHangs] = .unavailable(unit: "count", source: Source.kitHandlers, reason: reason)
             metrics[MetricName.mainThreadBlockedSeconds] = .unavailable(unit: "s", source: Source.kitHandlers, reason: reason)
             metrics[MetricName.mainThreadBlockingMsPerMinute] = .unavailable(unit: "ms/min", source: Source.kitHandlers, reason: reason)
+            metrics[MetricName.mainThreadLongestResponseMs] = .unavailable(unit: "ms", source: Source.kitHandlers, reason: reason)
         } else {
+            metrics[MetricName.mainThreadLongestResponseMs] = MetricValue(analysis.longestResponseMs, unit: "ms", source: Source.kitHandlers)
             let longest = analysis.handlers.map(\.duration).max() ?? 0
             metrics[MetricName.mainThreadLongestBlockMs] = MetricValue(Double(longest) / 1e6, unit: "ms", source: Source.kitHandlers)
             metrics[MetricName.mainThreadHangs] = MetricValue(Double(analysis.handlers(atLeast: Thresholds.hangMilliseconds).count),

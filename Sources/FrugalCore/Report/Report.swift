@@ -117,6 +117,9 @@ public struct RunReport: Codable, Sendable {
     /// app (the platform's); nil in reports made before threads were told apart, or for a run
     /// with no `/proc` sample.
     public var threads: RunThreadsSummary?
+    /// True for a program run as a black box (nil for an app): what a fix looks like is then
+    /// said in the kernel's terms, not FrugalKit's or Foundation's.
+    public var blackBox: Bool?
 
     public init(workload: String, scenario: String, repetition: Int, outcome: RunOutcome, outcomeDetail: String?,
                 exitStatus: ExitStatus?, durationSeconds: Double, metrics: [String: MetricValue], timeline: Timeline,
