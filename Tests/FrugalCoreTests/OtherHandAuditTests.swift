@@ -169,6 +169,33 @@ final class OtherHandAuditTests: XCTestCase {
         XCTAssertEqual(audit.score, 1)
     }
 
+    func testWavesOfRequestsEnqueuedTogetherAreNotChatty() throws {
+        // 16 small POSTs enqueued at once, worked through 6 connections: waves of 6, 6 and 4.
+        var requests: [WireRequest] = []
+        for (wave, size) in [6, 6, 4].enumerated() {
+            for index in 0..<size {
+                let start = 1 + Double(wave) * 0.1 + Double(index) * 0.001
+                requests.append(Self.wire("/upload/\(wave)-\(index)", start, 1.09 + Double(wave) * 0.1))
+            }
+        }
+        let audit = try Self.audit(Self.networkRecord(requests), "network.avoid-chatty-protocols")
+        XCTAssertEqual(audit.numericValue, 0, audit.evidence.first?.description ?? "")
+        XCTAssertEqual(audit.score, 1)
+        XCTAssertEqual(ChattyExchange.group(requests, prompts: []).first?.waveSizes, [6, 6, 4])
+    }
+
+    func testAWatchdogKillInsideALaunchHandlerIsAHang() throws {
+        // The app began didFinishLaunching at 0.1 s and was killed at 5.2 s, still inside it.
+        var record = Self.tapRecord(taps: 0, blocks: 0, blockMs: 0, seconds: 0)
+        record.endTime = Self.start + 5200 * Self.ms
+        record.outcome = .killedWatchdog
+        record.events = [WorkloadEvent(time: Self.start + 100 * Self.ms,
+                                       body: .handlerBegan(HandlerBegin(name: "didFinishLaunching", start: Self.start + 100 * Self.ms)))]
+        let audit = try Self.audit(record, "main.no-long-blocks")
+        XCTAssertEqual(try XCTUnwrap(audit.numericValue), 5100, accuracy: 1e-9)
+        XCTAssertLessThan(try XCTUnwrap(audit.score), 0.5)
+    }
+
     func testRequestsInFlightTogetherShareARoundTrip() {
         // Six small requests issued together (the guide's enqueue-together): one round trip.
         let together = (0..<6).map { Self.wire("/thumb/\($0)", 2 + Double($0) * 0.001, 2.2) }

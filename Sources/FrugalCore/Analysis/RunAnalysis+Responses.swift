@@ -87,7 +87,12 @@ extension RunAnalysis {
             if case .input = step.step { return step.start }
             return nil
         }
-        return busyChains.compactMap { chain in
+        // A handler that began and never returned (a watchdog killed the app inside it) kept the
+        // main thread from its start to the end of the run: its wall time, as the watchdog judged it.
+        let unfinished = unfinishedHandlers.map { begin in
+            (start: begin.start, end: record.endTime, busyNanoseconds: record.endTime > begin.start ? record.endTime - begin.start : 0, handlers: [begin.name])
+        }.filter { Double($0.busyNanoseconds) / 1e6 >= Thresholds.hangMilliseconds }
+        return unfinished + busyChains.compactMap { chain in
             guard let first = chain.first, let last = chain.last else { return nil }
             // A chain an input started or ran into is that input's response.
             if inputTimes.contains(where: { $0 >= first.start &- Self.idleGapNanoseconds && $0 <= last.end }) { return nil }
@@ -99,6 +104,15 @@ extension RunAnalysis {
 }
 
 extension RunAnalysis {
+    /// Handlers that reported their start and never their end: the process died inside them.
+    public var unfinishedHandlers: [HandlerBegin] {
+        let ended = Set(handlers.map { "\($0.name)@\($0.start)" })
+        return record.events.compactMap { event -> HandlerBegin? in
+            guard case .handlerBegan(let begin) = event.body, !ended.contains("\(begin.name)@\(begin.start)") else { return nil }
+            return begin
+        }
+    }
+
     /// `main.no-long-blocks`' number: the longest input response, or the longest hang no input
     /// started, whichever is longer; 0 when the main thread did neither.
     public var longestResponseMs: Double {

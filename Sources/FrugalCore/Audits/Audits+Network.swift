@@ -94,7 +94,7 @@ extension Audits {
                 let labels = exchange.requests.prefix(4).map(\.label).joined(separator: ", ") + (exchange.requests.count > 4 ? ", …" : "")
                 let bytes = exchange.requests.reduce(0) { $0 + $1.requestBodyBytes + $1.responseBodyBytes }
                 return Evidence(time: exchange.start, durationMs: (exchange.end - exchange.start) * 1000,
-                                description: "\(exchange.requests.count) small requests to \(exchange.host.isEmpty ? "the origin" : exchange.host) in \(DisplayFormat.number((exchange.end - exchange.start) * 1000)) ms with no input between, \(HumanUnits.bytes(Double(bytes))) of bodies, in \(exchange.roundTrips) round trip\(exchange.roundTrips == 1 ? "" : "s") one after another: \(labels)")
+                                description: "\(exchange.requests.count) small requests to \(exchange.host.isEmpty ? "the origin" : exchange.host) in \(DisplayFormat.number((exchange.end - exchange.start) * 1000)) ms with no input between, \(HumanUnits.bytes(Double(bytes))) of bodies, in \(exchange.roundTrips) round trip\(exchange.roundTrips == 1 ? "" : "s") one after another (requests per round trip: \(exchange.waveSizes.prefix(12).map(String.init).joined(separator: ", "))\(exchange.waveSizes.count > 12 ? ", …" : "")), \(exchange.extraRoundTrips) waiting for one answer before the next: \(labels)")
             }
             let extra = worst?.extraRoundTrips ?? 0
             let display = worst.map { "\($0.extraRoundTrips) round trip\($0.extraRoundTrips == 1 ? "" : "s") one request would have saved (\($0.requests.count) small requests to one host, close together, unprompted between; \(wire.count) requests in all)" }

@@ -68,7 +68,7 @@ extension RuleCatalogue {
             "FrugalKit's NetworkClient operations (attempts sharing an operation name): the wire cannot tell a retry from a new request",
             "the scenario injected no failure, or the app made no request through NetworkClient"),
         "main.no-long-blocks": (
-            "the main run loop's handlers (FrugalKit measures every pass: input, timers, main-queue blocks, Foundation run-loop work) with their schedstat run-queue time, against the harness's input steps",
+            "an app: the main run loop's handlers (FrugalKit measures every pass: input, timers, main-queue blocks, Foundation run-loop work) with their schedstat run-queue time, against the harness's input steps; a black-box program: its main thread's stretches without a voluntary switch, seen from outside (/proc every 25 ms), pass or fail at 250 ms",
             "never: a scenario with no input still has its launch and its timers judged (the value is then the longest stretch of 250 ms or more, or 0)"),
         "main.no-waiting-on-main": (
             "the main thread's off-CPU time inside handlers (rusage voluntary switches, schedstat), and FrugalKit's blocking-call events with their call sites",
