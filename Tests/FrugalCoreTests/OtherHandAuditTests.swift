@@ -196,6 +196,25 @@ final class OtherHandAuditTests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(audit.score), 0.5)
     }
 
+    func testARetryAfterAFailureIsNotChat() throws {
+        // Two notes uploaded together; the first attempt of a third was reset, and FrugalKit's
+        // client retried it 0.3 s later: a single-request wave, but a retry, not a round trip
+        // the protocol asked for.
+        let requests = [Self.wire("/upload/a", 1, 1.1), Self.wire("/upload/b", 1.001, 1.1), Self.wire("/upload/c", 1.4, 1.5)]
+        var record = Self.networkRecord(requests)
+        let ns = NetworkAuditTests.ns
+        for (attempt, start, end) in [(1, 0.99, 1.05), (2, 1.39, 1.51)] {
+            let outcome: NetworkRequestRecord.Outcome = attempt == 1 ? .failed : .completed
+            record.events.append(WorkloadEvent(time: ns(end), body: .networkRequest(NetworkRequestRecord(
+                task: attempt, method: "GET", target: "/upload/c", operation: "c", start: ns(start), end: ns(end), outcome: outcome,
+                status: attempt == 1 ? nil : 200, error: attempt == 1 ? "reset" : nil, bytesSent: 100, bytesReceived: 50,
+                reusedConnection: false, callSite: "App.swift:1"))))
+        }
+        XCTAssertEqual(try Self.audit(record, "network.avoid-chatty-protocols").numericValue, 0)
+        // The same requests with no client's word that the third is a retry: one round trip waited for.
+        XCTAssertEqual(try Self.audit(Self.networkRecord(requests), "network.avoid-chatty-protocols").numericValue, 1)
+    }
+
     func testRequestsInFlightTogetherShareARoundTrip() {
         // Six small requests issued together (the guide's enqueue-together): one round trip.
         let together = (0..<6).map { Self.wire("/thumb/\($0)", 2 + Double($0) * 0.001, 2.2) }

@@ -88,7 +88,7 @@ extension Audits {
                 if network.trace.chunks.isEmpty { return .notApplicable("the workload made no request through the proxy") }
                 return .unavailable("the proxy moved bytes but the origin logged no HTTP request (a record from before it did, or traffic that is not HTTP): the requests cannot be told apart")
             }
-            let exchanges = ChattyExchange.group(wire, prompts: Audits.inputTimes(analysis))
+            let exchanges = ChattyExchange.group(Audits.firstAttempts(wire, analysis), prompts: Audits.inputTimes(analysis))
             let worst = exchanges.max { $0.extraRoundTrips < $1.extraRoundTrips }
             let evidence = exchanges.sorted { $0.extraRoundTrips > $1.extraRoundTrips }.prefix(10).map { exchange in
                 let labels = exchange.requests.prefix(4).map(\.label).joined(separator: ", ") + (exchange.requests.count > 4 ? ", …" : "")
@@ -150,6 +150,23 @@ extension Audits {
             return .value(Double(lost.count), display: "\(lost.count) operation\(lost.count == 1 ? "" : "s") lost of \(ledger.failed.count) that met a failure", evidence: evidence)
         },
     ]
+
+    /// The wire's requests less those that are not the app's protocol: requests with no whole
+    /// response (the network broke them) and, where FrugalKit's client says so, retries of an
+    /// operation after a failure (network.handle-failures judges those). Another client's retry
+    /// looks like a new request on the wire and stays.
+    static func firstAttempts(_ wire: [WireRequest], _ analysis: RunAnalysis) -> [WireRequest] {
+        var seen: Set<String> = []
+        let retries = NetworkAnalysis(analysis).requests.sorted { $0.start < $1.start }
+            .filter { !seen.insert($0.operation).inserted }
+            .map { (method: $0.method, target: $0.target, start: analysis.runTime($0.start), end: analysis.runTime($0.end)) }
+        return wire.filter { request in
+            request.completed && !retries.contains { retry in
+                retry.method == request.method && retry.target == request.target
+                    && request.start >= retry.start - 0.05 && request.start <= retry.end + 0.05
+            }
+        }
+    }
 
     /// The times of the scenario's `input` steps, seconds since exec: what the user asked for.
     static func inputTimes(_ analysis: RunAnalysis) -> [Double] {
