@@ -184,6 +184,17 @@ final class OtherHandAuditTests: XCTestCase {
         XCTAssertEqual(ChattyExchange.group(requests, prompts: []).first?.waveSizes, [6, 6, 4])
     }
 
+    func testAnInputArrivingAtTheEndOfALongLaunchDoesNotHideIt() throws {
+        // A 1.5 s didFinishLaunching, then an input the harness sent 1 ms before it returned.
+        var record = Self.tapRecord(taps: 0, blocks: 0, blockMs: 0)
+        let launch = HandlerRecord(name: "didFinishLaunching", start: Self.start + 10 * Self.ms, end: Self.start + 1510 * Self.ms)
+        let tap = HandlerRecord(name: "input:tap", start: Self.start + 1511 * Self.ms, end: Self.start + 1512 * Self.ms)
+        record.events = [launch, tap].map { WorkloadEvent(time: $0.end, body: .handler($0)) }
+        record.steps.append(StepRecord(index: 1, step: .input(kind: "tap"), start: Self.start + 1509 * Self.ms, end: Self.start + 1512 * Self.ms))
+        let audit = try Self.audit(record, "main.no-long-blocks")
+        XCTAssertEqual(try XCTUnwrap(audit.numericValue), 1500, accuracy: 1e-9)
+    }
+
     func testAWatchdogKillInsideALaunchHandlerIsAHang() throws {
         // The app began didFinishLaunching at 0.1 s and was killed at 5.2 s, still inside it.
         var record = Self.tapRecord(taps: 0, blocks: 0, blockMs: 0, seconds: 0)

@@ -94,11 +94,15 @@ extension RunAnalysis {
         }.filter { Double($0.busyNanoseconds) / 1e6 >= Thresholds.hangMilliseconds }
         return unfinished + busyChains.compactMap { chain in
             guard let first = chain.first, let last = chain.last else { return nil }
-            // A chain an input started or ran into is that input's response.
-            if inputTimes.contains(where: { $0 >= first.start &- Self.idleGapNanoseconds && $0 <= last.end }) { return nil }
-            let busy = chain.reduce(UInt64(0)) { $0 + Self.busyNanoseconds($1) }
+            // From the first input that started the chain or ran into it, the chain is that
+            // input's response; what ran before it (a launch the input arrived at the end of) no
+            // input started.
+            let cut = inputTimes.filter { $0 >= first.start &- Self.idleGapNanoseconds && $0 <= last.end }.min()
+            let before = cut.map { time in chain.filter { $0.start < time } } ?? chain
+            guard let head = before.first else { return nil }
+            let busy = before.reduce(UInt64(0)) { $0 + Self.busyNanoseconds($1) }
             guard Double(busy) / 1e6 >= Thresholds.hangMilliseconds else { return nil }
-            return (first.start, chain.map(\.end).max() ?? last.end, busy, chain.map(\.name))
+            return (head.start, before.map(\.end).max() ?? head.end, busy, before.map(\.name))
         }
     }
 }

@@ -59,7 +59,7 @@ extension RuleCatalogue {
             "the bodies the origin server read and sent (every client), deflated by the origin to compare",
             "no request or response carried a body, or the bodies total under 14,600 B (one TCP initial window)"),
         "network.avoid-chatty-protocols": (
-            "the requests the origin read (every client: URLSession, curl, FrugalKit's client), with their times on the proxy's link, and the scenario's input steps",
+            "the requests the origin read (every client: URLSession, curl, FrugalKit's client), with their times on the proxy's link, and the scenario's input steps; requests with no whole response and retries FrugalKit's client reports are left out",
             "the origin read no request"),
         "network.enqueue-together": (
             "the requests the origin read (every client), with FrugalKit's client's times where it made them, and the proxy's trace",
