@@ -11,7 +11,7 @@ extension HTMLReportRenderer {
     /// The metric each audit scores, so an audit can show that metric's source.
     static let auditMetric: [String: String] = [
         "power.avoid-polling": MetricName.cpuIdleWakeupsPerSecond,
-        "main.no-long-blocks": MetricName.mainThreadBlockingMsPerMinute,
+        "main.no-long-blocks": MetricName.mainThreadLongestResponseMs,
         "lifecycle.launch-time": MetricName.lifecycleLaunchMs,
     ]
 
@@ -103,7 +103,9 @@ extension HTMLReportRenderer {
         html += "</summary><div class=\"body\"><p class=\"meta\"><code>\(e(audit.id))</code></p>"
         if let fix {
             if !fix.savings.isEmpty { html += "<ul class=\"savings\">" + fix.savings.map { "<li>\(savingText($0)) <small>(\(e($0.basis)))</small></li>" }.joined() + "</ul>" }
-            if let advice = FixAdvice.text(audit.id) { html += "<p class=\"advice\"><b>What a fix looks like:</b> \(e(advice))</p>" }
+            // Advice in the terms of the code under test: a black-box program cannot call Foundation's or FrugalKit's API.
+            let platform: FixAdvice.Platform = runs.contains { $0.blackBox == true } ? .program : .swiftApp
+            if let advice = FixAdvice.text(audit.id, platform: platform) { html += "<p class=\"advice\"><b>What a fix looks like:</b> \(e(advice))</p>" }
         }
         // The guide's words beside what is to be fixed; the full rule (what it measures, its
         // curve, its calibration) once per report in the reference at the end, not per workload.
@@ -153,7 +155,14 @@ extension HTMLReportRenderer {
             html += "<details id=\"rule-\(e(rule.id))\"><summary><b>\(e(rule.title))</b> <code>\(e(rule.id))</code> <small>· \(e(rule.category.title))</small></summary><div class=\"body\">"
             html += "<blockquote>“\(e(rule.guideQuote))”<cite>\(e(rule.guideSection))</cite></blockquote>"
             html += "<p><b>Measures:</b> \(e(rule.measures)).</p><p><b>Scoring:</b> \(e(curveText(rule.scoring, unit: rule.unit))). \(e(rule.calibration))</p>"
-            if let advice = FixAdvice.text(rule.id) { html += "<p class=\"advice\"><b>What a fix looks like:</b> \(e(advice))</p>" }
+            let programs = report.runs.contains { $0.blackBox == true }, apps = report.runs.contains { $0.blackBox != true }
+            if apps, let advice = FixAdvice.text(rule.id) {
+                html += "<p class=\"advice\"><b>What a fix looks like\(programs ? " in a Swift app" : ""):</b> \(e(advice))</p>"
+            }
+            if programs, let advice = FixAdvice.text(rule.id, platform: .program) {
+                html += "<p class=\"advice\"><b>What a fix looks like\(apps ? " in a program" : ""):</b> \(e(advice))</p>"
+            }
+            if let evidence = rule.evidence { html += "<p><b>Evidence:</b> \(e(evidence)). <b>Not applicable when:</b> \(e(rule.notApplicableWhen ?? "—")).</p>" }
             html += "</div></details>"
         }
         return html + "</section>"

@@ -13,8 +13,10 @@ extension HTMLReportRenderer {
         }
         let failing = fixes.filter { ScoreBand(score: $0.score) == .fail }.count
         html += "<p class=\"meta\">\(fixes.count) audit\(fixes.count == 1 ? "" : "s") below the pass line (\(failing) failing) in \(Set(fixes.map { key($0.workload, $0.scenario) }).count) workloads, ordered by what fixing each gains: its workload's score, then the energy saved.</p><ol class=\"fixes\">"
+        let programs = Set(report.runs.filter { $0.blackBox == true }.map { key($0.workload, $0.scenario) })
         for (index, fix) in fixes.prefix(topFixes).enumerated() {
-            html += "<li>" + fixCard(fix, open: index == 0, showWorkload: true) + "</li>"
+            let platform: FixAdvice.Platform = programs.contains(key(fix.workload, fix.scenario)) ? .program : .swiftApp
+            html += "<li>" + fixCard(fix, open: index == 0, showWorkload: true, platform: platform) + "</li>"
         }
         html += "</ol>"
         if fixes.count > topFixes {
@@ -25,7 +27,7 @@ extension HTMLReportRenderer {
 
     /// One fix: a summary line (the audit, where, the gain) that opens to the guide's words, the
     /// evidence and what a fix looks like.
-    static func fixCard(_ fix: FixPriority, open: Bool, showWorkload: Bool) -> String {
+    static func fixCard(_ fix: FixPriority, open: Bool, showWorkload: Bool, platform: FixAdvice.Platform = .swiftApp) -> String {
         let rule = RuleCatalogue.rule(fix.auditID)
         var html = "<details class=\"fix\"\(open ? " open" : "")><summary>\(badge(fix.score)) <b>\(e(fix.title))</b>"
         if showWorkload {
@@ -55,7 +57,7 @@ extension HTMLReportRenderer {
             }
             html += "</ul>"
         }
-        if let advice = FixAdvice.text(fix.auditID) { html += "<p class=\"advice\"><b>What a fix looks like:</b> \(e(advice))</p>" }
+        if let advice = FixAdvice.text(fix.auditID, platform: platform) { html += "<p class=\"advice\"><b>What a fix looks like:</b> \(e(advice))</p>" }
         html += "<p class=\"meta\"><a href=\"#\(anchor(fix.workload, fix.scenario))-\(e(fix.auditID))\">The audit in full</a> (scoring, every run, history).</p>"
         return html + "</div></details>"
     }

@@ -5,7 +5,7 @@ import FrugalCore
 /// `frugal rules`: the rule catalogue.
 struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show the rule catalogue: id, guide section, the guide's words, metric, control points, weight.")
+        abstract: "Show the rule catalogue: id, guide section, the guide's words, metric, evidence, when not applicable, control points and their sources, weight.")
 
     @Flag(help: "Print the catalogue as JSON.")
     var json = false
@@ -33,8 +33,10 @@ struct Rules: ParsableCommand {
                 print("    \(rule.guideSection)")
                 print("    “\(rule.guideQuote)”")
                 print("    measures: \(rule.measures)")
+                if let evidence = rule.evidence { print("    evidence: \(evidence)") }
+                if let notApplicable = rule.notApplicableWhen { print("    not applicable when: \(notApplicable)") }
                 print("    scoring: \(scoring); weight \(DisplayFormat.number(rule.weight))")
-                print("    calibration: \(rule.calibration)")
+                print("    control points' sources: \(rule.calibration)")
             }
         }
     }

@@ -105,6 +105,11 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(ids.contains("power.avoid-polling"))
         XCTAssertTrue(ids.contains("lifecycle.resume-fast"))
         XCTAssertEqual(rules.count, 33, "every rule of docs/RULES.md")
+        // Each measured rule says what it decides from and when it does not apply (issue 30).
+        for rule in rules where (rule["measured"] as? Bool) == true {
+            XCTAssertNotNil(rule["evidence"] as? String, "\(rule["id"] ?? "?") has no evidence")
+            XCTAssertNotNil(rule["notApplicableWhen"] as? String, "\(rule["id"] ?? "?") does not say when it does not apply")
+        }
     }
 
     func testBlackBoxRunWritesTheReportAndReportRendersIt() throws {

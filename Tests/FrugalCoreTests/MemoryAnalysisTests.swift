@@ -64,7 +64,8 @@ final class MemoryAnalysisTests: XCTestCase {
                                   sequence: 3, before: MemoryLedger(cacheBytes: reclaimable), after: MemoryLedger())
         var record = RunRecord(workload: "w", scenario: "s", repetition: 1, startTime: start, endTime: start + 3 * s, pid: 1,
                                steps: [StepRecord(index: 0, step: .memoryWarning(level: .warning), start: start + 1 * s, end: start + 2 * s)],
-                               events: [WorkloadEvent(time: start + 1 * s + 12 * ms, body: .memory(handled))], samples: [],
+                               events: [WorkloadEvent(time: start + 1 * s + 12 * ms, body: .memory(handled))],
+                               samples: [ProcessSample(time: start + 500 * ms, threads: [], memory: held(15))],
                                outcome: .completed, outcomeDetail: nil, exitStatus: ExitStatus(code: 0), resourceUsage: nil)
         record.memory = MemoryRunFacts(deliveries: [delivery])
         return record
@@ -81,6 +82,8 @@ final class MemoryAnalysisTests: XCTestCase {
         XCTAssertEqual(metrics[MetricName.memoryFreedOnWarningBytes]?.value, Double(20 << 20))
         XCTAssertEqual(metrics[MetricName.memoryFreedWithin100msBytes]?.value, Double(10 << 20))
         let audits = Audits.evaluate(RunAnalysis(record), metrics: metrics)
+        // The audit judges the footprint: 15 MiB at launch, 40 at the warning, 20 a second later:
+        // 5 of the 25 MiB gained still held.
         XCTAssertEqual(try XCTUnwrap(audits["memory.respond-to-warnings"]?.numericValue), 0.2, accuracy: 1e-12)
         XCTAssertEqual(try XCTUnwrap(audits["memory.respond-immediately"]?.numericValue), 12, accuracy: 1e-9)
         // More freed than was reclaimable (the kernel took file pages too): clamped to 0.

@@ -4,6 +4,9 @@ extension MetricExtraction {
     public enum MemorySource {
         public static let smaps = "proc:smaps_rollup"
         public static let deliveries = "harness:warning-delivery+proc:smaps_rollup"
+        /// The footprint as iOS counts it (dirty private memory: smaps_rollup Anonymous − LazyFree),
+        /// after FrugalKit has trimmed glibc's arenas where Darwin's allocator gives freed pages back.
+        public static let footprint = "proc:smaps_rollup(Anonymous−LazyFree: footprint as iOS counts it, after FrugalKit's malloc_trim)"
         public static let response = "harness:warning-delivery+kit:memory.warningHandled"
         public static let purgeable = "kit:purgeable-cookies"
         public static let mapped = "kit:mapped-touch+rusage:thread.ru_majflt"
@@ -37,6 +40,14 @@ extension MetricExtraction {
         } else {
             metrics[MetricName.memoryFreedOnWarningBytes] = .unavailable(unit: "bytes", source: MemorySource.deliveries, reason: noWarning)
             metrics[MetricName.memoryFreedWithin100msBytes] = .unavailable(unit: "bytes", source: MemorySource.deliveries, reason: noWarning)
+        }
+        for (name, measurement) in [(MetricName.memoryWarningRetainedFraction, Audits.warningRetention(analysis)),
+                                    (MetricName.memoryBackgroundRetainedFraction, Audits.backgroundRetention(analysis))] {
+            switch measurement {
+            case .value(let value, _, _): metrics[name] = MetricValue(value, unit: "fraction", source: MemorySource.footprint)
+            case .notApplicable(let reason), .unavailable(let reason):
+                metrics[name] = .unavailable(unit: "fraction", source: MemorySource.footprint, reason: reason)
+            }
         }
         let responses = memory.warnings.compactMap(\.responseMs)
         metrics[MetricName.memoryWarningResponseMs] = responses.max().map { MetricValue($0, unit: "ms", source: MemorySource.response) }

@@ -20,6 +20,7 @@ extension MetricExtraction {
     static let programUnavailable: [(name: String, unit: String, source: String, reason: String)] = [
         (MetricName.mainThreadBlockedSeconds, "s", Source.kitHandlers, "needs the app's event-handler boundaries; a black-box program reports none"),
         (MetricName.mainThreadBlockingMsPerMinute, "ms/min", Source.kitHandlers, "needs the app's event-handler boundaries; a black-box program reports none"),
+        (MetricName.mainThreadLongestResponseMs, "ms", Source.kitHandlers, "needs the app's event-handler boundaries; a black-box program reports none"),
         (MetricName.mainThreadWaitingMs, "ms", Source.kitWaiting, "needs the app's event-handler boundaries; a black-box program reports none"),
         (MetricName.mainThreadBlockingCalls, "count", Source.kitBlockingCalls, "needs FrugalKit's blocking-call events"),
         (MetricName.lifecycleLaunchMs, "ms", Source.kitAck, "a black-box program signals no first event handled, so its launch end cannot be seen from outside"),

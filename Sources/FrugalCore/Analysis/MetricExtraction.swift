@@ -72,7 +72,12 @@ public enum MetricExtraction {
             metrics[MetricName.mainThreadHangs] = .unavailable(unit: "count", source: Source.kitHandlers, reason: reason)
             metrics[MetricName.mainThreadBlockedSeconds] = .unavailable(unit: "s", source: Source.kitHandlers, reason: reason)
             metrics[MetricName.mainThreadBlockingMsPerMinute] = .unavailable(unit: "ms/min", source: Source.kitHandlers, reason: reason)
+            // A watchdog that killed the app inside its first handler leaves only that handler's start.
+            metrics[MetricName.mainThreadLongestResponseMs] = analysis.unfinishedHandlers.isEmpty
+                ? .unavailable(unit: "ms", source: Source.kitHandlers, reason: reason)
+                : MetricValue(analysis.longestResponseMs, unit: "ms", source: Source.kitHandlers)
         } else {
+            metrics[MetricName.mainThreadLongestResponseMs] = MetricValue(analysis.longestResponseMs, unit: "ms", source: Source.kitHandlers)
             let longest = analysis.handlers.map(\.duration).max() ?? 0
             metrics[MetricName.mainThreadLongestBlockMs] = MetricValue(Double(longest) / 1e6, unit: "ms", source: Source.kitHandlers)
             metrics[MetricName.mainThreadHangs] = MetricValue(Double(analysis.handlers(atLeast: Thresholds.hangMilliseconds).count),

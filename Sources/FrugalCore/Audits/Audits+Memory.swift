@@ -3,34 +3,7 @@ extension Audits {
     /// nothing to judge: no warning, no background, no resource, no cycle, no real pressure.
     static let memory: [Audit] = [
         Audit("memory.respond-to-warnings") { analysis, _ in
-            let memory = MemoryAnalysis(analysis.record)
-            let warnings = memory.warnings.filter { $0.delivery != nil && $0.delivery?.level != .normal }
-            guard !warnings.isEmpty else { return .notApplicable("the scenario delivered no warning or critical memory warning") }
-            var worst: Double?
-            var evidence: [Evidence] = []
-            for warning in warnings {
-                let time = analysis.runTime(warning.time)
-                let origin = warning.delivery.map { "\($0.level.rawValue) (\($0.origin))" } ?? "warning"
-                guard let fraction = MemoryAnalysis.residualFraction(warning) else {
-                    let why = warning.handled == nil ? "the app never reported handling it" : "the process was gone before the 1 s sample"
-                    evidence.append(Evidence(time: time, description: "\(origin): not measured, \(why)"))
-                    continue
-                }
-                worst = max(worst ?? 0, fraction)
-                let before = warning.handled?.before?.reclaimableBytes ?? 0
-                var text = "\(origin): held \(ByteCount.display(Double(before))) reclaimable, freed \(ByteCount.display(Double(warning.delivery?.freedWithin1s ?? 0))) within 1 s (\(ByteCount.display(Double(warning.delivery?.freedWithin100ms ?? 0))) within 100 ms); \(DisplayFormat.number(fraction * 100))% still held"
-                if let optedOut = warning.handled?.before?.optedOutCacheBytes, optedOut > 0 {
-                    text += "; \(ByteCount.display(Double(optedOut))) in caches that opted out of eviction on warnings"
-                }
-                evidence.append(Evidence(time: time, description: text))
-            }
-            guard let worst else {
-                if analysis.record.memory?.killedByOOM == true {
-                    return .value(1, display: "killed by the OOM killer before freeing anything", evidence: evidence)
-                }
-                return .unavailable("no warning could be measured: " + evidence.map(\.description).joined(separator: "; "))
-            }
-            return .value(worst, display: "\(DisplayFormat.number(worst * 100))% of reclaimable memory still held 1 s after a warning", evidence: evidence)
+            warningRetention(analysis)
         },
         Audit("memory.respond-immediately") { analysis, metrics in
             let memory = MemoryAnalysis(analysis.record)
@@ -47,11 +20,7 @@ extension Audits {
             return .value(worst, display: "\(DisplayFormat.number(worst)) ms from a warning to its handler's return", evidence: evidence)
         },
         Audit("memory.free-on-background") { analysis, _ in
-            guard let ratio = backgroundRatio(analysis) else { return .notApplicable("the app never entered the background with /proc samples on both sides") }
-            guard let value = ratio.value else {
-                return .notApplicable("little to free: the app held less than \(ByteCount.display(Double(minimumFreeableBytes))) above its launch footprint when it entered the background (" + ratio.evidence.map(\.description).joined(separator: "; ") + ")")
-            }
-            return .value(value, display: "\(DisplayFormat.number(value * 100))% of what it gained since launch kept in the background", evidence: ratio.evidence)
+            backgroundRetention(analysis)
         },
         Audit("memory.lazy-resources") { analysis, _ in
             let memory = MemoryAnalysis(analysis.record)
@@ -108,16 +77,77 @@ extension Audits {
         },
     ]
 
-    /// What an app must have gained since launch for freeing it on background to be judged:
-    /// below it, allocator noise and the runtime's own growth (thread arenas, stacks) are as
-    /// large as anything the app could free. Frugal's calibration.
-    public static let minimumFreeableBytes = 4 * 1_048_576
+    /// What an app must have gained since launch for freeing it to be judged
+    /// (``MemoryAnalysis/minimumFreeableBytes``).
+    public static let minimumFreeableBytes = MemoryAnalysis.minimumFreeableBytes
+
+    /// `memory.respond-to-warnings` on the footprint (``MemoryBreakdown/footprintBytes``) the
+    /// harness sampled at each warning's delivery and 1 s later: the worst warning's fraction of
+    /// what the app had gained since launch that it still held. Any app gives this evidence; the
+    /// reclaimable memory FrugalKit's tools reported (its `Cache`s, purgeable buffers, loaded
+    /// resources) is shown beside it.
+    static func warningRetention(_ analysis: RunAnalysis) -> AuditMeasurement {
+        let memory = MemoryAnalysis(analysis.record)
+        let warnings = memory.warnings.filter { $0.delivery != nil && $0.delivery?.level != .normal }
+        guard !warnings.isEmpty else { return .notApplicable("the scenario delivered no warning or critical memory warning") }
+        let launchEnd = analysis.record.startTime + (analysis.launchNanoseconds ?? 0)
+        var worst: Double?
+        var measured = 0
+        var evidence: [Evidence] = []
+        for warning in warnings {
+            guard let delivery = warning.delivery else { continue }
+            let time = analysis.runTime(warning.time)
+            let origin = "\(delivery.level.rawValue) (\(delivery.origin))"
+            guard let retention = MemoryAnalysis.warningRetention(delivery, samples: analysis.record.samples, launchEnd: launchEnd) else {
+                evidence.append(Evidence(time: time, description: "\(origin): not measured, the process was gone before the 1 s sample"))
+                continue
+            }
+            measured += 1
+            var text = "\(origin): \(retention.summary) 1 s later"
+            if let fraction = retention.fraction {
+                worst = max(worst ?? 0, fraction)
+                text += "; \(DisplayFormat.number(fraction * 100))% of the gain still held"
+            } else {
+                text += ": little to free"
+            }
+            if let ledger = warning.handled?.before, ledger.reclaimableBytes > 0 {
+                text += "; FrugalKit's tools held \(ByteCount.display(Double(ledger.reclaimableBytes))) reclaimable"
+                if ledger.optedOutCacheBytes > 0 {
+                    text += " (\(ByteCount.display(Double(ledger.optedOutCacheBytes))) in caches that opted out of eviction on warnings)"
+                }
+            }
+            if warning.handled == nil { text += "; the app reported no handler for it" }
+            evidence.append(Evidence(time: time, description: text))
+        }
+        if let worst {
+            return .value(worst, display: "\(DisplayFormat.number(worst * 100))% of the footprint gained since launch still held 1 s after a warning", evidence: evidence)
+        }
+        if analysis.record.memory?.killedByOOM == true {
+            return .value(1, display: "killed by the OOM killer before freeing anything", evidence: evidence)
+        }
+        if measured > 0 {
+            return .notApplicable("little to free: the app's footprint was less than \(ByteCount.display(Double(minimumFreeableBytes))) above its launch footprint at every warning (" + evidence.map(\.description).joined(separator: "; ") + ")")
+        }
+        return .unavailable("no warning could be measured: " + evidence.map(\.description).joined(separator: "; "))
+    }
+
+    /// `memory.free-on-background`: ``backgroundRatio(_:)`` as the audit's measurement. What the
+    /// app freed but the allocator kept is not the app's: FrugalKit trims glibc's arenas on
+    /// entering the background, as Darwin's allocator returns freed pages.
+    static func backgroundRetention(_ analysis: RunAnalysis) -> AuditMeasurement {
+        guard let ratio = backgroundRatio(analysis) else { return .notApplicable("the app never entered the background with /proc samples on both sides") }
+        guard let value = ratio.value else {
+            return .notApplicable("little to free: the app's footprint was less than \(ByteCount.display(Double(minimumFreeableBytes))) above its launch footprint when it entered the background (" + ratio.evidence.map(\.description).joined(separator: "; ") + ")")
+        }
+        return .value(value, display: "\(DisplayFormat.number(value * 100))% of the footprint gained since launch kept in the background", evidence: ratio.evidence)
+    }
 
     /// The fraction of what the app gained since launch that it still held late in the
     /// background, the median over background intervals with at least `minimumFreeableBytes`
     /// gained (nil value: none had); each interval's last sample against the last sample before
-    /// it began, over the launch footprint (the least held between launch and that interval).
-    /// Nil when no interval had samples on both sides.
+    /// it began, over the launch footprint (the least held between launch and that interval), all
+    /// footprints as iOS counts them (``MemoryBreakdown/footprintBytes``). Nil when no interval had
+    /// samples on both sides.
     static func backgroundRatio(_ analysis: RunAnalysis) -> (value: Double?, evidence: [Evidence])? {
         let record = analysis.record
         var intervals: [(start: UInt64, end: UInt64)] = []
@@ -134,19 +164,14 @@ extension Audits {
         var evidence: [Evidence] = []
         var measured = false
         for interval in intervals {
-            guard let before = samples.last(where: { $0.time < interval.start })?.memory,
-                  let during = samples.last(where: { $0.time > interval.start && $0.time <= interval.end })?.memory,
-                  before.heldBytes > 0 else { continue }
+            guard let before = samples.last(where: { $0.time < interval.start })?.memory?.footprintBytes,
+                  let during = samples.last(where: { $0.time > interval.start && $0.time <= interval.end })?.memory?.footprintBytes,
+                  before > 0 else { continue }
             measured = true
-            let footprint = samples.filter { $0.time >= launchEnd && $0.time < interval.start }.compactMap { $0.memory?.heldBytes }.min()
-                ?? before.heldBytes
-            let gained = before.heldBytes - footprint
-            var text = "\(ByteCount.display(Double(before.heldBytes))) held in the foreground (\(ByteCount.display(Double(max(0, gained)))) above the launch footprint of \(ByteCount.display(Double(footprint)))), \(ByteCount.display(Double(during.heldBytes))) late in the background"
-            if gained >= minimumFreeableBytes {
-                ratios.append(min(1, max(0, Double(during.heldBytes - footprint) / Double(gained))))
-            } else {
-                text += ": little to free"
-            }
+            let floor = min(before, MemoryAnalysis.launchFootprint(samples, launchEnd: launchEnd, before: interval.start) ?? before)
+            let retention = MemoryAnalysis.Retention(launchFootprint: floor, before: before, after: during)
+            var text = "entering the background: \(retention.summary) late in the background"
+            if let fraction = retention.fraction { ratios.append(fraction) } else { text += ": little to free" }
             evidence.append(Evidence(time: analysis.runTime(interval.start), description: text))
         }
         guard measured else { return nil }

@@ -9,15 +9,25 @@ extension Audits {
         Audit("network.transmit-in-bursts") { analysis, _ in
             let network = NetworkAnalysis(analysis)
             if let skip = Audits.needsTraffic(network) { return skip }
-            let comparison = OneBurstComparison(chunks: network.chunks, profile: network.radioProfile, window: network.window)
-            let bursts = BurstAnalysis(chunks: network.chunks, criteria: network.radioProfile.burstCriteria).bursts
-            let evidence = bursts.prefix(20).map { burst in
+            let split = Audits.unpromptedChunks(network, inputs: Audits.inputTimes(analysis))
+            var evidence = split.prompted.prefix(10).map { burst in
+                Evidence(time: burst.start, durationMs: burst.duration * 1000,
+                         description: "asked for by the user (an input step within \(DisplayFormat.number(PromotionAttribution.promptWindowSeconds)) s before): \(HumanUnits.bytes(Double(burst.uplinkBytes))) up, \(HumanUnits.bytes(Double(burst.downlinkBytes))) down; not judged as trickle")
+            }
+            guard !split.chunks.isEmpty else {
+                return .notApplicable("every transfer began within \(DisplayFormat.number(PromotionAttribution.promptWindowSeconds)) s of an input step: the user asked for each, and what they ask for when they ask is not background trickle")
+            }
+            let comparison = OneBurstComparison(chunks: split.chunks, profile: network.radioProfile, window: network.window)
+            let bursts = BurstAnalysis(chunks: split.chunks, criteria: network.radioProfile.burstCriteria).bursts
+            evidence = bursts.prefix(20).map { burst in
                 Evidence(time: burst.start, durationMs: burst.duration * 1000,
                          description: "burst: \(HumanUnits.bytes(Double(burst.uplinkBytes))) up, \(HumanUnits.bytes(Double(burst.downlinkBytes))) down over \(burst.connections.count) connection\(burst.connections.count == 1 ? "" : "s")")
-            }
+            } + evidence
             let display = "\(DisplayFormat.number(comparison.energyRatio))× the radio energy of one burst "
                 + "(\(DisplayFormat.number(comparison.trace.attributedJoules)) J vs \(DisplayFormat.number(comparison.oneBurst.attributedJoules)) J, "
-                + "\(bursts.count) burst\(bursts.count == 1 ? "" : "s"), \(network.radioProfile.technology.rawValue))"
+                + "\(bursts.count) burst\(bursts.count == 1 ? "" : "s")"
+                + (split.prompted.isEmpty ? "" : " not counting \(split.prompted.count) the user asked for")
+                + ", \(network.radioProfile.technology.rawValue))"
             return .value(comparison.energyRatio, display: display, evidence: Array(evidence))
         },
         Audit("network.no-server-polling") { analysis, _ in
@@ -73,18 +83,23 @@ extension Audits {
         },
         Audit("network.avoid-chatty-protocols") { analysis, _ in
             guard let network = analysis.record.network else { return .unavailable("no shaping proxy ran for this run") }
-            let requests = network.origin.requests
-            let bytes = network.trace.totalBytes(.uplink) + network.trace.totalBytes(.downlink)
-            guard requests > 0, bytes > 0 else { return .notApplicable("the workload made no request through the proxy") }
-            guard bytes >= Self.initialWindowBytes else {
-                return .notApplicable("\(requests) request\(requests == 1 ? "" : "s") moved \(bytes) B in all, within one TCP initial window (\(Self.initialWindowBytes) B, RFC 6928): so little traffic costs the radio its promotion and tail (network.transmit-in-bursts), not its round trips, and a rate per 100 KB of it is noise")
+            let wire = network.requests ?? []
+            guard !wire.isEmpty else {
+                if network.trace.chunks.isEmpty { return .notApplicable("the workload made no request through the proxy") }
+                return .unavailable("the proxy moved bytes but the origin logged no HTTP request (a record from before it did, or traffic that is not HTTP): the requests cannot be told apart")
             }
-            let perHundredKB = Double(requests) / (Double(bytes) / 100_000)
-            let evidence = network.origin.paths.sorted { $0.value.requests > $1.value.requests }.prefix(10).map { path, stats in
-                Evidence(description: "\(path): \(stats.requests) request\(stats.requests == 1 ? "" : "s"), \(HumanUnits.bytes(Double(stats.requestBodyBytes + stats.responseBodyBytes))) of bodies")
+            let exchanges = ChattyExchange.group(Audits.firstAttempts(wire, analysis), prompts: Audits.inputTimes(analysis))
+            let worst = exchanges.max { $0.extraRoundTrips < $1.extraRoundTrips }
+            let evidence = exchanges.sorted { $0.extraRoundTrips > $1.extraRoundTrips }.prefix(10).map { exchange in
+                let labels = exchange.requests.prefix(4).map(\.label).joined(separator: ", ") + (exchange.requests.count > 4 ? ", …" : "")
+                let bytes = exchange.requests.reduce(0) { $0 + $1.requestBodyBytes + $1.responseBodyBytes }
+                return Evidence(time: exchange.start, durationMs: (exchange.end - exchange.start) * 1000,
+                                description: "\(exchange.requests.count) small requests to \(exchange.host.isEmpty ? "the origin" : exchange.host) in \(DisplayFormat.number((exchange.end - exchange.start) * 1000)) ms with no input between, \(HumanUnits.bytes(Double(bytes))) of bodies, in \(exchange.roundTrips) round trip\(exchange.roundTrips == 1 ? "" : "s") one after another (requests per round trip: \(exchange.waveSizes.prefix(12).map(String.init).joined(separator: ", "))\(exchange.waveSizes.count > 12 ? ", …" : "")), \(exchange.extraRoundTrips) waiting for one answer before the next: \(labels)")
             }
-            return .value(perHundredKB, display: "\(DisplayFormat.number(perHundredKB)) round trips per 100 KB (\(requests) requests, \(bytes) B on the wire)",
-                          evidence: Array(evidence))
+            let extra = worst?.extraRoundTrips ?? 0
+            let display = worst.map { "\($0.extraRoundTrips) round trip\($0.extraRoundTrips == 1 ? "" : "s") one request would have saved (\($0.requests.count) small requests to one host, close together, unprompted between; \(wire.count) requests in all)" }
+                ?? "no small requests that could have been one (\(wire.count) request\(wire.count == 1 ? "" : "s") in all)"
+            return .value(Double(extra), display: display, evidence: Array(evidence))
         },
         Audit("network.enqueue-together") { analysis, _ in
             let network = NetworkAnalysis(analysis)
@@ -135,6 +150,43 @@ extension Audits {
             return .value(Double(lost.count), display: "\(lost.count) operation\(lost.count == 1 ? "" : "s") lost of \(ledger.failed.count) that met a failure", evidence: evidence)
         },
     ]
+
+    /// The wire's requests less those that are not the app's protocol: requests with no whole
+    /// response (the network broke them) and, where FrugalKit's client says so, retries of an
+    /// operation after a failure (network.handle-failures judges those). Another client's retry
+    /// looks like a new request on the wire and stays.
+    static func firstAttempts(_ wire: [WireRequest], _ analysis: RunAnalysis) -> [WireRequest] {
+        var seen: Set<String> = []
+        let retries = NetworkAnalysis(analysis).requests.sorted { $0.start < $1.start }
+            .filter { !seen.insert($0.operation).inserted }
+            .map { (method: $0.method, target: $0.target, start: analysis.runTime($0.start), end: analysis.runTime($0.end)) }
+        return wire.filter { request in
+            request.completed && !retries.contains { retry in
+                retry.method == request.method && retry.target == request.target
+                    && request.start >= retry.start - 0.05 && request.start <= retry.end + 0.05
+            }
+        }
+    }
+
+    /// The times of the scenario's `input` steps, seconds since exec: what the user asked for.
+    static func inputTimes(_ analysis: RunAnalysis) -> [Double] {
+        analysis.record.steps.compactMap { step in
+            if case .input = step.step { return analysis.runTime(step.start) }
+            return nil
+        }
+    }
+
+    /// The chunks of the bursts no input step started, and the bursts one did: a burst beginning
+    /// within ``PromotionAttribution/promptWindowSeconds`` after an input is a transfer the user
+    /// asked for then (a fetch on a tap, an upload they chose), not background trickle.
+    static func unpromptedChunks(_ network: NetworkAnalysis, inputs: [Double]) -> (chunks: [TrafficChunk], prompted: [Burst]) {
+        let bursts = BurstAnalysis(chunks: network.chunks, criteria: network.radioProfile.burstCriteria).bursts
+        let prompted = bursts.filter { burst in
+            inputs.contains { burst.start >= $0 && burst.start - $0 <= PromotionAttribution.promptWindowSeconds }
+        }
+        let chunks = network.chunks.filter { chunk in !prompted.contains { chunk.time >= $0.start && chunk.time <= $0.end } }
+        return (chunks, prompted)
+    }
 
     /// Why a trace-based audit cannot judge the run, or nil when it can.
     static func needsTraffic(_ network: NetworkAnalysis) -> AuditMeasurement? {

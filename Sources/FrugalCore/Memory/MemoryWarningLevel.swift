@@ -27,6 +27,15 @@ public struct MemoryBreakdown: Codable, Sendable, Equatable {
     /// What the process holds that the kernel cannot take without asking: anonymous + file.
     public var heldBytes: Int { anonymousBytes + fileBytes }
 
+    /// The footprint as iOS counts it (`phys_footprint`): dirty private memory, here the
+    /// anonymous pages the process holds. iOS leaves out clean file-backed pages (the system can
+    /// drop and re-read them) and purgeable memory marked volatile (here `LazyFree`, pages given
+    /// back with `MADV_FREE`) — Apple, WWDC 2018 session 416 "iOS Memory Deep Dive": footprint is
+    /// dirty plus compressed memory. Memory an app has freed but glibc keeps in its arenas would
+    /// count too; FrugalKit trims the arenas where Darwin's allocator gives freed pages back
+    /// (AllocatorRelief), so that what is measured is what the app holds.
+    public var footprintBytes: Int { anonymousBytes }
+
     /// Parses `smaps_rollup` (`Key:   N kB` lines). Nil when `Rss` or `Anonymous` is missing.
     public static func parseSmapsRollup(_ text: String) -> MemoryBreakdown? {
         var fields: [Substring: Int] = [:]

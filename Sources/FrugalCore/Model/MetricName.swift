@@ -32,6 +32,9 @@ public enum MetricName {
     public static let mainThreadBlockedSeconds = "mainThread.blockedSeconds"
     /// Σ max(0, handler − 50 ms) per minute of run time.
     public static let mainThreadBlockingMsPerMinute = "mainThread.blockingMsPerMinute"
+    /// The longest the main thread stayed busy answering one input (or in a hang no input
+    /// started), less time waiting for a CPU: `main.no-long-blocks`' number.
+    public static let mainThreadLongestResponseMs = "mainThread.longestResponseMs"
     /// ms from exec to the first event handled.
     public static let lifecycleLaunchMs = "lifecycle.launchMs"
     /// The run's wall time.
@@ -87,6 +90,12 @@ extension MetricName {
     public static let memoryFreedOnWarningBytes = "memory.freedOnWarningBytes"
     /// The same within 100 ms.
     public static let memoryFreedWithin100msBytes = "memory.freedWithinHundredMsBytes"
+    /// The worst warning's fraction of the footprint gained since launch still held 1 s later
+    /// (`memory.respond-to-warnings`' number).
+    public static let memoryWarningRetainedFraction = "memory.warningRetainedFraction"
+    /// The median background interval's fraction of the footprint gained since launch still held
+    /// late in the background (`memory.free-on-background`'s number).
+    public static let memoryBackgroundRetainedFraction = "memory.backgroundRetainedFraction"
     /// The slowest warning: ms from delivery to the handler's return.
     public static let memoryWarningResponseMs = "memory.warningResponseMs"
     /// Peak held anonymous bytes (`Anonymous − LazyFree` of smaps_rollup).

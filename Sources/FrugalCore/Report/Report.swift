@@ -123,6 +123,9 @@ public struct RunReport: Codable, Sendable {
     /// Apple's enforced limits judged on the run, when `--rules apple-limits` asked for them
     /// (`AppleLimits`); reported apart from the guide's audits and never scored.
     public var appleLimits: [AppleLimitResult]?
+    /// True for a program run as a black box (nil for an app): what a fix looks like is then
+    /// said in the kernel's terms, not FrugalKit's or Foundation's.
+    public var blackBox: Bool?
 
     public init(workload: String, scenario: String, repetition: Int, outcome: RunOutcome, outcomeDetail: String?,
                 exitStatus: ExitStatus?, durationSeconds: Double, metrics: [String: MetricValue], timeline: Timeline,

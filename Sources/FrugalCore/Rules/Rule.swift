@@ -22,6 +22,11 @@ public struct Rule: Codable, Sendable, Equatable {
     public var weight: Double
     /// Whether this version of Frugal measures it yet; planned rules are listed but never scored.
     public var measured: Bool
+    /// What the audit decides from: the process's own evidence (threads, memory, files, the
+    /// wire) and which FrugalKit events, if any, it needs (RuleCatalogue+Evidence.swift).
+    public var evidence: String?
+    /// What makes the audit not applicable to a run.
+    public var notApplicableWhen: String?
 
     public init(id: String, category: RuleCategory, title: String, guideSection: String, guideQuote: String,
                 measures: String, unit: String, scoring: ScoringCurve, calibration: String,
@@ -37,6 +42,8 @@ public struct Rule: Codable, Sendable, Equatable {
         self.calibration = calibration
         self.weight = weight
         self.measured = measured
+        self.evidence = RuleCatalogue.evidence[id]?.evidence
+        self.notApplicableWhen = RuleCatalogue.evidence[id]?.notApplicable
     }
 }
 

@@ -1,0 +1,50 @@
+/// What `memory.respond-to-warnings` and `memory.free-on-background` judge: the app's
+/// footprint as iOS counts it (``MemoryBreakdown/footprintBytes``), sampled from outside, against
+/// what it gained since launch. Evidence every process gives, whatever it allocates with (a
+/// FrugalKit `Cache`, a plain dictionary, `Data`); FrugalKit's ledger of what it holds in its
+/// caches is shown beside it as detail, never needed. Pure functions of samples, so the
+/// black-box path can use them on a program's samples.
+extension MemoryAnalysis {
+    /// What an app must have gained since launch for giving it back to be judged: below it,
+    /// allocator noise and the runtime's own growth (thread stacks and arenas) are as large as
+    /// anything the app could free. Frugal's calibration (the rules' calibration says so).
+    public static let minimumFreeableBytes = 4 * 1_048_576
+
+    /// One judgement: how much of what the app gained since launch it still held afterwards.
+    public struct Retention: Sendable, Equatable {
+        /// The least footprint between launch and the moment judged: what the app needs to run.
+        public var launchFootprint: Int
+        /// The footprint when the warning came or the app left the foreground.
+        public var before: Int
+        /// The footprint afterwards (1 s after a warning; late in the background).
+        public var after: Int
+        /// Footprint gained since launch: `before − launchFootprint`.
+        public var gained: Int { before - launchFootprint }
+        /// Footprint given back: `before − after`.
+        public var freed: Int { before - after }
+        /// The fraction of the gain still held, clamped to [0, 1]; nil when the gain is under
+        /// ``MemoryAnalysis/minimumFreeableBytes`` (little to free).
+        public var fraction: Double? {
+            guard gained >= MemoryAnalysis.minimumFreeableBytes else { return nil }
+            return min(1, max(0, Double(after - launchFootprint) / Double(gained)))
+        }
+
+        /// `80 MiB gained since launch (footprint 12 MiB at launch), 2 MiB still held`.
+        public var summary: String {
+            "footprint \(ByteCount.display(Double(before))), \(ByteCount.display(Double(max(0, gained)))) above the launch footprint of \(ByteCount.display(Double(launchFootprint))); \(ByteCount.display(Double(max(0, freed)))) given back, \(ByteCount.display(Double(after))) held after"
+        }
+    }
+
+    /// The least footprint sampled from `launchEnd` up to (not including) `time`, nil with no sample.
+    public static func launchFootprint(_ samples: [ProcessSample], launchEnd: UInt64, before time: UInt64) -> Int? {
+        samples.filter { $0.time >= launchEnd && $0.time < time }.compactMap { $0.memory?.footprintBytes }.min()
+    }
+
+    /// What a warning's delivery left held: the footprint at delivery and 1 s later, against the
+    /// launch footprint from `samples`. Nil when a sample of the delivery is missing.
+    public static func warningRetention(_ delivery: WarningDelivery, samples: [ProcessSample], launchEnd: UInt64) -> Retention? {
+        guard let at = delivery.atDelivery?.footprintBytes, let after = delivery.after1s?.footprintBytes else { return nil }
+        let floor = min(at, launchFootprint(samples, launchEnd: launchEnd, before: delivery.time) ?? at)
+        return Retention(launchFootprint: floor, before: at, after: after)
+    }
+}

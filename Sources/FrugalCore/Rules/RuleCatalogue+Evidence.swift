@@ -1,0 +1,101 @@
+/// What each audit decides from, and what makes it not applicable (issue 30: every audit decides
+/// from what the process did — threads, memory, files, the wire — with FrugalKit's events as
+/// extra detail where they are only detail). `frugal rules` and docs/SCORING.md print these.
+extension RuleCatalogue {
+    /// By rule id: (evidence, not applicable when).
+    static let evidence: [String: (evidence: String, notApplicable: String)] = [
+        "power.avoid-polling": (
+            "/proc/<pid>/task/*/status voluntary context switches of every thread, sampled from outside every 0.2 s through the wait steps; libdispatch's manager thread (known by its stack) up to its 1 Hz pool monitor is the platform's; slices with a request on the wire, a file being written, frames drawn, a delivered warning, suspension or a fifth of a CPU are not idle. Any process (app or black box)",
+            "the scenario has no wait step, or the app was idle under 1 s in all"),
+        "power.coalesce-work": ("planned", "planned"),
+        "power.cpu-budget": ("planned", "planned"),
+        "power.frame-rate": ("planned", "planned"),
+        "disk.avoid-frequent-writes": (
+            "FrugalKit's write journal (FileStore writes, with their sizes and fsyncs); /proc/<pid>/io write_bytes as evidence. Writes made with Foundation or POSIX directly are not in the journal",
+            "the app wrote nothing through FrugalKit"),
+        "disk.write-changed-portions": (
+            "FrugalKit's write journal: bytes written against the bytes that changed (the harness diffs each file's blocks)",
+            "the app wrote nothing through FrugalKit, or every write created a new file"),
+        "disk.write-budget": (
+            "FrugalKit's write journal after launch; for a black box, taskstats write_bytes of every process of the run (what reached storage)",
+            "the app wrote nothing (a program: write_bytes 0)"),
+        "disk.no-cache-files": (
+            "FrugalKit's write journal (paths under Library/Caches and tmp, and when they were written)",
+            "the app wrote nothing through FrugalKit"),
+        "disk.backup-placement": (
+            "the files the harness finds in the app's sandbox at the end of the run (Documents, Library/Application Support: backed up), whatever wrote them",
+            "the app wrote nothing and left no file in its sandbox"),
+        "disk.clean-tmp": (
+            "the files the harness finds in the sandbox's tmp at the end of the run, whatever wrote them",
+            "the app wrote nothing and left no file in its sandbox"),
+        "memory.respond-to-warnings": (
+            "the footprint (smaps_rollup Anonymous − LazyFree, as iOS counts it) sampled from outside at the warning's delivery and 1 s later, against the least footprint since launch, after FrugalKit has trimmed glibc's arenas; any allocation counts (a dictionary as much as a Cache). FrugalKit's ledger of its caches, purgeable buffers and resources is shown as detail",
+            "the scenario delivered no warning, or the app's footprint was under 4 MiB above its launch footprint at every warning"),
+        "memory.respond-immediately": (
+            "the harness's delivery time and the end of the app's warning handler (FrugalKit's handler event): needs the app's handler boundary",
+            "the scenario delivered no warning"),
+        "memory.free-on-background": (
+            "the footprint (smaps_rollup Anonymous − LazyFree, as iOS counts it) sampled from outside before the app entered the background and late in it, against the least footprint since launch, after FrugalKit has trimmed glibc's arenas; any allocation counts",
+            "the app never entered the background with samples on both sides, or had gained under 4 MiB since launch"),
+        "memory.lazy-resources": (
+            "FrugalKit's resource events (loaded, mapped, first used): which files were read at launch and never used",
+            "the app loaded no resource through FrugalKit"),
+        "memory.map-large-resources": (
+            "FrugalKit's resource events (read whole or mapped, with sizes); peak anonymous memory (smaps_rollup) as evidence",
+            "the app used no resource file over 1 MiB through FrugalKit"),
+        "memory.no-leaks": (
+            "anonymous memory (smaps_rollup) sampled from outside at the end of each identical foreground/background cycle",
+            "the scenario has fewer than 3 cycles"),
+        "memory.survive-pressure": (
+            "the memory cgroup's OOM kill count and the workload's exit (killed by the OOM killer or not), under a real cgroup limit",
+            "the scenario applies no pressure or balloon step, or the machine gave the run no memory cgroup"),
+        "network.transmit-in-bursts": (
+            "every byte the shaping proxy moved, whoever sent it, priced by the device radio's model; bursts that began within 2 s after an input step are left out",
+            "no byte went through the proxy, or every burst began just after an input step (the user asked for each)"),
+        "network.no-server-polling": (
+            "the radio model's promotions over the proxy's trace, against the input, launch and foreground handlers that came before them (a black box's exec counts as its launch)",
+            "no byte went through the proxy"),
+        "network.compact-transfers": (
+            "the bodies the origin server read and sent (every client), deflated by the origin to compare",
+            "no request or response carried a body, or the bodies total under 14,600 B (one TCP initial window)"),
+        "network.avoid-chatty-protocols": (
+            "the requests the origin read (every client: URLSession, curl, FrugalKit's client), with their times on the proxy's link, and the scenario's input steps; requests with no whole response and retries FrugalKit's client reports are left out",
+            "the origin read no request"),
+        "network.enqueue-together": (
+            "the requests the origin read (every client), with FrugalKit's client's times where it made them, and the proxy's trace",
+            "no two requests ran within 1.5 s of each other"),
+        "network.handle-failures": (
+            "FrugalKit's NetworkClient operations (attempts sharing an operation name): the wire cannot tell a retry from a new request",
+            "the scenario injected no failure, or the app made no request through NetworkClient"),
+        "main.no-long-blocks": (
+            "an app: the main run loop's handlers (FrugalKit measures every pass: input, timers, main-queue blocks, Foundation run-loop work) with their schedstat run-queue time, against the harness's input steps; a black-box program: its main thread's stretches without a voluntary switch, seen from outside (/proc every 25 ms), pass or fail at 250 ms",
+            "never: a scenario with no input still has its launch and its timers judged (the value is then the longest stretch of 250 ms or more, or 0)"),
+        "main.no-waiting-on-main": (
+            "the main thread's off-CPU time inside handlers (rusage voluntary switches, schedstat), and FrugalKit's blocking-call events with their call sites",
+            "never for an app that reached its run loop"),
+        "lifecycle.launch-time": (
+            "from exec to the app's first handled event (FrugalKit's ack)",
+            "never for an app; a black box signals no first event"),
+        "lifecycle.background-transition": (
+            "the length of the app's didEnterBackground handler (FrugalKit's handler event)",
+            "the app never entered the background"),
+        "lifecycle.save-state": (
+            "what the app reported it preserved before a kill and restored after the relaunch (FrugalKit's StatePreserving)",
+            "the scenario did not kill and relaunch an app that adopts StatePreserving"),
+        "lifecycle.quiesce-when-inactive": (
+            "voluntary context switches of every thread (/proc, from outside) during interrupt steps",
+            "the scenario has no interruption"),
+        "lifecycle.minimal-background-work": (
+            "CPU time of every thread (/proc, from outside) while in the background outside background tasks",
+            "the app spent no sampled time in the background outside background tasks"),
+        "lifecycle.end-background-tasks": (
+            "FrugalKit's background-task events (begun, ended, expiration handler called)",
+            "the app began no background task"),
+        "lifecycle.close-listeners": (
+            "the listening sockets the harness finds in /proc/<pid>/net while the app is suspended, whatever opened them",
+            "the app was never suspended"),
+        "lifecycle.resume-fast": (
+            "the time from the harness's foreground step to the end of the app's didBecomeActive (FrugalKit's handler events)",
+            "the app never returned to the foreground"),
+    ]
+}
