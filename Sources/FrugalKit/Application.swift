@@ -71,6 +71,11 @@ public final class Application {
         emitter.emit(.hello(Hello(pid: getpid(), mainThreadID: Int32(frugal_gettid()), workload: name,
                                   counters: runLoop.meter.availability)))
         if let problem = runLoop.platform.runLoopWaitSetProblem { mark("runloop-main-unwatched", detail: problem) }
+        // The floor of "gained since launch" for the memory audits: no sample from outside may
+        // fall between here and a cache the delegate fills while launching.
+        if let footprint = ProcFS.memory(pid: getpid())?.footprintBytes {
+            emitter.emit(.memory(MemoryEvent(kind: .runtimeFootprint, bytes: footprint)))
+        }
         transition(to: .inactive)
         runLoop.meter.measure("didFinishLaunching") {
             delegate.didFinishLaunching(self)

@@ -98,7 +98,8 @@ extension Audits {
             guard let delivery = warning.delivery else { continue }
             let time = analysis.runTime(warning.time)
             let origin = "\(delivery.level.rawValue) (\(delivery.origin))"
-            guard let retention = MemoryAnalysis.warningRetention(delivery, samples: analysis.record.samples, launchEnd: launchEnd) else {
+            guard let retention = MemoryAnalysis.warningRetention(delivery, samples: analysis.record.samples, launchEnd: launchEnd,
+                                                                  runtime: MemoryAnalysis.runtimeFootprint(in: analysis.record)) else {
                 evidence.append(Evidence(time: time, description: "\(origin): not measured, the process was gone before the 1 s sample"))
                 continue
             }
@@ -168,7 +169,8 @@ extension Audits {
                   let during = samples.last(where: { $0.time > interval.start && $0.time <= interval.end })?.memory?.footprintBytes,
                   before > 0 else { continue }
             measured = true
-            let floor = min(before, MemoryAnalysis.launchFootprint(samples, launchEnd: launchEnd, before: interval.start) ?? before)
+            let floor = min(before, MemoryAnalysis.launchFootprint(samples, launchEnd: launchEnd, before: interval.start,
+                                                                   runtime: MemoryAnalysis.runtimeFootprint(in: record)) ?? before)
             let retention = MemoryAnalysis.Retention(launchFootprint: floor, before: before, after: during)
             var text = "entering the background: \(retention.summary) late in the background"
             if let fraction = retention.fraction { ratios.append(fraction) } else { text += ": little to free" }

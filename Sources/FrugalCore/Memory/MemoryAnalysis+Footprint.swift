@@ -35,16 +35,28 @@ extension MemoryAnalysis {
         }
     }
 
-    /// The least footprint sampled from `launchEnd` up to (not including) `time`, nil with no sample.
-    public static func launchFootprint(_ samples: [ProcessSample], launchEnd: UInt64, before time: UInt64) -> Int? {
-        samples.filter { $0.time >= launchEnd && $0.time < time }.compactMap { $0.memory?.footprintBytes }.min()
+    /// The least footprint sampled from `launchEnd` up to (not including) `time`, or the runtime's
+    /// own footprint before the app's launch when FrugalKit reported it and it is lower (an app
+    /// that fills its cache while launching gained it, though no sample saw it without); nil with
+    /// neither.
+    public static func launchFootprint(_ samples: [ProcessSample], launchEnd: UInt64, before time: UInt64, runtime: Int? = nil) -> Int? {
+        let sampled = samples.filter { $0.time >= launchEnd && $0.time < time }.compactMap { $0.memory?.footprintBytes }.min()
+        return [sampled, runtime].compactMap { $0 }.min()
+    }
+
+    /// The footprint FrugalKit read before the delegate's launch (`runtimeFootprint`), if any.
+    public static func runtimeFootprint(in record: RunRecord) -> Int? {
+        for event in record.events {
+            if case .memory(let memory) = event.body, memory.kind == .runtimeFootprint, let bytes = memory.bytes, bytes > 0 { return bytes }
+        }
+        return nil
     }
 
     /// What a warning's delivery left held: the footprint at delivery and 1 s later, against the
     /// launch footprint from `samples`. Nil when a sample of the delivery is missing.
-    public static func warningRetention(_ delivery: WarningDelivery, samples: [ProcessSample], launchEnd: UInt64) -> Retention? {
+    public static func warningRetention(_ delivery: WarningDelivery, samples: [ProcessSample], launchEnd: UInt64, runtime: Int? = nil) -> Retention? {
         guard let at = delivery.atDelivery?.footprintBytes, let after = delivery.after1s?.footprintBytes else { return nil }
-        let floor = min(at, launchFootprint(samples, launchEnd: launchEnd, before: delivery.time) ?? at)
+        let floor = min(at, launchFootprint(samples, launchEnd: launchEnd, before: delivery.time, runtime: runtime) ?? at)
         return Retention(launchFootprint: floor, before: at, after: after)
     }
 }

@@ -20,6 +20,10 @@ public struct MemoryEvent: Codable, Sendable, Equatable {
         case mappedTouch
         /// A cache opted out of eviction on warnings (`cache`).
         case cacheOptOut
+        /// The app's footprint once the runtime is up, read in-process just before the delegate's
+        /// `didFinishLaunching` (`bytes`): what the app holds before it does anything of its own,
+        /// the floor "gained since launch" is measured from (a cache filled during launch is gained).
+        case runtimeFootprint
     }
 
     public var kind: Kind
