@@ -16,7 +16,7 @@
 #   beside one more. At the lowest priority a launch could wait behind the tests' CPU past the
 #   launch watchdog. A check waiting for the lock lets the others' builds go on.
 # The lane ends when every check has; it fails when any build or check failed, after all have
-# ended. Each check's output is printed whole, after the others', with its build and check times.
+# ended. Each check's output is printed whole as it ends, with its build, wait and check times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ready="${1:?usage: scripts/ci-example-beside.sh READY-FILE}"
@@ -66,13 +66,13 @@ for entry in "${CHECKS[@]}"; do
     lane "$name" "$build" "$check" > "$work/$name.log" 2>&1 &
     lanes+=($!)
 done
+# Each check's output as it ends (in CHECKS order), so a CI that fails before this lane has ended
+# still shows what had finished.
 failed=()
 for i in "${!lanes[@]}"; do
     wait "${lanes[$i]}" || failed+=("${names[$i]}")
+    echo "beside: ── ${names[$i]}: $(cat "$work/${names[$i]}.times" 2>/dev/null || echo "no times") (at $((SECONDS)) s)"
+    sed 's/^/    /' "$work/${names[$i]}.log"
 done
 lanes=()
-for name in "${names[@]}"; do
-    echo "beside: ── $name: $(cat "$work/$name.times" 2>/dev/null || echo "no times")"
-    sed 's/^/    /' "$work/$name.log"
-done
 [ "${#failed[@]}" -eq 0 ] || { echo "beside: failed: ${failed[*]}" >&2; exit 1; }
