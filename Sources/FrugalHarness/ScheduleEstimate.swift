@@ -6,7 +6,7 @@ import FrugalCore
 /// played forward with each run's expected length. Progress lines show it; nothing waits on it.
 public struct ScheduleEstimate: Sendable {
     /// A run's expected length: (its scenario's waits + `overhead`, for set-up, launch,
-    /// terminate and reaping) × `scale`, which ``calibrated(planned:actual:)`` learns as runs
+    /// terminate and reaping) × `scale`; ``calibrated(planned:actual:)`` learns both as runs
     /// finish.
     public var scale = 1.0
     public var overhead = 0.6
@@ -43,18 +43,24 @@ public struct ScheduleEstimate: Sendable {
         }
     }
 
-    /// The same with `scale` fitted to the runs done so far: the median of each run's actual
-    /// length over its expected one (waits + `overhead`), between 0.8 and 4. A loaded machine
-    /// stretches every run; a median is not thrown by one run that waited on the disk, as a
-    /// least-squares fit of a few runs was (seen: 59 s to go, then 3:53, then 2:52).
+    /// The same fitted to the runs done so far: `overhead` is the median of what each took past
+    /// its waits (set-up, launch, terminate, reaping: a fixed cost a run, which a suite of short
+    /// exclusive runs pays one after another), then `scale` the median of each run's length over
+    /// its waits + that overhead, between 0.8 and 4 (a loaded machine stretches the inputs' and
+    /// launch's handling too). Medians, so one run that waited on the disk does not throw it, as a
+    /// least-squares fit of a few runs did (seen: 59 s to go, then 3:53, then 2:52).
     public func calibrated(planned: [Double], actual: [Double]) -> ScheduleEstimate {
         var copy = self
         guard planned.count == actual.count, !planned.isEmpty else { return copy }
-        let ratios = zip(planned, actual).map { $0.1 / ($0.0 + overhead) }.sorted()
-        let middle = ratios.count / 2
-        let median = ratios.count % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2
-        copy.scale = min(4, max(0.8, median))
+        copy.overhead = min(30, max(0, Self.median(zip(planned, actual).map { $0.1 - $0.0 })))
+        copy.scale = min(4, max(0.8, Self.median(zip(planned, actual).map { $0.1 / max(0.1, $0.0 + copy.overhead) })))
         return copy
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     /// A run under way: how much longer it runs and how much longer it holds the machine.

@@ -47,13 +47,15 @@ final class ScheduleEstimateTests: XCTestCase {
         let plans = [Self.plan(6, .light), Self.plan(4, .light), Self.plan(2, .light)]
         // Two workers: 6 on one, 4 then 2 on the other.
         XCTAssertEqual(estimate.secondsLeft(pending: estimate.order(plans).map { estimate.item(plans[$0]) }, running: []), 6, accuracy: 1e-9)
-        // Runs taking twice what was expected, and one odd run: the median ratio is 2.
-        var expecting = estimate
-        expecting.overhead = 1
-        let fitted = expecting.calibrated(planned: [2, 4, 6, 1], actual: [6, 10, 14, 40])
-        XCTAssertEqual(fitted.scale, 2, accuracy: 1e-9)
-        XCTAssertEqual(expecting.calibrated(planned: [2, 4, 6], actual: [6, 10, 14]).scale, 2, accuracy: 1e-9)
+        // Runs taking 1.5 s past their waits, and one odd run: the overhead is 1.5, the scale 1.
+        let fitted = estimate.calibrated(planned: [2, 4, 6, 1, 3], actual: [3.5, 5.5, 7.5, 40, 4.5])
+        XCTAssertEqual(fitted.overhead, 1.5, accuracy: 1e-9)
+        XCTAssertEqual(fitted.scale, 1, accuracy: 1e-9)
+        // A machine twice as slow: each run twice its waits + 1 s.
+        let slow = estimate.calibrated(planned: [2, 4, 6], actual: [6, 10, 14])
+        XCTAssertEqual(slow.overhead, 6, accuracy: 1e-9)
+        XCTAssertEqual(slow.scale, 1, accuracy: 1e-9)
         // Bounded: a machine 100 times slower is not believed from a few runs.
-        XCTAssertEqual(expecting.calibrated(planned: [1], actual: [200]).scale, 4, accuracy: 1e-9)
+        XCTAssertEqual(estimate.calibrated(planned: [1], actual: [200]).overhead, 30, accuracy: 1e-9)
     }
 }
