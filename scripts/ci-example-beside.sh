@@ -66,13 +66,24 @@ for entry in "${CHECKS[@]}"; do
     lane "$name" "$build" "$check" > "$work/$name.log" 2>&1 &
     lanes+=($!)
 done
-# Each check's output as it ends (in CHECKS order), so a CI that fails before this lane has ended
+# Each check's output as soon as it ends (wait -n), so a CI that fails before this lane has ended
 # still shows what had finished.
 failed=()
-for i in "${!lanes[@]}"; do
-    wait "${lanes[$i]}" || failed+=("${names[$i]}")
-    echo "beside: ── ${names[$i]}: $(cat "$work/${names[$i]}.times" 2>/dev/null || echo "no times") (at $((SECONDS)) s)"
-    sed 's/^/    /' "$work/${names[$i]}.log"
+pending=("${lanes[@]}")
+while [ "${#pending[@]}" -gt 0 ]; do
+    status=0
+    wait -n -p ended "${pending[@]}" || status=$?
+    still=()
+    for i in "${!lanes[@]}"; do
+        if [ "${lanes[$i]}" != "$ended" ]; then
+            for pid in "${pending[@]}"; do [ "$pid" != "${lanes[$i]}" ] || still+=("$pid"); done
+            continue
+        fi
+        [ "$status" -eq 0 ] || failed+=("${names[$i]}")
+        echo "beside: ── ${names[$i]}: $(cat "$work/${names[$i]}.times" 2>/dev/null || echo "no times") (at $SECONDS s)"
+        sed 's/^/    /' "$work/${names[$i]}.log"
+    done
+    pending=(${still[@]+"${still[@]}"})
 done
 lanes=()
 [ "${#failed[@]}" -eq 0 ] || { echo "beside: failed: ${failed[*]}" >&2; exit 1; }
