@@ -1,37 +1,92 @@
 #!/usr/bin/env bash
-# CI: the example app's whole check, run beside the tests by .ci/run (which starts this under
-# setsid and waits for it before the regression check, so no measured run of the check shares
-# the machine with it).
+# CI: the checks that run beside the tests (.ci/run starts this under setsid and waits for it
+# before the regression check, so no measured run of the check shares the machine with it).
 #   scripts/ci-example-beside.sh READY   # READY: a file .ci/run creates once the tests' build is done
 #
-# 1. Once the tests' build is done (READY exists), the example's release build
-#    (scripts/ci-example-build.sh) at the lowest priority, in a session of its own: it takes the
-#    core the tests leave idle (about 80 s of CPU in their 210 s); during the tests' build, which
-#    keeps both cores busy, it could only take from it.
-# 2. Then scripts/ci-example.sh at normal priority, scripts/ci-weather.sh (step 3 below): the plugin, the example's runs and its deliberate regression. Those runs sleep
-#    nearly all the time (about 7 s of CPU in 50 s), and what they are judged on (that the runs
-#    complete, that a poll every second is caught) does not move with the tests beside them. At
-#    the lowest priority, a launch could wait behind the tests' CPU past the launch watchdog.
+# Each check is one line of CHECKS below: a name, the build it needs ("-" for none) and the
+# check itself. Once the tests' build is done (READY exists):
+# - every check's build starts at once, each at the lowest priority in a session of its own
+#   (a scheduler autogroup, whose nice is what yields: scripts/ci-example-build.sh). They take
+#   the core the tests leave idle (about 80 s of CPU in their 210 s); during the tests' build,
+#   which keeps both cores busy, they could only take from it.
+# - each check runs as soon as its own build is done, at normal priority, one check at a time
+#   (a lock): their runs sleep nearly all the time, and what they are judged on (that runs
+#   complete, that a poll every second is caught, each bad app failing its own audit) does not
+#   move with the tests beside them, but two checks' runs judged side by side would each be
+#   beside one more. At the lowest priority a launch could wait behind the tests' CPU past the
+#   launch watchdog. A check waiting for the lock lets the others' builds go on.
+# The lane ends when every check has; it fails when any build or check failed, after all have
+# ended. Each check's output is printed whole as it ends, with its build, wait and check times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ready="${1:?usage: scripts/ci-example-beside.sh READY-FILE}"
-build=""
-# A failing CI ends this script (SIGTERM to its process group); the build has a session of its
-# own, so it is ended here.
-trap '[ -n "$build" ] && kill -- "-$build" 2>/dev/null || true' EXIT
-trap 'exit 143' TERM INT
-while [ ! -e "$ready" ]; do sleep 1; done
-started=$SECONDS
-setsid nice -n 19 scripts/ci-example-build.sh &
-build=$!
-wait "$build" || { echo "ci-example: the example's release build failed" >&2; exit 1; }
-build=""
-echo "ci-example: release build done after $((SECONDS - started)) s"
-FRUGAL_TOOL="$(pwd)/.build/debug/frugal" scripts/ci-example.sh
-# 3. Examples/WeatherApp (everyday Swift: @MainActor, async URLSession over https from a HAR, a
-#    Foundation Timer): its good app passes every audit, each bad one fails its own, over 3 runs.
-#    Its debug build at the lowest priority, its runs (asleep most of the time) at normal priority.
-FRUGAL_TOOL="$(pwd)/.build/debug/frugal" scripts/ci-weather.sh 3
-# Examples/Corpus (issue 30; scripts/ci-corpus.sh) is not run here yet: until the audits judge
-# Foundation writes, plain dictionaries and bundle reads (its README's "Status"), it counts false
+# NAME | BUILD (at nice 19, from the start) | CHECK (at nice 0, one at a time). Commands run from
+# the repository root with FRUGAL_TOOL set to the frugal the tests' build made: nothing here
+# builds in this checkout, whose .build the tests' `swift test` holds.
+CHECKS=(
+    "notes   | scripts/ci-example-build.sh | scripts/ci-example.sh"
+    "weather | scripts/ci-weather-build.sh | scripts/ci-weather.sh 3"
+)
+# Examples/Corpus (issue 30; scripts/ci-corpus.sh) is not a check here yet: until the audits judge
+# Foundation writes, bundle reads and others' retries (its README's "Status"), it counts false
 # alarms and misses, and it takes about 8 minutes. Run it by hand: scripts/ci-corpus.sh 3.
+export FRUGAL_TOOL="$(pwd)/.build/debug/frugal"
+work="$(mktemp -d "${TMPDIR:-/tmp}/frugal-beside.XXXXXX")"
+lanes=()
+# A failing CI ends this script (SIGTERM to its process group); each build has a session of its
+# own, so each lane ends its build, and this ends the lanes.
+trap 'for lane in ${lanes[@]+"${lanes[@]}"}; do kill -TERM "$lane" 2>/dev/null || true; done; wait; rm -rf "$work"' EXIT
+trap 'exit 143' TERM INT
+trim() { local text="$1"; text="${text#"${text%%[![:space:]]*}"}"; echo "${text%"${text##*[![:space:]]}"}"; }
+
+# One check: its build in a session of its own at the lowest priority, then the check under the
+# lock. Writes NAME.log and NAME.times (build and check seconds, or "failed").
+lane() {
+    local name="$1" build="$2" check="$3" started=$SECONDS pid=""
+    trap '[ -n "$pid" ] && kill -- "-$pid" 2>/dev/null; exit 143' TERM
+    if [ "$build" != "-" ]; then
+        setsid nice -n 19 bash -c "$build" &
+        pid=$!
+        if ! wait "$pid"; then echo "build failed after $((SECONDS - started)) s" > "$work/$name.times"; return 1; fi
+        pid=""
+    fi
+    local built=$SECONDS
+    exec 9> "$work/lock"
+    flock 9
+    local checking=$SECONDS status=0
+    bash -c "$check" || status=$?
+    flock -u 9
+    echo "build $((built - started)) s, waited $((checking - built)) s, check $((SECONDS - checking)) s$([ "$status" -eq 0 ] || echo ", failed (exit $status)")" > "$work/$name.times"
+    return "$status"
+}
+
+while [ ! -e "$ready" ]; do sleep 1; done
+names=()
+for entry in "${CHECKS[@]}"; do
+    IFS='|' read -r name build check <<< "$entry"
+    name="$(trim "$name")"; build="$(trim "$build")"; check="$(trim "$check")"
+    names+=("$name")
+    lane "$name" "$build" "$check" > "$work/$name.log" 2>&1 &
+    lanes+=($!)
+done
+# Each check's output as soon as it ends (wait -n), so a CI that fails before this lane has ended
+# still shows what had finished.
+failed=()
+pending=("${lanes[@]}")
+while [ "${#pending[@]}" -gt 0 ]; do
+    status=0
+    wait -n -p ended "${pending[@]}" || status=$?
+    still=()
+    for i in "${!lanes[@]}"; do
+        if [ "${lanes[$i]}" != "$ended" ]; then
+            for pid in "${pending[@]}"; do [ "$pid" != "${lanes[$i]}" ] || still+=("$pid"); done
+            continue
+        fi
+        [ "$status" -eq 0 ] || failed+=("${names[$i]}")
+        echo "beside: ── ${names[$i]}: $(cat "$work/${names[$i]}.times" 2>/dev/null || echo "no times") (at $SECONDS s)"
+        sed 's/^/    /' "$work/${names[$i]}.log"
+    done
+    pending=(${still[@]+"${still[@]}"})
+done
+lanes=()
+[ "${#failed[@]}" -eq 0 ] || { echo "beside: failed: ${failed[*]}" >&2; exit 1; }

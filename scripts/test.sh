@@ -9,7 +9,8 @@ scripts/setup.sh
 # One build of everything: --build-tests builds the executables the harness and CLI tests run as
 # real processes (frugal, frugal-workload-host) with the tests, in one graph, so SwiftPM overlaps
 # what three builds one after another (host, frugal, tests) ran in sequence.
-swift build --build-tests
+# .ci/run has built it as a stage of its own (FRUGAL_BUILT=1).
+[ -n "${FRUGAL_BUILT:-}" ] || swift build --build-tests
 [ $# -gt 0 ] && exec swift test --skip-build "$@"
 
 # Two lanes, as `frugal run` schedules workloads. The main lane holds everything judged on timing

@@ -201,9 +201,12 @@ struct Run: ParsableCommand {
             ProcessIO.progress("frugal: removed \(swept.count) leftover\(swept.count == 1 ? "" : "s") of a harness that died (sandboxes, cgroups)")
         }
         let started = Date()
+        // Where the suite is and how long is left, as the schedule plays out (Run+Progress.swift).
+        let tracker = SuiteProgress(plans: plans, jobs: jobs)
         if !quiet {
             let seconds = plans.reduce(0.0) { $0 + $1.scenario.waitSeconds }
-            ProcessIO.progress("frugal: \(plans.count) run\(plans.count == 1 ? "" : "s")\(shardInfo.map { " (shard \($0.index)/\($0.count))" } ?? ""), at least \(DisplayFormat.integer(seconds)) s")
+            ProcessIO.progress("frugal: \(plans.count) run\(plans.count == 1 ? "" : "s")\(shardInfo.map { " (shard \($0.index)/\($0.count))" } ?? ""), \(DisplayFormat.integer(seconds)) s of scenarios, about \(SuiteProgress.clock(tracker.expectedSeconds)) as scheduled")
+            tracker.begin()
         }
         var records: [RunRecord] = []
         var harnessFailure: String?
@@ -212,17 +215,18 @@ struct Run: ParsableCommand {
                 guard !quiet else { return }
                 switch progress {
                 case .starting(let index, let count, let plan):
-                    ProcessIO.progress("[\(index)/\(count)] \(plan.workloadName) · \(plan.scenario.name) · run \(plan.repetition) …")
+                    tracker.starting(index - 1, line: "[\(index)/\(count)] \(plan.workloadName) · \(plan.scenario.name) · run \(plan.repetition) …")
                 case .finished(let index, let count, let record):
                     let run = ReportBuilder.runReport(record)
                     let score = run.score.map { DisplayFormat.score($0) } ?? "–"
-                    ProcessIO.progress("[\(index)/\(count)] \(record.workload) · \(record.scenario) · run \(record.repetition): \(record.outcome.rawValue)\(record.outcomeDetail.map { " (\($0))" } ?? ""), \(DisplayFormat.number(run.durationSeconds)) s, score \(score)")
+                    var lines = ["[\(index)/\(count)] \(record.workload) · \(record.scenario) · run \(record.repetition): \(record.outcome.rawValue)\(record.outcomeDetail.map { " (\($0))" } ?? ""), \(DisplayFormat.number(run.durationSeconds)) s, score \(score)"]
                     for straggler in run.processes?.stragglers ?? [] {
-                        ProcessIO.progress("    outlived the main process: \(straggler.command) (pid \(straggler.pid), lived \(DisplayFormat.number(straggler.livedSeconds)) s); ended by frugal")
+                        lines.append("    outlived the main process: \(straggler.command) (pid \(straggler.pid), lived \(DisplayFormat.number(straggler.livedSeconds)) s); ended by frugal")
                     }
                     if let missing = run.processes?.cgroupUnavailable {
-                        ProcessIO.progress("    no cgroup for this run (\(missing)): descendants that leave the process group are not ended")
+                        lines.append("    no cgroup for this run (\(missing)): descendants that leave the process group are not ended")
                     }
+                    tracker.finished(index - 1, lines: lines)
                 }
             }
             if let jobs {
@@ -238,6 +242,8 @@ struct Run: ParsableCommand {
         } catch {
             harnessFailure = "\(error)"
         }
+        let suiteSeconds = Date().timeIntervalSince(started)
+        tracker.end()
         let interrupted = options.interruption.signal
         // Nothing measured: the report already in --out stays as it was.
         if records.isEmpty {
@@ -258,6 +264,9 @@ struct Run: ParsableCommand {
                                          generatedAt: ISO8601DateFormatter().string(from: started),
                                          environment: environment)
         report.shard = shardInfo
+        report.schedule = ScheduleSummary.of(records, mode: jobs.map { "jobs \($0)" } ?? "demand", wallSeconds: suiteSeconds,
+                                             cores: environment.cores, scenarioSeconds: plans.reduce(0.0) { $0 + $1.scenario.waitSeconds })
+        if !quiet, let schedule = report.schedule { ProcessIO.progress("frugal: \(schedule.line)") }
         if let baselineReport, let baseline {
             report.comparison = ReportComparator.compare(base: baselineReport, head: report, baseline: baseline)
             if let warning = report.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }

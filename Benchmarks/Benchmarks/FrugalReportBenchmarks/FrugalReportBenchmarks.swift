@@ -40,6 +40,22 @@ let benchmarks: @Sendable () -> Void = {
         try ReportJSONWriter.write(report, to: LargeRun.scratch)
     }
 
+    // What `frugal compare BASE HEAD` does with two reports of the default suite run 5 times
+    // (45 workload·scenario pairs × 5 = 225 runs each): read both, compare, print. Issue 28's
+    // bound: under 1 s.
+    let compareBounds = Benchmark.Configuration(
+        metrics: [.wallClock, .peakMemoryResident],
+        maxDuration: .seconds(60), maxIterations: 5,
+        thresholds: [.wallClock: .init(absolute: [.p90: 1_000_000_000])])
+    Benchmark("frugal compare of two 225-run reports (decode both + compare + text)", configuration: compareBounds) { benchmark in
+        let (base, head) = try SuiteReports.pair()
+        benchmark.startMeasurement()
+        let baseReport = try ReportJSON.read(contentsOf: base)
+        var headReport = try ReportJSON.read(contentsOf: head)
+        headReport.comparison = ReportComparator.compare(base: baseReport, head: headReport, baseline: base.path)
+        blackHole(ComparisonTextRenderer.render(headReport.comparison!))
+    }
+
     // What `frugal run` does once the runs are over: the three files of the report set.
     Benchmark("report set of 1,000,000 events (report.json + report.html + summary.md)", configuration: bounds) { benchmark in
         let report = LargeRun.report(events: 1_000_000)
@@ -105,6 +121,53 @@ enum LargeRun {
             time += duration + 1_000_000
         }
         return RunRecord(workload: "large", scenario: "synthetic", repetition: 1, startTime: 1_000_000_000, endTime: time,
+                         pid: 1, steps: [], events: events, samples: samples, outcome: .completed, outcomeDetail: nil,
+                         exitStatus: ExitStatus(code: 0), resourceUsage: nil)
+    }
+}
+
+/// Two report.json files of a suite's size: 45 workload·scenario pairs, 5 repetitions each, every
+/// run 10 s with a handler every 100 ms, a /proc sample every 200 ms and the steps of `standard`
+/// (about what a real default-suite run records), written once per process.
+enum SuiteReports {
+    static let directory = LargeRun.scratchDirectory.appendingPathComponent("compare")
+    nonisolated(unsafe) static var written: (URL, URL)?
+
+    static func pair() throws -> (URL, URL) {
+        if let written { return written }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let base = directory.appendingPathComponent("base.json"), head = directory.appendingPathComponent("head.json")
+        try ReportJSONWriter.write(report(shift: 0), to: base)
+        try ReportJSONWriter.write(report(shift: 1), to: head)
+        written = (base, head)
+        return (base, head)
+    }
+
+    static func report(shift: Int) -> Report {
+        var records: [RunRecord] = []
+        for pair in 0..<45 {
+            for repetition in 1...5 {
+                records.append(record(workload: "workload.\(pair)", repetition: repetition, handlers: 100 + (pair * 7 + repetition + shift) % 13))
+            }
+        }
+        return ReportBuilder.build(records: records, tool: ToolInfo(version: "bench"), generatedAt: "now", environment: LargeRun.environment)
+    }
+
+    static func record(workload: String, repetition: Int, handlers: Int) -> RunRecord {
+        let second: UInt64 = 1_000_000_000
+        var events: [WorkloadEvent] = []
+        var time = second
+        for index in 0..<handlers {
+            let duration = UInt64(1 + index % 5) * 1_000_000
+            events.append(WorkloadEvent(time: time + duration, body: .handler(HandlerRecord(name: "timer:<\(index % 3)>", start: time, end: time + duration))))
+            time += second / 10
+        }
+        let samples = (0..<50).map { index in
+            ProcessSample(time: second + UInt64(index) * second / 5,
+                          threads: [ThreadSample(tid: 1, name: "main", voluntaryContextSwitches: index * 3, involuntaryContextSwitches: 0,
+                                                 onCPUNanoseconds: UInt64(index) * 1_000_000)])
+        }
+        return RunRecord(workload: workload, scenario: "standard", repetition: repetition, startTime: second, endTime: 11 * second,
                          pid: 1, steps: [], events: events, samples: samples, outcome: .completed, outcomeDetail: nil,
                          exitStatus: ExitStatus(code: 0), resourceUsage: nil)
     }

@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// Compares a report against a baseline over the repetitions of each workload and scenario. Pure.
 ///
 /// Every audit's numeric value and every metric is tested with ``MetricComparison`` (Mann–Whitney
@@ -23,30 +26,27 @@ public enum ReportComparator {
         var results: [WorkloadComparison] = []
         var unmatched: [String] = []
         for key in baseGroups.order where headGroups.runs[key] == nil { unmatched.append(label(key) + " (only in the baseline)") }
-        for key in headGroups.order {
-            guard let headRuns = headGroups.runs[key], let first = headRuns.first else { continue }
+        // Each workload and scenario on its own, side by side: the tests (a seeded bootstrap per
+        // value) are independent and deterministic, and the results keep the head's order.
+        let keys = headGroups.order
+        let slots = Mutex([Slot?](repeating: nil, count: keys.count))
+        DispatchQueue.concurrentPerform(iterations: keys.count) { index in
+            let key = keys[index]
+            guard let headRuns = headGroups.runs[key], let first = headRuns.first else { return }
             guard let baseRuns = baseGroups.runs[key] else {
-                unmatched.append(label(key) + " (not in the baseline)")
-                continue
+                slots.withLock { $0[index] = .unmatched(label(key) + " (not in the baseline)") }
+                return
             }
-            let audits = Set(baseRuns.flatMap { $0.audits.keys }).union(headRuns.flatMap { $0.audits.keys }).sorted().compactMap { id in
-                entry(.audit, first, id, base: baseRuns.map { $0.audits[id]?.numericValue }, head: headRuns.map { $0.audits[id]?.numericValue },
-                      unit: (headRuns + baseRuns).lazy.compactMap { $0.audits[id]?.numericUnit }.first ?? "",
-                      effect: MinimumEffectTable.audit(id), policy: policy, calibration: calibration, sameSession: sameSession,
-                      baseScore: SampleSummary.median(baseRuns.compactMap { $0.audits[id]?.score }),
-                      headScore: SampleSummary.median(headRuns.compactMap { $0.audits[id]?.score }))
+            let comparison = workload(first, baseRuns: baseRuns, headRuns: headRuns, policy: policy,
+                                      calibration: calibration, sameSession: sameSession)
+            slots.withLock { $0[index] = .compared(comparison) }
+        }
+        for slot in slots.withLock({ $0 }) {
+            switch slot {
+            case .compared(let comparison)?: results.append(comparison)
+            case .unmatched(let text)?: unmatched.append(text)
+            case nil: continue
             }
-            let metrics = Set(baseRuns.flatMap { $0.metrics.keys }).union(headRuns.flatMap { $0.metrics.keys }).sorted().compactMap { name in
-                entry(.metric, first, name, base: baseRuns.map { $0.metrics[name]?.value }, head: headRuns.map { $0.metrics[name]?.value },
-                      unit: (headRuns + baseRuns).lazy.compactMap { $0.metrics[name]?.unit }.first ?? "",
-                      effect: MinimumEffectTable.metric(name), policy: policy, calibration: calibration, sameSession: sameSession,
-                      baseScore: nil, headScore: nil)
-            }
-            results.append(WorkloadComparison(workload: first.workload, scenario: first.scenario,
-                                              baseRepetitions: baseRuns.count, headRepetitions: headRuns.count,
-                                              baseScore: SampleSummary.median(baseRuns.compactMap(\.score)),
-                                              headScore: SampleSummary.median(headRuns.compactMap(\.score)),
-                                              audits: audits, metrics: metrics))
         }
         let entries = results.flatMap { $0.audits + $0.metrics }
         let regressions = entries.filter { $0.verdict == .regressed && $0.minimumEffect.gating }
@@ -60,6 +60,35 @@ public enum ReportComparator {
         comparison.inconclusive = entries.filter { $0.verdict == .inconclusive && $0.minimumEffect.gating }
         comparison.calibration = calibration.map { "\($0.subject), \($0.generatedAt)" }
         return comparison
+    }
+
+    /// What one workload and scenario of the head gave.
+    private enum Slot: Sendable {
+        case compared(WorkloadComparison)
+        case unmatched(String)
+    }
+
+    /// One workload and scenario: every audit's value and every metric, base against head.
+    private static func workload(_ first: RunReport, baseRuns: [RunReport], headRuns: [RunReport], policy: ComparisonPolicy,
+                                 calibration: NoiseCalibration?, sameSession: Bool) -> WorkloadComparison {
+        let audits = Set(baseRuns.flatMap { $0.audits.keys }).union(headRuns.flatMap { $0.audits.keys }).sorted().compactMap { id in
+            entry(.audit, first, id, base: baseRuns.map { $0.audits[id]?.numericValue }, head: headRuns.map { $0.audits[id]?.numericValue },
+                  unit: (headRuns + baseRuns).lazy.compactMap { $0.audits[id]?.numericUnit }.first ?? "",
+                  effect: MinimumEffectTable.audit(id), policy: policy, calibration: calibration, sameSession: sameSession,
+                  baseScore: SampleSummary.median(baseRuns.compactMap { $0.audits[id]?.score }),
+                  headScore: SampleSummary.median(headRuns.compactMap { $0.audits[id]?.score }))
+        }
+        let metrics = Set(baseRuns.flatMap { $0.metrics.keys }).union(headRuns.flatMap { $0.metrics.keys }).sorted().compactMap { name in
+            entry(.metric, first, name, base: baseRuns.map { $0.metrics[name]?.value }, head: headRuns.map { $0.metrics[name]?.value },
+                  unit: (headRuns + baseRuns).lazy.compactMap { $0.metrics[name]?.unit }.first ?? "",
+                  effect: MinimumEffectTable.metric(name), policy: policy, calibration: calibration, sameSession: sameSession,
+                  baseScore: nil, headScore: nil)
+        }
+        return WorkloadComparison(workload: first.workload, scenario: first.scenario,
+                                  baseRepetitions: baseRuns.count, headRepetitions: headRuns.count,
+                                  baseScore: SampleSummary.median(baseRuns.compactMap(\.score)),
+                                  headScore: SampleSummary.median(headRuns.compactMap(\.score)),
+                                  audits: audits, metrics: metrics)
     }
 
     private static func entry(_ kind: ComparisonEntry.Kind, _ run: RunReport, _ name: String, base: [Double?], head: [Double?],

@@ -21,6 +21,9 @@ public struct Report: Codable, Sendable {
     /// The other machines whose runs are in this report (a merge of shards run on several);
     /// each run names its machine in `RunReport.machine` then. Absent for one machine.
     public var otherEnvironments: [EnvironmentInfo]?
+    /// How the suite's schedule used the machine (``ScheduleSummary``): absent in merged reports
+    /// and in reports made before it was recorded.
+    public var schedule: ScheduleSummary?
 
     public init(tool: ToolInfo, generatedAt: String, environment: EnvironmentInfo, runs: [RunReport], results: [WorkloadResult]) {
         self.schemaVersion = Report.currentSchemaVersion
