@@ -45,7 +45,9 @@ lane() {
     local name="$1" build="$2" check="$3" started=$SECONDS pid=""
     trap '[ -n "$pid" ] && kill -- "-$pid" 2>/dev/null; exit 143' TERM
     if [ "$build" != "-" ]; then
-        setsid nice -n 19 bash -c "$build" &
+        # One build at a time (a lock of their own): two example builds at once beside the tests
+        # made a 400 ms hang read 424 ms in CI. A build waiting here lets the checks go on.
+        setsid nice -n 19 flock "$work/build-lock" bash -c "$build" &
         pid=$!
         if ! wait "$pid"; then echo "build failed after $((SECONDS - started)) s" > "$work/$name.times"; return 1; fi
         pid=""
