@@ -59,6 +59,7 @@ public enum MinimumEffectTable {
         MetricName.mainThreadCacheMisses: MinimumEffect(relative: 0.10, absolute: 0, gating: false, reason: "misses depend on what else shares the caches (reported, never fails)"),
         MetricName.mainThreadBranchMisses: MinimumEffect(relative: 0.10, absolute: 0, gating: false, reason: "reported, never fails"),
         MetricName.mainThreadCounterMultiplexing: MinimumEffect(relative: nil, absolute: 0.05, gating: false, reason: "a property of the measurement, not of the app"),
+        MetricName.energyMeasuredJoules: MinimumEffect(relative: 0.10, absolute: 0, gating: false, reason: "the whole package's energy, every process on it: the machine's load moves it (reported, never fails)"),
         MetricName.mainThreadLongestWaitMs: MinimumEffect(relative: 0.10, absolute: 20, gating: false, reason: "timing (reported, never fails); a program's idle wait and a blocked one look alike from outside"),
         MetricName.mainThreadBlockedSeconds: MinimumEffect(relative: 0.10, absolute: 0.05, gating: false, reason: "timing (reported, never fails); 10 % and 50 ms"),
         MetricName.mainThreadBlockingMsPerMinute: MinimumEffect(relative: 0.10, absolute: 50, gating: false, reason: "timing (reported, never fails); 10 % and 50 ms/min"),
