@@ -5,7 +5,8 @@ extension MetricExtraction {
     /// PMU has PAPI's reason in its hello.
     @Sendable static func mainThreadHardwareMetrics(_ analysis: RunAnalysis, _ metrics: inout [String: MetricValue]) {
         let counted = analysis.handlers.filter { $0.hardware != nil }
-        let counterSource = counted.first?.counterSource ?? analysis.handlers.first?.counterSource ?? "papi"
+        // Uncounted, the source is the events that were asked for, not the software set that counted.
+        let counterSource = counted.first?.counterSource ?? ("papi:" + HardwareCounterReading.papiThreadEvents.joined(separator: "+"))
         let source = Source.kitThreadHardware(counterSource)
         guard !analysis.record.blackBox else {
             putHardware(nil, names: .mainThread, source: source,
