@@ -108,6 +108,9 @@ public final class ThreadCounters: ThreadCounterSource {
             Result {
                 let set = try PAPIEventSet(events: hardware + papiEvents)
                 try set.start()
+                // A pinned group the PMU cannot hold starts, then reads nothing (error state): read
+                // once, so such a set is refused here rather than losing every handler's counts.
+                _ = try set.read()
                 return set
             }
         }
