@@ -62,7 +62,7 @@ struct MainQueueProbe: Sendable {
         // Most looks at a program without libdispatch (30 in its first 10 s) find nothing new: no
         // libdispatch mapped, and an executable already known not to define the global. They
         // end here, without parsing the maps (the harness's own CPU beside an idle program).
-        if !text.contains("libdispatch.so"), let executable, ELFObjectSymbol.knownAbsent(symbol, in: executable) {
+        if !Self.mentionsDispatch(text), let executable, ELFObjectSymbol.knownAbsent(symbol, in: executable) {
             return .failure(.noDispatch)
         }
         let maps = ProcFS.parseMaps(text)
@@ -87,6 +87,27 @@ struct MainQueueProbe: Sendable {
             return .success(probe)
         }
         return .failure(.noDispatch)
+    }
+
+    /// Whether the maps' text names a `libdispatch.so` anywhere: a byte search (Foundation's
+    /// `contains` on a String goes through `range(of:)` and its options).
+    static func mentionsDispatch(_ text: String) -> Bool {
+        let needle = Array("libdispatch.so".utf8)
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count >= needle.count else { return false }
+            var index = 0
+            let last = bytes.count - needle.count
+            while index <= last {
+                if bytes[index] == needle[0] {
+                    var matched = 1
+                    while matched < needle.count && bytes[index + matched] == needle[matched] { matched += 1 }
+                    if matched == needle.count { return true }
+                }
+                index += 1
+            }
+            return false
+        }
     }
 
     /// Why the probe cannot be used.

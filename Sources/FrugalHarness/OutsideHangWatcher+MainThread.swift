@@ -20,6 +20,9 @@ struct MainThreadJudge {
     private var attempts = 0
     private var nextAttempt: UInt64 = 0
     private var lastDrainer: Int32?
+    /// The address space's size (pages) when the last look found no libdispatch: while it stays
+    /// the same nothing was mapped, and a look would read and parse the maps for nothing.
+    private var sizeAtLastMiss: UInt64?
     /// Every distinct judgement, in order (at most `choiceLimit`).
     private(set) var choices: [MainThreadChoice] = []
     private var current: (tid: Int32, basis: String)?
@@ -42,13 +45,21 @@ struct MainThreadJudge {
             attempts = 0
             nextAttempt = 0
             lastDrainer = nil
+            sizeAtLastMiss = nil
         }
         if probe == nil, attempts < Self.attemptLimit, now >= nextAttempt {
             attempts += 1
             nextAttempt = attempts < Self.quickAttempts ? now : now + 1_000_000_000
-            switch MainQueueProbe.locate(pid: pid) {
-            case .success(let found): probe = found
-            case .failure(let why): unusable = why
+            let size = ProcFS.addressSpacePages(pid: pid)
+            if unusable == .noDispatch, let size, size == sizeAtLastMiss {
+                // Nothing mapped since the last look found no libdispatch: it would find none again.
+            } else {
+                switch MainQueueProbe.locate(pid: pid) {
+                case .success(let found): probe = found
+                case .failure(let why):
+                    unusable = why
+                    sizeAtLastMiss = why == .noDispatch ? size : nil
+                }
             }
         }
         guard let probe else {
