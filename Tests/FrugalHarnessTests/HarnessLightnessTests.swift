@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import FrugalHarness
 import FrugalProbe
+import CFrugalSystem
 
 /// The shortcuts that keep the outside watch light beside an idle program (issue 31, "a lighter
 /// harness"): each must give the answer the long way would.
@@ -28,5 +29,33 @@ final class HarnessLightnessTests: XCTestCase {
         let after = try XCTUnwrap(ProcFS.addressSpacePages(pid: getpid()))
         // Other test threads may map or unmap at the same time; what matters is that it moves.
         XCTAssertNotEqual(before, after, "a 1 MiB mapping shows in statm")
+    }
+
+    /// The kept-open reader reads what opening the files each time reads, again and again, and
+    /// nothing once its thread has left.
+    func testTheKeptOpenReaderAgreesWithWaitStateAndSeesTheThreadLeave() throws {
+        let started = DispatchSemaphore(value: 0), finish = DispatchSemaphore(value: 0)
+        let tidBox = NSLock()
+        nonisolated(unsafe) var tid: Int32 = 0
+        let thread = Thread {
+            tidBox.withLock { tid = Int32(frugal_gettid()) }
+            started.signal()
+            finish.wait()
+        }
+        thread.start()
+        started.wait()
+        let watched = tidBox.withLock { tid }
+        let reader = try XCTUnwrap(ThreadWaitReader(pid: getpid(), tid: watched))
+        for _ in 0..<3 {
+            let kept = try XCTUnwrap(reader.read()), opened = try XCTUnwrap(ProcFS.waitState(pid: getpid(), tid: watched))
+            XCTAssertEqual(kept.state, opened.state)
+            XCTAssertEqual(kept.voluntaryContextSwitches, opened.voluntaryContextSwitches, "the thread sleeps on a semaphore")
+            XCTAssertEqual(kept.syscall, opened.syscall)
+            XCTAssertEqual(kept.onCPUNanoseconds, opened.onCPUNanoseconds)
+        }
+        finish.signal()
+        let deadline = Date().addingTimeInterval(5)
+        while ProcFS.waitState(pid: getpid(), tid: watched) != nil && Date() < deadline { usleep(10_000) }
+        XCTAssertNil(reader.read(), "a thread that left reads as gone")
     }
 }
