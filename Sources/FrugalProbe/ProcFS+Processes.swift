@@ -58,6 +58,20 @@ extension ProcFS {
         return started > 0 ? UInt64(started) : 0
     }
 
+    /// Whether a thread is asleep in the kernel's own sense: blocked, and off the run queue.
+    ///
+    /// `status` shows `S` from the moment a thread sets its state to go to sleep, before the
+    /// switch that counts it as voluntary; a thread preempted in between (a loaded machine) reads
+    /// `S` with its old count, runnable, for as long as it waits for a CPU. Since Linux 5.16
+    /// `wchan` names a function only for a task that is not running and not on a run queue
+    /// (`get_wchan`, kernel/sched/core.c), so `0` there means "running or about to". Nil when it
+    /// cannot be read. Also `0` without ptrace access to the task: callers treat an `S` thread
+    /// that always reads `0` as unknown, not as awake.
+    public static func isOffRunQueue(tid: Int32) -> Bool? {
+        guard let wchan = try? FileReader.readText("/proc/\(tid)/wchan") else { return nil }
+        return wchan.trimmingCharacters(in: .whitespacesAndNewlines) != "0"
+    }
+
     /// Where a thread waits, as the kernel shows it: its state, `wchan` (the kernel function it
     /// sleeps in; `0` when running) and `syscall` (the number of the call it is blocked in, or
     /// `running`). Nil when the thread is gone; a file the machine does not expose reads as nil.
