@@ -23,6 +23,11 @@ struct MainThreadJudge {
     private var attempts = 0
     private var nextAttempt: UInt64 = 0
     private var lastDrainer: Int32?
+    /// The address space's size (pages) when the last look found no libdispatch: while it stays
+    /// the same nothing was mapped, and a look would read and parse the maps for nothing.
+    private var sizeAtLastMiss: UInt64?
+    /// The size when the look under way began.
+    private var sizeAtSearch: UInt64?
     /// Every distinct judgement, in order (at most `choiceLimit`).
     private(set) var choices: [MainThreadChoice] = []
     private var current: (tid: Int32, basis: String)?
@@ -46,17 +51,26 @@ struct MainThreadJudge {
             attempts = 0
             nextAttempt = 0
             lastDrainer = nil
+            sizeAtLastMiss = nil
         }
         if probe == nil, search == nil, attempts < Self.attemptLimit, now >= nextAttempt {
             attempts += 1
             nextAttempt = attempts < Self.quickAttempts ? now : now + 1_000_000_000
-            search = MainQueueSearch(pid: pid)
+            let size = ProcFS.addressSpacePages(pid: pid)
+            if unusable == .noDispatch, let size, size == sizeAtLastMiss {
+                // Nothing mapped since the last look found no libdispatch: it would find none again.
+            } else {
+                search = MainQueueSearch(pid: pid)
+                sizeAtSearch = size
+            }
         }
         if let outcome = search?.outcome {
             search = nil
             switch outcome {
             case .success(let found): probe = found
-            case .failure(let why): unusable = why
+            case .failure(let why):
+                unusable = why
+                sizeAtLastMiss = why == .noDispatch ? sizeAtSearch : nil
             }
         }
         guard let probe else {

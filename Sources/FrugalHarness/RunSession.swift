@@ -85,6 +85,8 @@ final class RunSession {
     /// A program's sync-call counters (black boxes only), and the finished processes' counts.
     var syncSession: Result<SyncCallSession, HardwareCountersUnavailable>?
     var syncTotal: SyncCallFacts?
+    /// The machine's energy reading from before the first spawn (`RunSession+Energy.swift`).
+    var energySession: Result<any EnergyMeterSession, HardwareCountersUnavailable>?
     var outsideWatches: [OutsideWatchResult] = []
     var tornDown = false
 
@@ -152,6 +154,7 @@ final class RunSession {
         self.network = network
         memory = memoryFirst ?? MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure,
                                                pressureStallGroup: containment?.kind == .v2 ? containment?.path : nil)
+        energySession = Self.beginEnergy(options: options, launcher: launcher)
         let groupSyncs = Self.attachSyncCountersToGroup(blackBox: isBlackBox, containment: containment)
         syncSession = groupSyncs
         do {
@@ -476,6 +479,7 @@ final class RunSession {
         if isBlackBox { recordProgramFacts(into: &record) }
         record.hardwareCounters = hardwareTotal
         record.syncCalls = syncTotal
+        record.measuredEnergy = endEnergy()
         return record
     }
 }

@@ -56,6 +56,8 @@ public struct RunRecord: Codable, Sendable {
     public var hardwareCounters: HardwareCounterReading?
     /// A black-box program's sync calls from syscall tracepoints; nil: not counted (an app).
     public var syncCalls: SyncCallFacts?
+    /// The package energy the machine measured over the run (RAPL via powercap); nil: not read.
+    public var measuredEnergy: MeasuredEnergy?
 
     public init(workload: String, scenario: String, repetition: Int, startTime: UInt64, endTime: UInt64,
                 pid: Int32?, steps: [StepRecord], events: [WorkloadEvent], samples: [ProcessSample],
