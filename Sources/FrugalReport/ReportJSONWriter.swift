@@ -268,14 +268,14 @@ public enum ReportJSONWriter {
         }
     }
 
-    /// Writes buffers to a file in order on a serial queue, at most two waiting, so memory stays
+    /// Writes buffers to a file in order on a serial queue, one at a time, so memory stays
     /// bounded; the first failure is kept and thrown to the encoder at its next hand-off.
     final class BackgroundWriter: @unchecked Sendable {
         // @unchecked: `failure` is read and written holding `lock`; the handle is written only on
         // `queue`, one buffer at a time.
         private let handle: FileHandle
         private let queue = DispatchQueue(label: "frugal.report-json.write")
-        private let slots = DispatchSemaphore(value: 2)
+        private let slots = DispatchSemaphore(value: 1)
         private let lock = NSLock()
         private var failure: Error?
 
