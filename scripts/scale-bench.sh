@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A generated suite of N short program runs (issue 28's scale check): N black-box programs
 # (`sleep 30`, terminated after a 0.2 s wait) in a generated frugal.yml, run by `frugal run`
-# as scheduled by demand. Prints, per suite: runs per minute, seconds and harness CPU seconds
+# as scheduled by demand, with its progress lines (to a file, as in a CI log). Prints, per suite: runs per minute, seconds and harness CPU seconds
 # per run, the harness's peak memory (GNU time's maximum resident set: frugal's own; the
 # programs are its children and GNU time reports the largest single process), and the
 # schedule's efficiency from report.json (`schedule`: Σ run time ÷ (wall × cores), wall ÷
@@ -40,7 +40,7 @@ for count in ${*:-10 100}; do
         started=$(date +%s.%N)
         # %M: peak resident KiB; %U %S: CPU seconds, frugal's and its reaped children's (the
         # `sleep`s, which use next to nothing).
-        /usr/bin/time -f '%M %U %S' -o "$work/time" "$FRUGAL" run --config "$config" --no-history --quiet --out "$work/out-$count" >/dev/null 2>"$work/err" \
+        /usr/bin/time -f '%M %U %S' -o "$work/time" "$FRUGAL" run --config "$config" --no-history --out "$work/out-$count" >/dev/null 2>"$work/err" \
             || { status=$?; [ "$status" -eq 2 ] || { cat "$work/err" >&2; exit "$status"; }; }
         wall=$(echo "$(date +%s.%N) - $started" | bc)
         read -r rss user system < "$work/time"

@@ -117,6 +117,15 @@ final class ReportOutputGoldenTests: XCTestCase {
             }
         }
         XCTAssertEqual(Set(outputs.map(\.name)), Set(Self.golden.keys), "the table names every output")
+        // And as `frugal run` writes the set: report.json through the background writer, the page
+        // and the summary rendered beside it.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-golden-set-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try ReportFiles.write(Self.largeReport(events: 20_000), to: directory)
+        for (file, name) in [(ReportFiles.jsonName, "large.report.json"), (ReportFiles.htmlName, "large.report.html"), (ReportFiles.markdownName, "large.summary.md")] {
+            let written = [UInt8](try Data(contentsOf: directory.appendingPathComponent(file)))
+            XCTAssertTrue(written == outputs.first { $0.name == name }?.bytes, "\(file) as written differs from \(name)")
+        }
         let kept = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-golden-\(getpid())")
         for (name, bytes) in outputs {
             guard let expected = Self.golden[name] else { continue }
