@@ -13,6 +13,8 @@ public enum ReportJSONWriter {
     /// Lane entries encoded at a time: big enough that encoder set-up is amortised, small
     /// enough that a chunk's encoding stays a few MB.
     static let chunkSize = 4096
+    /// Workload results encoded at a time: each holds every audit and metric of its workload.
+    static let resultChunkSize = 16
 
     /// Writes `report` to `url` (created or truncated).
     public static func write(_ report: Report, to url: URL) throws {
@@ -48,6 +50,9 @@ public enum ReportJSONWriter {
         let encoder = ReportJSON.makeEncoder()
         var shell = report
         shell.runs = []
+        // The workloads' results too, a few at a time: encoded with the shell, a suite of 1,000
+        // programs held about 100 MB of the encoder's tree and text at once, half the harness's peak.
+        shell.results = []
         let text = [UInt8](try encoder.encode(shell))
         let runs = Splice(path: ["runs"], in: text) { (sink: inout Sink, indent: Int) in
             try writeArray(report.runs.indices, into: &sink, indent: indent) { sink, range, indent in
@@ -59,7 +64,14 @@ public enum ReportJSONWriter {
             }
         }
         guard let runs else { throw ReportError("report.json writer: cannot find runs in the encoded report") }
-        try writeSpliced(text, splices: [runs], into: &sink, extra: 0)
+        var splices = [runs]
+        if !report.results.isEmpty {
+            guard let results = Splice(path: ["results"], in: text, write: { (sink: inout Sink, indent: Int) in
+                try writeElements(report.results, encoder: encoder, into: &sink, indent: indent, chunk: resultChunkSize)
+            }) else { throw ReportError("report.json writer: cannot find results in the encoded report") }
+            splices.append(results)
+        }
+        try writeSpliced(text, splices: splices, into: &sink, extra: 0)
         sink.append("\n")
     }
 
@@ -119,8 +131,9 @@ public enum ReportJSONWriter {
     /// Writes `elements` as the pretty-printed array `JSONEncoder` would, a chunk at a time.
     /// `fast`, when given, writes a chunk by hand (``appendHandlers(_:indent:into:)``) or declines.
     private static func writeElements<Element: Encodable>(_ elements: [Element], encoder: JSONEncoder, into sink: inout Sink, indent: Int,
+                                                          chunk: Int = chunkSize,
                                                           fast: ((ArraySlice<Element>, Int, inout Sink) -> Bool)? = nil) throws {
-        try writeArray(elements.indices, into: &sink, indent: indent) { sink, range, indent in
+        try writeArray(elements.indices, into: &sink, indent: indent, chunk: chunk) { sink, range, indent in
             if let fast, fast(elements[range], indent, &sink) { return }
             // Encoded as an array, the entries sit at 2 spaces between "[\n" and "\n]".
             let encoded = try encoder.encode(Array(elements[range]))
@@ -134,13 +147,13 @@ public enum ReportJSONWriter {
 
     /// `[`, the entries of `indices` in chunks (each chunk written by `body` at `indent + 2`),
     /// and `]` at `indent`; an empty array as `JSONEncoder` writes one.
-    private static func writeArray(_ indices: Range<Int>, into sink: inout Sink, indent: Int,
+    private static func writeArray(_ indices: Range<Int>, into sink: inout Sink, indent: Int, chunk: Int = chunkSize,
                                    body: (inout Sink, Range<Int>, Int) throws -> Void) throws {
         sink.append("[\n")
         var start = indices.lowerBound
         while start < indices.upperBound {
             if start > indices.lowerBound { sink.append(",\n") }
-            let end = min(start + chunkSize, indices.upperBound)
+            let end = min(start + chunk, indices.upperBound)
             try body(&sink, start..<end, indent + 2)
             start = end
             try sink.flushIfFull()
