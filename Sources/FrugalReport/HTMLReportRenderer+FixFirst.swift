@@ -78,7 +78,7 @@ extension HTMLReportRenderer {
     }
 
     /// Every workload, worst first: its score, what fails, its energy.
-    static func summaryTable(_ report: Report, fixes: [FixPriority]) -> String {
+    static func summaryTable(_ report: Report, grouped: Grouped) -> String {
         let order = report.results.enumerated().sorted { a, b in
             switch (a.element.score, b.element.score) {
             case let (x?, y?) where x != y: return x < y
@@ -90,12 +90,12 @@ extension HTMLReportRenderer {
         let hasBaseline = report.comparison != nil
         var html = "<section id=\"workloads\"><h2>Workloads <small>· worst first</small></h2><div class=\"scroll\"><table class=\"summary\"><thead><tr><th>score</th><th>workload · scenario</th>\(hasBaseline ? "<th>baseline</th>" : "")<th>to fix</th><th>energy</th></tr></thead><tbody>"
         for result in order {
-            let own = fixes.filter { $0.workload == result.workload && $0.scenario == result.scenario }
+            let own = grouped.fixes(result.workload, result.scenario)
             let outcomes = result.outcomes.filter { $0.key != RunOutcome.completed.rawValue }.sorted { $0.key < $1.key }
                 .map { "<span class=\"regressed\">\(e($0.key)) ×\($0.value)</span>" }.joined(separator: " ")
             html += "<tr><td>\(badge(result.score))</td><td><a href=\"#\(anchor(result))\">\(e(result.workload))</a> <small>· \(e(result.scenario)) · \(result.repetitions) run\(result.repetitions == 1 ? "" : "s")</small> \(outcomes)</td>"
             if hasBaseline {
-                let base = report.comparison?.results.first { $0.workload == result.workload && $0.scenario == result.scenario }
+                let base = grouped.comparison(result.workload, result.scenario)
                 html += "<td>\(base == nil ? "<small>not in baseline</small>" : badge(base?.baseScore))</td>"
             }
             html += "<td>\(toFixCell(result, fixes: own))</td><td>\(energyCell(result.energy))</td></tr>"

@@ -13,13 +13,39 @@ public enum ReportFiles {
     public static var setNames: Set<String> { [jsonName, htmlName, markdownName, TraceFiles.directory] }
 
     /// The files of a report set, by path inside the directory. report.json is written as it is
-    /// encoded: its size grows with the events.
+    /// encoded: its size grows with the events. The HTML page and the Markdown summary are
+    /// rendered on another thread from here on, while report.json is written (on two cores the
+    /// set takes the longer of the two, not their sum); writing either waits for them.
     public static func files(_ report: Report, history: ReportHistory? = nil) -> [ReportDirectory.File] {
-        [
+        let pages = Rendering {
+            (html: Data(HTMLReportRenderer.render(report, history: history).utf8), markdown: Data(MarkdownSummaryRenderer.render(report).utf8))
+        }
+        return [
             ReportDirectory.File(path: jsonName) { try ReportJSONWriter.write(report, to: $0) },
-            ReportDirectory.File(path: htmlName, data: Data(HTMLReportRenderer.render(report, history: history).utf8)),
-            ReportDirectory.File(path: markdownName, data: Data(MarkdownSummaryRenderer.render(report).utf8)),
+            ReportDirectory.File(path: htmlName) { try pages.value.html.write(to: $0) },
+            ReportDirectory.File(path: markdownName) { try pages.value.markdown.write(to: $0) },
         ]
+    }
+
+    /// A value computed on a thread of its own from the start; `value` waits for it.
+    final class Rendering<Value: Sendable>: @unchecked Sendable {
+        // @unchecked: `result` is written once on the thread before `done` is signalled, and read
+        // only after waiting for `done`.
+        private var result: Value?
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ make: @escaping @Sendable () -> Value) {
+            Thread { [self] in
+                result = make()
+                done.signal()
+            }.start()
+        }
+
+        var value: Value {
+            done.wait()
+            done.signal()
+            return result!
+        }
     }
 
     /// Writes all three as one set (`ReportDirectory`); returns their paths.

@@ -13,6 +13,8 @@ public enum ReportJSONWriter {
     /// Lane entries encoded at a time: big enough that encoder set-up is amortised, small
     /// enough that a chunk's encoding stays a few MB.
     static let chunkSize = 4096
+    /// Workload results encoded at a time: each holds every audit and metric of its workload.
+    static let resultChunkSize = 16
 
     /// Writes `report` to `url` (created or truncated).
     public static func write(_ report: Report, to url: URL) throws {
@@ -27,8 +29,14 @@ public enum ReportJSONWriter {
     /// Writes `report` to an open file (standard output, say), ending with a newline.
     public static func write(_ report: Report, to handle: FileHandle) throws {
         var sink = Sink(handle: handle)
-        try write(report, into: &sink)
-        try sink.flush()
+        do {
+            try write(report, into: &sink)
+        } catch {
+            // The writes already handed off end before the caller closes the file.
+            sink.writer?.drain()
+            throw error
+        }
+        try sink.finish()
     }
 
     /// The same bytes in memory, for tests and small reports.
@@ -42,6 +50,9 @@ public enum ReportJSONWriter {
         let encoder = ReportJSON.makeEncoder()
         var shell = report
         shell.runs = []
+        // The workloads' results too, a few at a time: encoded with the shell, a suite of 1,000
+        // programs held about 100 MB of the encoder's tree and text at once, half the harness's peak.
+        shell.results = []
         let text = [UInt8](try encoder.encode(shell))
         let runs = Splice(path: ["runs"], in: text) { (sink: inout Sink, indent: Int) in
             try writeArray(report.runs.indices, into: &sink, indent: indent) { sink, range, indent in
@@ -53,7 +64,14 @@ public enum ReportJSONWriter {
             }
         }
         guard let runs else { throw ReportError("report.json writer: cannot find runs in the encoded report") }
-        try writeSpliced(text, splices: [runs], into: &sink, extra: 0)
+        var splices = [runs]
+        if !report.results.isEmpty {
+            guard let results = Splice(path: ["results"], in: text, write: { (sink: inout Sink, indent: Int) in
+                try writeElements(report.results, encoder: encoder, into: &sink, indent: indent, chunk: resultChunkSize)
+            }) else { throw ReportError("report.json writer: cannot find results in the encoded report") }
+            splices.append(results)
+        }
+        try writeSpliced(text, splices: splices, into: &sink, extra: 0)
         sink.append("\n")
     }
 
@@ -113,8 +131,9 @@ public enum ReportJSONWriter {
     /// Writes `elements` as the pretty-printed array `JSONEncoder` would, a chunk at a time.
     /// `fast`, when given, writes a chunk by hand (``appendHandlers(_:indent:into:)``) or declines.
     private static func writeElements<Element: Encodable>(_ elements: [Element], encoder: JSONEncoder, into sink: inout Sink, indent: Int,
+                                                          chunk: Int = chunkSize,
                                                           fast: ((ArraySlice<Element>, Int, inout Sink) -> Bool)? = nil) throws {
-        try writeArray(elements.indices, into: &sink, indent: indent) { sink, range, indent in
+        try writeArray(elements.indices, into: &sink, indent: indent, chunk: chunk) { sink, range, indent in
             if let fast, fast(elements[range], indent, &sink) { return }
             // Encoded as an array, the entries sit at 2 spaces between "[\n" and "\n]".
             let encoded = try encoder.encode(Array(elements[range]))
@@ -128,13 +147,13 @@ public enum ReportJSONWriter {
 
     /// `[`, the entries of `indices` in chunks (each chunk written by `body` at `indent + 2`),
     /// and `]` at `indent`; an empty array as `JSONEncoder` writes one.
-    private static func writeArray(_ indices: Range<Int>, into sink: inout Sink, indent: Int,
+    private static func writeArray(_ indices: Range<Int>, into sink: inout Sink, indent: Int, chunk: Int = chunkSize,
                                    body: (inout Sink, Range<Int>, Int) throws -> Void) throws {
         sink.append("[\n")
         var start = indices.lowerBound
         while start < indices.upperBound {
             if start > indices.lowerBound { sink.append(",\n") }
-            let end = min(start + chunkSize, indices.upperBound)
+            let end = min(start + chunk, indices.upperBound)
             try body(&sink, start..<end, indent + 2)
             start = end
             try sink.flushIfFull()
@@ -201,16 +220,18 @@ public enum ReportJSONWriter {
         }
     }
 
-    /// A write buffer that indents what it is given.
+    /// A write buffer that indents what it is given. Full buffers go to the file on a thread of
+    /// their own (``BackgroundWriter``), so the kernel's copy of one megabyte overlaps the
+    /// encoding of the next: a fifth of the writer's time was the copy.
     struct Sink {
-        let handle: FileHandle?
+        let writer: BackgroundWriter?
         var buffer: [UInt8] = []
         /// The spaces of the last indentation, kept to append in one go.
         var padding: [UInt8] = []
         static let flushSize = 1 << 20
 
         init(handle: FileHandle?) {
-            self.handle = handle
+            writer = handle.map(BackgroundWriter.init)
             buffer.reserveCapacity(handle == nil ? 0 : Self.flushSize + 65_536)
         }
 
@@ -244,12 +265,60 @@ public enum ReportJSONWriter {
             if buffer.count >= Self.flushSize { try flush() }
         }
 
+        /// Hands the buffer to the writer (throwing an earlier write's failure) and starts a new one.
         mutating func flush() throws {
-            guard let handle, !buffer.isEmpty else { return }
-            // As Data: FileHandle writes a contiguous Data in one call, where a generic
-            // collection of bytes may be copied piece by piece.
-            try handle.write(contentsOf: Data(buffer))
-            buffer.removeAll(keepingCapacity: true)
+            guard let writer, !buffer.isEmpty else { return }
+            let full = buffer
+            buffer = []
+            buffer.reserveCapacity(Self.flushSize + 65_536)
+            try writer.write(full)
+        }
+
+        /// Writes what is left and waits until all of it is in the file.
+        mutating func finish() throws {
+            try flush()
+            try writer?.finish()
+        }
+    }
+
+    /// Writes buffers to a file in order on a serial queue, one at a time, so memory stays
+    /// bounded; the first failure is kept and thrown to the encoder at its next hand-off.
+    final class BackgroundWriter: @unchecked Sendable {
+        // @unchecked: `failure` is read and written holding `lock`; the handle is written only on
+        // `queue`, one buffer at a time.
+        private let handle: FileHandle
+        private let queue = DispatchQueue(label: "frugal.report-json.write")
+        private let slots = DispatchSemaphore(value: 1)
+        private let lock = NSLock()
+        private var failure: Error?
+
+        init(handle: FileHandle) { self.handle = handle }
+
+        func write(_ bytes: [UInt8]) throws {
+            try check()
+            slots.wait()
+            queue.async { [self] in
+                defer { slots.signal() }
+                guard lock.withLock({ failure == nil }) else { return }
+                do {
+                    // Raw bytes: FileHandle writes a contiguous region in one call.
+                    try bytes.withUnsafeBytes { try handle.write(contentsOf: $0) }
+                } catch {
+                    lock.withLock { failure = error }
+                }
+            }
+        }
+
+        /// Waits for the writes handed off so far.
+        func drain() { queue.sync {} }
+
+        func finish() throws {
+            drain()
+            try check()
+        }
+
+        private func check() throws {
+            if let failure = lock.withLock({ failure }) { throw failure }
         }
     }
 }

@@ -4,7 +4,10 @@ import FrugalReport
 
 /// Reading the files a command is given, each failure as one bad-input line naming the file.
 enum ReportInput {
-    static func load(_ path: String) throws -> Report {
+    static func load(_ path: String) throws -> Report { try load(path, timelines: true) }
+
+    /// `timelines: false` reads what a comparison reads (``ReportJSON/decodeWithoutTimelines(_:)``).
+    static func load(_ path: String, timelines: Bool) throws -> Report {
         let data: Data
         // Foundation names a FIFO or device "permission" and a directory "error 256": say what it is.
         var info = stat()
@@ -21,7 +24,7 @@ enum ReportInput {
             throw CLIFailure.badInput("cannot read \(path): \(error.localizedDescription)")
         }
         do {
-            return try ReportJSON.decode(data)
+            return try timelines ? ReportJSON.decode(data) : ReportJSON.decodeWithoutTimelines(data)
         } catch let error as DecodingError {
             throw CLIFailure.badInput("\(path) is not a Frugal report: \(DecodingErrorText.describe(error))")
         } catch {

@@ -33,6 +33,8 @@ final class ReportAtScaleTests: XCTestCase {
             Self.report([Self.largeRun(handlers: ReportJSONWriter.chunkSize * 2 + 17), Self.largeRun(handlers: 0, repetition: 2)]),
             ReportTests.hostileReport(),
             CIOutputTests.reportWithEverything(),
+            // Workload results written a few at a time (ReportJSONWriter.resultChunkSize).
+            Self.suite(workloads: ReportJSONWriter.resultChunkSize * 2 + 3),
         ]
         for (index, report) in cases.enumerated() {
             let expected = try ReportJSON.encode(report)

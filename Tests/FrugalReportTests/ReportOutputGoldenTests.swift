@@ -1,0 +1,141 @@
+import Foundation
+import XCTest
+@testable import FrugalReport
+@testable import FrugalCore
+
+/// The report writers' exact output on fixed inputs, held to a digest written down before they
+/// were made faster (issue 28): report.json, report.html, summary.md, junit.xml and
+/// `frugal compare`'s text, for a run of 20,000 handlers built from its raw record, the
+/// hostile report with a comparison and assertions, and a 40-run suite compared with a shifted
+/// copy of itself. A change that moves a byte fails here; one that should move bytes updates the
+/// table below (`FRUGAL_GOLDEN_PRINT=1` prints it) and says why in its commit.
+final class ReportOutputGoldenTests: XCTestCase {
+    /// name → (bytes, FNV-1a 64 of the bytes), recorded at 64f9eef, before the speed-ups.
+    static let golden: [String: (bytes: Int, digest: UInt64)] = [
+        "large.report.json": (3153482, 0xf3a200318f6fe6b3),
+        "large.report.html": (319881, 0x404404385e110f69),
+        "large.summary.md": (3461, 0xe75a6d1390d9affa),
+        "large.junit.xml": (6975, 0xbecb6ea9a7ce5707),
+        "everything.report.json": (88905, 0x83cbf016b2579fe6),
+        "everything.report.html": (65634, 0xef0672ddd86c66a3),
+        "everything.summary.md": (4592, 0xc2d36575372e3ba6),
+        "everything.junit.xml": (9287, 0x38c347ce4623bf3f),
+        "compare.text": (122, 0x509b1a417e94b2d0),
+        "compare.report.json": (2453064, 0xae55527ee22819b0),
+        "compare.report.html": (850990, 0x76e0f57d0bba3104),
+        "compare.summary.md": (24196, 0x2f57b35c046bc03e),
+        "compare.junit.xml": (52362, 0xe3a20c680c9cd540),
+    ]
+
+    /// FNV-1a, 64 bits: a fixed function (Swift's `Hasher` is seeded per process).
+    static func digest<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash
+    }
+
+    /// A run of `count` handlers of 1–20 ms (a /proc sample per 10), as the benchmark's, plus a
+    /// few hangs and a handler with a name JSON escapes, built from its raw record.
+    static func largeReport(events count: Int) -> Report {
+        var events: [WorkloadEvent] = []
+        var samples: [ProcessSample] = []
+        var time: UInt64 = 1_000_000_000
+        for index in 0..<count {
+            var duration = UInt64(1 + index % 20) * 1_000_000
+            if index % 4_999 == 17 { duration = 300_000_000 + UInt64(index) * 1_000 }
+            let name = index == 123 ? "quote \" tab\t é" : "timer:<\(index % 7)>"
+            events.append(WorkloadEvent(time: time + duration, body: .handler(HandlerRecord(name: name, start: time, end: time + duration))))
+            if index % 10 == 0 {
+                samples.append(ProcessSample(time: time, threads: [ThreadSample(tid: 1, name: "main", voluntaryContextSwitches: index,
+                                                                                 involuntaryContextSwitches: index / 3, onCPUNanoseconds: time / 2)]))
+            }
+            time += duration + 1_000_000
+        }
+        let record = RunRecord(workload: "large", scenario: "synthetic", repetition: 1, startTime: 1_000_000_000, endTime: time,
+                               pid: 1, steps: [], events: events, samples: samples, outcome: .completed, outcomeDetail: nil,
+                               exitStatus: ExitStatus(code: 0), resourceUsage: nil)
+        return ReportBuilder.build(records: [record], tool: ToolInfo(version: "golden"), generatedAt: "2026-11-26T00:00:00Z",
+                                   environment: ReportTests.environment)
+    }
+
+    /// `pairs` workloads × 5 repetitions of 10 s runs, a handler every 100 ms; `shift` moves
+    /// the handler counts so that a comparison finds differences.
+    static func suite(pairs: Int, shift: Int) -> Report {
+        let second: UInt64 = 1_000_000_000
+        var records: [RunRecord] = []
+        for pair in 0..<pairs {
+            for repetition in 1...5 {
+                var events: [WorkloadEvent] = []
+                var time = second
+                for index in 0..<(60 + (pair * 7 + repetition + shift * pair) % 13) {
+                    let duration = UInt64(1 + (index + shift) % 5) * 1_000_000
+                    events.append(WorkloadEvent(time: time + duration, body: .handler(HandlerRecord(name: "timer:<\(index % 3)>", start: time, end: time + duration))))
+                    time += second / 10
+                }
+                let samples = (0..<50).map { index in
+                    ProcessSample(time: second + UInt64(index) * second / 5,
+                                  threads: [ThreadSample(tid: 1, name: "main", voluntaryContextSwitches: index * (3 + shift), involuntaryContextSwitches: 0,
+                                                         onCPUNanoseconds: UInt64(index) * 1_000_000)])
+                }
+                records.append(RunRecord(workload: "workload.\(pair)", scenario: "standard", repetition: repetition, startTime: second, endTime: 11 * second,
+                                         pid: 1, steps: [], events: events, samples: samples, outcome: .completed, outcomeDetail: nil,
+                                         exitStatus: ExitStatus(code: 0), resourceUsage: nil))
+            }
+        }
+        return ReportBuilder.build(records: records, tool: ToolInfo(version: "golden"), generatedAt: "2026-11-26T00:00:00Z",
+                                   environment: ReportTests.environment)
+    }
+
+    /// Every output of every fixed input, by name.
+    static func outputs() throws -> [(name: String, bytes: [UInt8])] {
+        var outputs: [(String, [UInt8])] = []
+        func add(_ name: String, _ report: Report) throws {
+            outputs.append(("\(name).report.json", [UInt8](try ReportJSONWriter.encode(report))))
+            outputs.append(("\(name).report.html", Array(HTMLReportRenderer.render(report).utf8)))
+            outputs.append(("\(name).summary.md", Array(MarkdownSummaryRenderer.render(report).utf8)))
+            outputs.append(("\(name).junit.xml", Array(JUnitRenderer.render(report).utf8)))
+        }
+        try add("large", largeReport(events: 20_000))
+        try add("everything", CIOutputTests.reportWithEverything())
+        // What `frugal compare` reads and writes: both reports through report.json, as from files.
+        let base = try ReportJSON.decode(ReportJSONWriter.encode(suite(pairs: 8, shift: 0)))
+        var head = try ReportJSON.decode(ReportJSONWriter.encode(suite(pairs: 8, shift: 1)))
+        head.comparison = ReportComparator.compare(base: base, head: head, baseline: "base.json")
+        outputs.append(("compare.text", Array(ComparisonTextRenderer.render(head.comparison!).utf8)))
+        try add("compare", head)
+        return outputs
+    }
+
+    func testReportOutputsAreByteForByteThoseRecordedBeforeTheSpeedUps() throws {
+        let outputs = try Self.outputs()
+        if ProcessInfo.processInfo.environment["FRUGAL_GOLDEN_PRINT"] != nil {
+            for (name, bytes) in outputs {
+                print("        \"\(name)\": (\(bytes.count), 0x\(String(Self.digest(bytes), radix: 16))),")
+            }
+        }
+        XCTAssertEqual(Set(outputs.map(\.name)), Set(Self.golden.keys), "the table names every output")
+        // And as `frugal run` writes the set: report.json through the background writer, the page
+        // and the summary rendered beside it.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-golden-set-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try ReportFiles.write(Self.largeReport(events: 20_000), to: directory)
+        for (file, name) in [(ReportFiles.jsonName, "large.report.json"), (ReportFiles.htmlName, "large.report.html"), (ReportFiles.markdownName, "large.summary.md")] {
+            let written = [UInt8](try Data(contentsOf: directory.appendingPathComponent(file)))
+            XCTAssertTrue(written == outputs.first { $0.name == name }?.bytes, "\(file) as written differs from \(name)")
+        }
+        let kept = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-golden-\(getpid())")
+        for (name, bytes) in outputs {
+            guard let expected = Self.golden[name] else { continue }
+            let digest = Self.digest(bytes)
+            if bytes.count != expected.bytes || digest != expected.digest {
+                // Kept for a diff against the same output of the commit the table was recorded at.
+                try? FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
+                try? Data(bytes).write(to: kept.appendingPathComponent(name))
+                XCTFail("\(name): \(bytes.count) bytes, digest 0x\(String(digest, radix: 16)); recorded \(expected.bytes) bytes, 0x\(String(expected.digest, radix: 16)) (written to \(kept.path))")
+            }
+        }
+    }
+}
