@@ -85,6 +85,8 @@ final class RunSession {
     /// A program's sync-call counters (black boxes only), and the finished processes' counts.
     var syncSession: Result<SyncCallSession, HardwareCountersUnavailable>?
     var syncTotal: SyncCallFacts?
+    /// The run's wakeup tracer on its cgroup, or why there is none; nil once finished or when not asked for.
+    var wakeupTracer: Result<WakeupTracer, WakeupTraceUnavailable>?
     var outsideWatches: [OutsideWatchResult] = []
     var tornDown = false
 
@@ -154,6 +156,7 @@ final class RunSession {
                                                pressureStallGroup: containment?.kind == .v2 ? containment?.path : nil)
         let groupSyncs = Self.attachSyncCountersToGroup(blackBox: isBlackBox, containment: containment)
         syncSession = groupSyncs
+        if options.traceWakeups { wakeupTracer = Self.startWakeupTracer(containment: containment, containmentUnavailable: containmentUnavailable) }
         do {
             // Without counters on the group, the per-process ones are attached to the held process.
             let pidSyncs: Result<SyncCallSession, HardwareCountersUnavailable>?
@@ -164,6 +167,7 @@ final class RunSession {
             syncSession = groupSyncs ?? pidSyncs
         } catch {
             if case .success(let counters)? = syncSession { counters.close() }
+            if case .success(let tracer)? = wakeupTracer { _ = tracer.finish() }
             network?.stop()
             sandbox.remove()
             _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
@@ -476,6 +480,7 @@ final class RunSession {
         if isBlackBox { recordProgramFacts(into: &record) }
         record.hardwareCounters = hardwareTotal
         record.syncCalls = syncTotal
+        record.wakeups = finishWakeupTrace()
         return record
     }
 }
