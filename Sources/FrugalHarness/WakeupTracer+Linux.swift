@@ -62,6 +62,8 @@ final class WakeupTracer: @unchecked Sendable {
         var frames: [Int32: [UInt64: TraceFrame]] = [:]
         var programs: Set<String> = []
         var stopped = false
+        /// The reader thread's CPU time when it ended, ns.
+        var readerCPU: UInt64 = 0
     }
 
     private init(rings: [Ring], formats: Formats, stopFD: Int32) {
@@ -166,6 +168,15 @@ final class WakeupTracer: @unchecked Sendable {
             drain(into: &buffer)
             if polls.last!.revents != 0 { break }
         }
+        let cpu = Self.threadCPU()
+        state.withLock { $0.readerCPU = cpu }
+    }
+
+    /// The calling thread's CPU time, ns (CLOCK_THREAD_CPUTIME_ID).
+    static func threadCPU() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
 
     private func drain(into buffer: inout [UInt8]) {
@@ -283,6 +294,7 @@ final class WakeupTracer: @unchecked Sendable {
     /// Stops tracing, drains what is left and attributes every wakeup seen. Call once, after the
     /// run's processes have ended.
     func finish() -> WakeupAttribution {
+        let finishStart = Self.threadCPU()
         var one: UInt64 = 1
         _ = write(stopFD, &one, 8)
         done.wait()
@@ -296,13 +308,11 @@ final class WakeupTracer: @unchecked Sendable {
             defer { state = State() }
             return (state.events, state.programs, state.lost)
         }
-        if ProcessInfo.processInfo.environment["FRUGAL_WAKEUP_DEBUG"] == "1" {
-            for event in events.suffix(60) {
-                FileHandle.standardError.write(Data("\(event.time) \(event.tid) \(event.kind)\n".utf8))
-                for frame in event.stack { FileHandle.standardError.write(Data("    \(frame.module) \(frame.symbol ?? "?")\n".utf8)) }
-            }
-        }
-        return WakeupAttributor.attribute(events, programs: programs, lostSamples: lost)
+        var attribution = WakeupAttributor.attribute(events, programs: programs, lostSamples: lost)
+        // The harness's own cost: the reader thread's CPU, and this thread's for the last drain
+        // and the attribution.
+        attribution.tracerCPUSeconds = Double(state.withLock { $0.readerCPU } + Self.threadCPU() - finishStart) / 1e9
+        return attribution
     }
 }
 

@@ -54,6 +54,7 @@ extension HTMLReportRenderer {
         let share = causes.attributedShare.map { " \(Int(($0 * 100).rounded()))% of \(causes.traced) traced wakeups named a function." } ?? ""
         let scope = causes.scope == "idle" ? "idle wakeups" : "wakeups (the run had no idle slice)"
         var html = "<details class=\"wakeup-causes\"><summary>Top causes of \(causes.scopeWakeups) \(scope)</summary><p><small>\(e(causes.source)).\(share)"
+        if let cpu = causes.tracerCPUSeconds { html += " Tracing cost the harness \(e(DisplayFormat.number(cpu * 1000))) ms of CPU." }
         if causes.lostSamples > 0 { html += " \(causes.lostSamples) samples lost (buffer full): some wakeups are missing." }
         html += "</small></p>"
         guard !causes.top.isEmpty else { return html + "<p>None.</p></details>" }

@@ -96,8 +96,8 @@ public enum PerfRecordParser {
             // The raw record is padded so that what follows it is 8-byte aligned.
             guard let size = take(8) else { return nil }
             if size > 0 {
-                guard size <= UInt64(end - at), let copied = PerfRecordParser.integer(bytes, at + Int(size), 8) as UInt64?,
-                      at + Int(size) + 8 <= end else { return nil }
+                guard size <= UInt64(end - at), at + Int(size) + 8 <= end else { return nil }
+                let copied = integer(bytes, at + Int(size), 8)
                 let valid = Int(min(copied, size)) / 8
                 sample.stackWords = (0..<valid).map { integer(bytes, at + $0 * 8, 8) }
                 at += Int(size) + 8

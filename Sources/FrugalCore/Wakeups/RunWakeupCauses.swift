@@ -23,6 +23,8 @@ public struct RunWakeupCauses: Codable, Sendable, Equatable {
     public var top: [WakeupCauseShare]
     /// Samples the kernel dropped (the tracer's buffer was full): some wakeups are missing.
     public var lostSamples: UInt64
+    /// CPU seconds the harness spent tracing this run (`WakeupAttribution.tracerCPUSeconds`).
+    public var tracerCPUSeconds: Double?
 
     /// Causes kept in the report.
     public static let limit = 8
@@ -73,6 +75,7 @@ public struct RunWakeupCauses: Codable, Sendable, Equatable {
         }
         self.init(source: attribution.source, scope: slices.isEmpty ? "run" : "idle", traced: traced, attributed: attributed,
                   scopeWakeups: scoped.count, top: Array(top), lostSamples: attribution.lostSamples)
+        tracerCPUSeconds = attribution.tracerCPUSeconds
     }
 
     /// The top cause in words, for an audit's evidence: "timer: closure #1 in … (frugal-workload-host), 48% of 120 idle wakeups".

@@ -13,6 +13,9 @@ public struct WakeupAttribution: Codable, Sendable, Equatable {
     public var lostSamples: UInt64
     /// Wakeups beyond the record's cap (`WakeupAttributor.wakeupCap`), counted but not kept one by one.
     public var droppedWakeups: Int
+    /// CPU seconds the harness spent tracing (its reader thread, the last drain, the
+    /// attribution); nil when not measured. The kernel's share, in the app's own threads, is not in it.
+    public var tracerCPUSeconds: Double?
 
     public init(source: String, unavailable: String? = nil, causes: [WakeupCause] = [], wakeups: [AttributedWakeup] = [],
                 lostSamples: UInt64 = 0, droppedWakeups: Int = 0) {
