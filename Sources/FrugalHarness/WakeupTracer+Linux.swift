@@ -45,6 +45,8 @@ final class WakeupTracer: @unchecked Sendable {
     /// Bytes of a sleeping thread's stack copied with each `sched_switch`: libc's futex wait
     /// keeps no frame pointer, so a pool thread's wait is named from these.
     static let sleeperStackBytes: UInt32 = 4096
+    /// Keeps the switches of a thread going to sleep (S, D, stopped, ...), not preempted ones.
+    static let sleepFilter = "prev_state & 255"
     /// The reader's longest sleep, ms: new processes' maps are read within it.
     static let drainInterval: Int32 = 1000
 
@@ -56,6 +58,7 @@ final class WakeupTracer: @unchecked Sendable {
     private struct State {
         var events: [SchedulerEvent] = []
         var lost: UInt64 = 0
+        /// Each process's executable file mappings, sorted by start address.
         var maps: [Int32: [ProcFS.Mapping]] = [:]
         /// Pids whose maps could not be read (gone): not tried again.
         var gone: Set<Int32> = []
@@ -75,7 +78,8 @@ final class WakeupTracer: @unchecked Sendable {
     /// Starts tracing the v2 cgroup at `cgroupPath`; the reason when this machine cannot.
     static func start(cgroupPath: String) -> Result<WakeupTracer, WakeupTraceUnavailable> {
         guard let root = SyncCallCounters.tracefs() else {
-            return .failure(WakeupTraceUnavailable("tracefs is not mounted and could not be (needs root): scheduler tracepoints cannot be read"))
+            if geteuid() != 0 { return .failure(WakeupTraceUnavailable(unprivileged(what: "tracefs (the tracepoints' ids and formats) is root's"))) }
+            return .failure(WakeupTraceUnavailable("tracefs is not mounted at /sys/kernel/tracing or /sys/kernel/debug/tracing and could not be mounted: scheduler tracepoints cannot be read"))
         }
         func format(_ event: String) -> (UInt16, TracepointFormat)? {
             guard let id = try? FileReader.readText("\(root)/events/\(event)/id"),
@@ -118,6 +122,13 @@ final class WakeupTracer: @unchecked Sendable {
                 fds.forEach { _ = close($0) }
                 return fail("the kernel refused the raw_syscalls:sys_exit filter (\(SystemCallNames.filter))")
             }
+            // Only switches into a sleep: a busy thread preempted a thousand times a second
+            // would otherwise fill the buffer with switches no wakeup follows (and their stack
+            // copies). Preempted is 0, or TASK_REPORT_MAX (0x100) with preemption, in prev_state.
+            guard frugal_perf_set_filter(fds[0], Self.sleepFilter) == 0 else {
+                fds.forEach { _ = close($0) }
+                return fail("the kernel refused the sched:sched_switch filter (\(Self.sleepFilter))")
+            }
             let length = page * (1 + dataPages)
             let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fds[0], 0)
             guard let base, base != MAP_FAILED else {
@@ -154,8 +165,15 @@ final class WakeupTracer: @unchecked Sendable {
         guard code == EACCES || code == EPERM else {
             return "perf_event_open(\(name)) on the run's cgroup failed: \(String(cString: strerror(code)))"
         }
+        return unprivileged(what: "perf_event_open(\(name)) was refused")
+    }
+
+    /// What an unprivileged user is refused, and why: a tracepoint's raw record needs
+    /// `perf_event_paranoid` -1, a cgroup's events are CPU-wide (0 or less), and at 2 (the usual
+    /// default) even counting one's own process in kernel mode is refused.
+    static func unprivileged(what: String) -> String {
         let paranoid = (try? FileReader.readText("/proc/sys/kernel/perf_event_paranoid"))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
-        return "perf_event_open(\(name)) was refused: sampling scheduler tracepoints with their raw records on a cgroup's CPUs needs root or CAP_PERFMON (this user has neither, and perf_event_paranoid is \(paranoid); -1 would allow it)"
+        return "not root: \(what). Tracing wakeups samples scheduler tracepoints with their raw records on the run's CPUs, which needs root or CAP_PERFMON, or perf_event_paranoid -1 (it is \(paranoid) here)"
     }
 
     /// The reader: drains the rings when one is a quarter full, or every `drainInterval`.
@@ -246,12 +264,10 @@ final class WakeupTracer: @unchecked Sendable {
     /// executable mapping, up to `maxStack`; stale words may be among them (as in
     /// `ThreadEvidenceCollector`), which is why the callchain is preferred.
     private func scan(_ words: [UInt64], pid: Int32, state: inout State, remapped: inout Set<Int32>) -> [TraceFrame] {
-        guard let maps = state.maps[pid] else { return [] }
-        let code = maps.filter { $0.executable && $0.path.hasPrefix("/") }
-        guard let low = code.map(\.start).min(), let high = code.map(\.end).max() else { return [] }
+        guard let code = state.maps[pid], let low = code.first?.start, let high = code.map(\.end).max() else { return [] }
         var frames: [TraceFrame] = []
         for word in words where word >= low && word < high {
-            guard code.contains(where: { word >= $0.start && word < $0.end }) else { continue }
+            guard Self.mapping(of: word, in: code) != nil else { continue }
             let frame = frame(word, innermost: false, pid: pid, state: &state, remapped: &remapped)
             guard frame.symbol != nil, frame != frames.last else { continue }
             frames.append(frame)
@@ -265,11 +281,11 @@ final class WakeupTracer: @unchecked Sendable {
     private func frame(_ address: UInt64, innermost: Bool, pid: Int32, state: inout State, remapped: inout Set<Int32>) -> TraceFrame {
         if let known = state.frames[pid]?[address] { return known }
         func mapping() -> ProcFS.Mapping? {
-            state.maps[pid]?.first { $0.executable && address >= $0.start && address < $0.end }
+            state.maps[pid].flatMap { Self.mapping(of: address, in: $0) }
         }
         if state.maps[pid] == nil, !state.gone.contains(pid) {
             if let maps = try? ProcFS.maps(pid: pid) {
-                state.maps[pid] = maps
+                state.maps[pid] = Self.code(maps)
                 remapped.insert(pid)
                 if let program = ProcFS.executableName(pid: pid) { state.programs.insert(program) }
             } else {
@@ -278,7 +294,7 @@ final class WakeupTracer: @unchecked Sendable {
         }
         var found = mapping()
         if found == nil, !remapped.contains(pid), !state.gone.contains(pid), let maps = try? ProcFS.maps(pid: pid) {
-            state.maps[pid] = maps
+            state.maps[pid] = Self.code(maps)
             remapped.insert(pid)
             found = mapping()
         }
@@ -289,6 +305,21 @@ final class WakeupTracer: @unchecked Sendable {
         let frame = TraceFrame(module: URL(fileURLWithPath: found.path).lastPathComponent, symbol: symbol)
         state.frames[pid, default: [:]][address] = frame
         return frame
+    }
+
+    /// The executable mappings of files among `maps`, sorted by start: what addresses are looked up in.
+    static func code(_ maps: [ProcFS.Mapping]) -> [ProcFS.Mapping] {
+        maps.filter { $0.executable && $0.path.hasPrefix("/") }.sorted { $0.start < $1.start }
+    }
+
+    /// The mapping of sorted `code` holding `address` (binary search: a copied stack is mostly data).
+    static func mapping(of address: UInt64, in code: [ProcFS.Mapping]) -> ProcFS.Mapping? {
+        var low = 0, high = code.count
+        while low < high {
+            let middle = (low + high) / 2
+            if code[middle].start <= address { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 && address < code[low - 1].end ? code[low - 1] : nil
     }
 
     /// Stops tracing, drains what is left and attributes every wakeup seen. Call once, after the

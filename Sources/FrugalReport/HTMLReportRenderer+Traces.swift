@@ -62,7 +62,7 @@ extension HTMLReportRenderer {
         for row in causes.top {
             let cause = row.cause
             let function = (cause.symbol.map { "<code>\(e($0))</code>" } ?? "not named") + (cause.module.map { " <small>(\(e($0)))</small>" } ?? "")
-            let how = [cause.via.map { "waited in \($0)" }, cause.from.map { "named from the \($0 == "inferred" ? "platform's known timer" : $0 + " stack")" }].compactMap { $0 }
+            let how = [cause.via.map { "waited in \($0)" }, cause.handler.map { "then ran handler \($0)" }, cause.from.map { "named from the \($0 == "inferred" ? "platform's known timer" : $0 + " stack")" }].compactMap { $0 }
             html += "<tr><td>\(e(cause.kind.rawValue))\(how.isEmpty ? "" : "<br><small>\(e(how.joined(separator: "; ")))</small>")<td>\(function)\(cause.note.map { "<br><small>\(e($0))</small>" } ?? "")"
             html += "<td>\(Int((row.share * 100).rounded()))% (\(row.count))<td><small>\(e(row.threads.joined(separator: ", ")))</small>"
         }

@@ -157,3 +157,25 @@ final class WakeupAttributorTests: XCTestCase {
         XCTAssertEqual(WakeupAttributor.owner("closure #1 in closure #2 (Swift.Int) -> () in App.Model.load() -> ()"), "App.Model.load() -> ()")
     }
 }
+
+extension WakeupAttributorTests {
+    /// A main-thread wakeup carries the FrugalKit handler that started right after it; other
+    /// threads' do not, and neither does one with no handler within 50 ms.
+    func testMainThreadWakeupsNameTheHandlerThatRan() {
+        let loop = WakeupCause(kind: .timer, symbol: "closure #1 in FrugalKit.MainRunLoop.run() throws -> ()", module: Self.program, from: "wait")
+        let attribution = WakeupAttribution(source: WakeupAttributor.source, causes: [loop],
+                                            wakeups: [AttributedWakeup(time: 1_000_000_000, pid: 7, tid: 7, cause: 0),
+                                                      AttributedWakeup(time: 2_000_000_000, pid: 7, tid: 7, cause: 0),
+                                                      AttributedWakeup(time: 3_000_000_000, pid: 7, tid: 8, cause: 0),
+                                                      AttributedWakeup(time: 4_000_000_000, pid: 7, tid: 7, cause: 0),
+                                                      AttributedWakeup(time: 5_000_000_000, pid: 7, tid: 7, cause: 0)])
+        let named = attribution.namingHandlers([(2_000_100_000, "timer:display"), (1_000_200_000, "timer:display"),
+                                                (3_000_100_000, "posted:x"), (4_060_000_000, "input:late"), (5_000_000_100, "timer:display")])
+        let handlers = named.wakeups.map { named.causes[$0.cause].handler }
+        XCTAssertEqual(handlers, ["timer:display", "timer:display", nil, nil, "timer:display"])
+        XCTAssertEqual(named.causes.count, 2, "one cause per handler, shared by its wakeups")
+        let causes = RunWakeupCauses(named, idleSlices: [])
+        XCTAssertEqual(causes.top.first?.count, 3)
+        XCTAssertTrue(causes.topCauseText?.contains("handler timer:display") ?? false, causes.topCauseText ?? "")
+    }
+}

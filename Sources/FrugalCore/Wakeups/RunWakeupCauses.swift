@@ -83,7 +83,7 @@ public struct RunWakeupCauses: Codable, Sendable, Equatable {
         guard let first = top.first else { return nil }
         let percent = Int((first.share * 100).rounded())
         return "\(first.cause.kind.rawValue): \(first.cause.symbol ?? "no named frame")"
-            + (first.cause.module.map { " (\($0))" } ?? "") + ", \(percent)% of \(scopeWakeups) \(scope == "idle" ? "idle " : "")wakeups"
+            + (first.cause.module.map { " (\($0))" } ?? "") + (first.cause.handler.map { ", handler \($0)" } ?? "") + ", \(percent)% of \(scopeWakeups) \(scope == "idle" ? "idle " : "")wakeups"
     }
 }
 
@@ -111,6 +111,10 @@ extension RunAnalysis {
         for sample in record.samples {
             for thread in sample.threads where names[thread.tid] == nil { names[thread.tid] = thread.name }
         }
-        return RunWakeupCauses(attribution, idleSlices: slices, threadNames: names)
+        let handlers = record.events.compactMap { event -> (start: UInt64, name: String)? in
+            if case .handler(let handler) = event.body { return (handler.start, handler.name) }
+            return nil
+        }
+        return RunWakeupCauses(attribution.namingHandlers(handlers), idleSlices: slices, threadNames: names)
     }
 }

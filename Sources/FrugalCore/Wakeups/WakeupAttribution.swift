@@ -27,6 +27,33 @@ public struct WakeupAttribution: Codable, Sendable, Equatable {
         self.droppedWakeups = droppedWakeups
     }
 
+    /// The same wakeups with each main-thread wakeup's cause carrying the FrugalKit handler
+    /// that started within `window` ns after it (`handlers`: start and name, any order).
+    public func namingHandlers(_ handlers: [(start: UInt64, name: String)], window: UInt64 = 50_000_000) -> WakeupAttribution {
+        guard !handlers.isEmpty else { return self }
+        let starts = handlers.sorted { $0.start < $1.start }
+        var result = self
+        var index: [WakeupCause: Int] = Dictionary(causes.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        for (position, wakeup) in wakeups.enumerated() where wakeup.tid == wakeup.pid {
+            var low = 0, high = starts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if starts[middle].start < wakeup.time { low = middle + 1 } else { high = middle }
+            }
+            guard low < starts.count, starts[low].start - wakeup.time <= window else { continue }
+            var cause = result.causes[wakeup.cause]
+            cause.handler = starts[low].name
+            if let known = index[cause] {
+                result.wakeups[position].cause = known
+            } else {
+                result.causes.append(cause)
+                index[cause] = result.causes.count - 1
+                result.wakeups[position].cause = result.causes.count - 1
+            }
+        }
+        return result
+    }
+
     /// No trace, and why.
     public static func unavailable(_ reason: String) -> WakeupAttribution {
         WakeupAttribution(source: WakeupAttributor.source, unavailable: reason)
@@ -84,9 +111,15 @@ public struct WakeupCause: Codable, Sendable, Equatable, Hashable {
     public var from: String?
     /// Why a symbol was inferred rather than read off a stack.
     public var note: String?
+    /// The FrugalKit handler the woken main thread ran next (`timer:poll`, `posted:feed-checked`),
+    /// from the app's event stream: names a timer whose handler left no frame on a stack the
+    /// tracer saw. Nil off the main thread, for a program, or with no handler within 50 ms.
+    public var handler: String?
 
-    public init(kind: WakeupKind, symbol: String?, module: String?, via: String? = nil, from: String? = nil, note: String? = nil) {
+    public init(kind: WakeupKind, symbol: String?, module: String?, via: String? = nil, from: String? = nil, note: String? = nil,
+                handler: String? = nil) {
         (self.kind, self.symbol, self.module, self.via, self.from, self.note) = (kind, symbol, module, via, from, note)
+        self.handler = handler
     }
 }
 

@@ -104,9 +104,15 @@ public enum WakeupAttributor {
         ["reabstraction thunk", "thunk for", "partial apply", "merged ", "outlined "].contains { symbol.hasPrefix($0) }
     }
 
-    /// The innermost named frame past the C library's.
+    /// The innermost named frame that says something: past the C library's, the compiler's
+    /// thunks and generic helpers (the standard library's, FrugalProbe's system-call wrapper),
+    /// so a run loop's wait is named after the run loop; failing that, any named frame.
     static func namedFrame(_ stack: [TraceFrame]) -> TraceFrame? {
-        stack.first { $0.symbol != nil && !isSystemLibrary($0.module) } ?? stack.first { $0.symbol != nil }
+        stack.first { frame in
+            guard let symbol = frame.symbol, !isSystemLibrary(frame.module), !isThunk(symbol) else { return false }
+            let function = owner(symbol)
+            return !function.hasPrefix("Swift.") && !function.hasPrefix("FrugalProbe.")
+        } ?? stack.first { $0.symbol != nil && !isSystemLibrary($0.module) } ?? stack.first { $0.symbol != nil }
     }
 
     /// A wake under way: from its wait's end to the thread's next sleep.
