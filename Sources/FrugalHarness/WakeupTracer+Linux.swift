@@ -63,6 +63,11 @@ final class WakeupTracer: @unchecked Sendable {
         /// Pids whose maps could not be read (gone): not tried again.
         var gone: Set<Int32> = []
         var frames: [Int32: [UInt64: TraceFrame]] = [:]
+        /// A sleep's scanned stack by its callchain: a thread waits in the same place again and
+        /// again (a pool thread's futex), so its copied stack is read once per place.
+        var sleepScans: [Int32: [[UInt64]: [TraceFrame]]] = [:]
+        /// The files each process's callchains have shown code of.
+        var chainFiles: [Int32: Set<String>] = [:]
         var programs: Set<String> = []
         var stopped = false
         /// The reader thread's CPU time when it ended, ns.
@@ -220,7 +225,7 @@ final class WakeupTracer: @unchecked Sendable {
                 var stack: [TraceFrame] = []
                 if case .syscallExit = kind {} else {
                     stack = sample.userStack.enumerated().map { index, address in
-                        frame(address, innermost: index == 0, pid: sample.pid, state: &state, remapped: &remapped)
+                        frame(address, innermost: index == 0, pid: sample.pid, state: &state, remapped: &remapped, inChain: true)
                     }
                 }
                 // A callchain that ends before the app's code (libswiftDispatch and libdispatch
@@ -235,9 +240,22 @@ final class WakeupTracer: @unchecked Sendable {
                     let programs = state.programs
                     enough = { WakeupAttributor.isAppFrame($0, programs: programs) }
                 }
-                if !sample.stackWords.isEmpty, !stack.contains(where: enough) {
-                    let scanned = scan(sample.stackWords, pid: sample.pid, state: &state, remapped: &remapped)
-                    stack += scanned.drop { stack.contains($0) }
+                if !sample.stackBytes.isEmpty, !stack.contains(where: enough) {
+                    let isSleep: Bool
+                    if case .sleep = kind { isSleep = true } else { isSleep = false }
+                    if isSleep, let known = state.sleepScans[sample.pid]?[sample.userStack] {
+                        stack += known
+                    } else {
+                        // A waker is scanned for the app's code, the program's file; a sleeper for
+                        // where it waits, in the files the process's callchains have shown.
+                        let programs = state.programs, shown = state.chainFiles[sample.pid] ?? []
+                        let files: (String) -> Bool = isSleep ? { shown.contains($0) || programs.contains(Self.fileName($0)) }
+                                                              : { programs.contains(Self.fileName($0)) }
+                        let scanned = Array(scan(sample.stackWords, pid: sample.pid, files: files, state: &state, remapped: &remapped)
+                            .drop { stack.contains($0) })
+                        if isSleep { state.sleepScans[sample.pid, default: [:]][sample.userStack] = scanned }
+                        stack += scanned
+                    }
                 }
                 state.events.append(SchedulerEvent(time: sample.time, pid: sample.pid, tid: sample.tid, kind: kind, stack: stack))
             }
@@ -260,11 +278,15 @@ final class WakeupTracer: @unchecked Sendable {
         }
     }
 
-    /// The named frames among `words` (a copied stack, innermost first) that fall in an
-    /// executable mapping, up to `maxStack`; stale words may be among them (as in
-    /// `ThreadEvidenceCollector`), which is why the callchain is preferred.
-    private func scan(_ words: [UInt64], pid: Int32, state: inout State, remapped: inout Set<Int32>) -> [TraceFrame] {
-        guard let code = state.maps[pid], let low = code.first?.start, let high = code.map(\.end).max() else { return [] }
+    /// The named frames among `words` (a copied stack, innermost first) that fall in the code
+    /// of a file that `files` accepts, up to `maxStack`; stale words may be among them (as in
+    /// `ThreadEvidenceCollector`), which is why the callchain is preferred. Limiting the files
+    /// bounds the cost: a stale word into a large library (ICU's 40 MB) would load its whole
+    /// symbol table for nothing.
+    private func scan(_ words: [UInt64], pid: Int32, files: (String) -> Bool, state: inout State, remapped: inout Set<Int32>) -> [TraceFrame] {
+        guard let all = state.maps[pid] else { return [] }
+        let code = all.filter { files($0.path) }
+        guard let low = code.first?.start, let high = code.map(\.end).max() else { return [] }
         var frames: [TraceFrame] = []
         for word in words where word >= low && word < high {
             guard Self.mapping(of: word, in: code) != nil else { continue }
@@ -278,7 +300,8 @@ final class WakeupTracer: @unchecked Sendable {
 
     /// The frame at `address` in process `pid`: its file and function, from the process's maps
     /// (read again once per batch when an address falls outside them: a library loaded since).
-    private func frame(_ address: UInt64, innermost: Bool, pid: Int32, state: inout State, remapped: inout Set<Int32>) -> TraceFrame {
+    private func frame(_ address: UInt64, innermost: Bool, pid: Int32, state: inout State, remapped: inout Set<Int32>,
+                       inChain: Bool = false) -> TraceFrame {
         if let known = state.frames[pid]?[address] { return known }
         func mapping() -> ProcFS.Mapping? {
             state.maps[pid].flatMap { Self.mapping(of: address, in: $0) }
@@ -299,12 +322,18 @@ final class WakeupTracer: @unchecked Sendable {
             found = mapping()
         }
         guard let found, found.path.hasPrefix("/") else { return TraceFrame(module: "?", symbol: nil) }
+        if inChain { state.chainFiles[pid, default: []].insert(found.path) }
         let offset = address - found.start + found.offset
         // A return address points past its call: one byte back names the caller's function.
         let symbol = StackSymbolizer.function(path: found.path, offset: innermost ? offset : offset &- 1)
-        let frame = TraceFrame(module: URL(fileURLWithPath: found.path).lastPathComponent, symbol: symbol)
+        let frame = TraceFrame(module: Self.fileName(found.path), symbol: symbol)
         state.frames[pid, default: [:]][address] = frame
         return frame
+    }
+
+    /// The last component of a path.
+    static func fileName(_ path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     }
 
     /// The executable mappings of files among `maps`, sorted by start: what addresses are looked up in.
@@ -335,14 +364,14 @@ final class WakeupTracer: @unchecked Sendable {
         for ring in rings { Self.release(ring) }
         rings = []
         _ = close(stopFD)
-        let (events, programs, lost) = state.withLock { state in
+        let (events, programs, lost, readerCPU) = state.withLock { state in
             defer { state = State() }
-            return (state.events, state.programs, state.lost)
+            return (state.events, state.programs, state.lost, state.readerCPU)
         }
         var attribution = WakeupAttributor.attribute(events, programs: programs, lostSamples: lost)
         // The harness's own cost: the reader thread's CPU, and this thread's for the last drain
         // and the attribution.
-        attribution.tracerCPUSeconds = Double(state.withLock { $0.readerCPU } + Self.threadCPU() - finishStart) / 1e9
+        attribution.tracerCPUSeconds = Double(readerCPU + Self.threadCPU() - finishStart) / 1e9
         return attribution
     }
 }

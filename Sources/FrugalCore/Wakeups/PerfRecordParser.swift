@@ -25,13 +25,21 @@ public enum PerfRecordParser {
         public var userStack: [UInt64]
         /// The tracepoint's raw record (its `format` file says where each field is).
         public var raw: [UInt8]
-        /// The user stack's words from its pointer up (PERF_SAMPLE_STACK_USER, as much as the
-        /// kernel could copy), empty for tracepoints opened without a stack copy.
-        public var stackWords: [UInt64]
+        /// The copied user stack's bytes from its pointer up (PERF_SAMPLE_STACK_USER, as much as
+        /// the kernel could copy), empty for tracepoints opened without a stack copy. Kept as
+        /// bytes: most samples never need their words (`stackWords`).
+        public var stackBytes: [UInt8]
 
-        public init(pid: Int32, tid: Int32, time: UInt64, cpu: UInt32, userStack: [UInt64], raw: [UInt8], stackWords: [UInt64] = []) {
+        public init(pid: Int32, tid: Int32, time: UInt64, cpu: UInt32, userStack: [UInt64], raw: [UInt8], stackBytes: [UInt8] = []) {
             (self.pid, self.tid, self.time, self.cpu, self.userStack, self.raw) = (pid, tid, time, cpu, userStack, raw)
-            self.stackWords = stackWords
+            self.stackBytes = stackBytes
+        }
+
+        /// The copied stack as little-endian words, innermost first.
+        public var stackWords: [UInt64] {
+            stackBytes.withUnsafeBytes { buffer in
+                (0..<buffer.count / 8).map { UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) }
+            }
         }
 
         /// The tracepoint id (`common_type`, the raw record's first two bytes).
@@ -98,8 +106,8 @@ public enum PerfRecordParser {
             if size > 0 {
                 guard size <= UInt64(end - at), at + Int(size) + 8 <= end else { return nil }
                 let copied = integer(bytes, at + Int(size), 8)
-                let valid = Int(min(copied, size)) / 8
-                sample.stackWords = (0..<valid).map { integer(bytes, at + $0 * 8, 8) }
+                let valid = Int(min(copied, size)) / 8 * 8
+                sample.stackBytes = Array(bytes[at..<at + valid])
                 at += Int(size) + 8
             }
         }
