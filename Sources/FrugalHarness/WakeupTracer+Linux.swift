@@ -240,7 +240,10 @@ final class WakeupTracer: @unchecked Sendable {
                     let programs = state.programs
                     enough = { WakeupAttributor.isAppFrame($0, programs: programs) }
                 }
-                if !sample.stackBytes.isEmpty, !stack.contains(where: enough) {
+                // A callchain that reached the C library's thread or program start is whole:
+                // nothing is missing for a scan to find (and stale words would pass for callers).
+                let whole = stack.count > 1 && stack.last.map { WakeupAttributor.isSystemLibrary($0.module) } == true
+                if !sample.stackBytes.isEmpty, !whole, !stack.contains(where: enough) {
                     let isSleep: Bool
                     if case .sleep = kind { isSleep = true } else { isSleep = false }
                     if isSleep, let known = state.sleepScans[sample.pid]?[sample.userStack] {
@@ -251,7 +254,13 @@ final class WakeupTracer: @unchecked Sendable {
                         let programs = state.programs, shown = state.chainFiles[sample.pid] ?? []
                         let files: (String) -> Bool = isSleep ? { shown.contains($0) || programs.contains(Self.fileName($0)) }
                                                               : { programs.contains(Self.fileName($0)) }
-                        let scanned = Array(scan(sample.stackWords, pid: sample.pid, files: files, state: &state, remapped: &remapped)
+                        // Only past the callchain's last frame found in the copy: the words
+                        // below it are the inner frames' own, where a stale return address
+                        // (a call made and returned long ago) would pass for a caller.
+                        let words = sample.stackWords
+                        let chain = Set(sample.userStack.dropFirst())
+                        let past = words.lastIndex(where: chain.contains).map { $0 + 1 } ?? 0
+                        let scanned = Array(scan(Array(words[past...]), pid: sample.pid, files: files, state: &state, remapped: &remapped)
                             .drop { stack.contains($0) })
                         if isSleep { state.sleepScans[sample.pid, default: [:]][sample.userStack] = scanned }
                         stack += scanned

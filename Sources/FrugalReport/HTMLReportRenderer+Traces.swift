@@ -63,7 +63,9 @@ extension HTMLReportRenderer {
             let cause = row.cause
             let function = (cause.symbol.map { "<code>\(e($0))</code>" } ?? "not named") + (cause.module.map { " <small>(\(e($0)))</small>" } ?? "")
             let how = [cause.via.map { "waited in \($0)" }, cause.handler.map { "then ran handler \($0)" }, cause.from.map { "named from the \($0 == "inferred" ? "platform's known timer" : $0 + " stack")" }].compactMap { $0 }
-            html += "<tr><td>\(e(cause.kind.rawValue))\(how.isEmpty ? "" : "<br><small>\(e(how.joined(separator: "; ")))</small>")<td>\(function)\(cause.note.map { "<br><small>\(e($0))</small>" } ?? "")"
+            let kinds = row.kinds.count > 1 ? row.kinds.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                : cause.kind.rawValue
+            html += "<tr><td>\(e(kinds))\(how.isEmpty ? "" : "<br><small>\(e(how.joined(separator: "; ")))</small>")<td>\(function)\(cause.note.map { "<br><small>\(e($0))</small>" } ?? "")"
             html += "<td>\(Int((row.share * 100).rounded()))% (\(row.count))<td><small>\(e(row.threads.joined(separator: ", ")))</small>"
         }
         return html + "</tbody></table></details>"

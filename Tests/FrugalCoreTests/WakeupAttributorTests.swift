@@ -175,7 +175,33 @@ extension WakeupAttributorTests {
         XCTAssertEqual(handlers, ["timer:display", "timer:display", nil, nil, "timer:display"])
         XCTAssertEqual(named.causes.count, 2, "one cause per handler, shared by its wakeups")
         let causes = RunWakeupCauses(named, idleSlices: [])
-        XCTAssertEqual(causes.top.first?.count, 3)
+        XCTAssertEqual(causes.top.first?.count, 5, "one function: its wakeups with and without a handler together")
         XCTAssertTrue(causes.topCauseText?.contains("handler timer:display") ?? false, causes.topCauseText ?? "")
+    }
+}
+
+extension WakeupAttributorTests {
+    /// One function that wakes threads in two ways (a timer's tick, the worker its handler
+    /// wakes) is one row with both kinds counted, ahead of a function with more wakeups of any
+    /// single kind but fewer in all.
+    func testCausesAreGroupedByFunction() {
+        let tick = WakeupCause(kind: .timer, symbol: "closure #1 in App.Poller.start()", module: Self.program, from: "handler", handler: "timer:poll")
+        let queued = WakeupCause(kind: .thread, symbol: "closure #1 in App.Poller.start()", module: Self.program, via: "futex", from: "waker")
+        let other = WakeupCause(kind: .thread, symbol: "App.Feed.done()", module: Self.program, from: "waker")
+        let unnamedTimer = WakeupCause(kind: .timer, symbol: nil, module: nil)
+        let unnamedIO = WakeupCause(kind: .io, symbol: nil, module: nil)
+        var wakeups: [AttributedWakeup] = []
+        for (cause, count) in [(0, 2), (1, 2), (2, 3), (3, 1), (4, 1)] {
+            for _ in 0..<count { wakeups.append(AttributedWakeup(time: UInt64(wakeups.count), pid: 1, tid: Int32(cause), cause: cause)) }
+        }
+        let attribution = WakeupAttribution(source: WakeupAttributor.source, causes: [tick, queued, other, unnamedTimer, unnamedIO], wakeups: wakeups)
+        let causes = RunWakeupCauses(attribution, idleSlices: [])
+        XCTAssertEqual(causes.top.map(\.count), [4, 3, 1, 1])
+        XCTAssertEqual(causes.top[0].kinds, ["timer": 2, "another thread": 2])
+        XCTAssertEqual(causes.top[0].share, 4.0 / 9.0, accuracy: 1e-12)
+        XCTAssertEqual(causes.top[0].threads.count, 2)
+        XCTAssertEqual(causes.top[1].cause.symbol, "App.Feed.done()")
+        XCTAssertEqual(Set(causes.top.suffix(2).map(\.cause.kind)), [.timer, .io], "unnamed causes stay apart by kind")
+        XCTAssertEqual(causes.topCauseText?.hasPrefix("another thread + timer: closure #1 in App.Poller.start()"), true, causes.topCauseText ?? "")
     }
 }

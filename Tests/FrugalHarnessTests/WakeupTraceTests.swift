@@ -34,10 +34,11 @@ final class WakeupTraceTests: XCTestCase {
         XCTAssertTrue(symbol.contains("PollingNewsApp.didFinishLaunching"), "top cause: \(top.cause)")
         XCTAssertEqual(top.cause.module, "frugal-workload-host")
         // The timer's own wakeup of the main thread and the pool thread its handler wakes both
-        // name the closure: together most of the idle wakeups.
-        let polling = causes.top.filter { $0.cause.symbol?.contains("PollingNewsApp") ?? false }
-        XCTAssertTrue(polling.contains { $0.cause.kind == .timer }, "\(causes.top)")
-        XCTAssertGreaterThanOrEqual(polling.reduce(0) { $0 + $1.share }, 0.5, "\(causes.top)")
+        // name the closure: one row of two kinds, most of the idle wakeups (measured 0.6–0.7;
+        // the rest is the main thread woken for the check's result).
+        XCTAssertGreaterThan(top.kinds[WakeupKind.timer.rawValue] ?? 0, 0, "\(top)")
+        XCTAssertGreaterThan(top.kinds[WakeupKind.thread.rawValue] ?? 0, 0, "\(top)")
+        XCTAssertGreaterThanOrEqual(top.share, 0.5, "\(causes.top)")
         // The audit cites it.
         let evidence = try XCTUnwrap(report.audits["power.avoid-polling"]).evidence.map(\.description)
         XCTAssertTrue(evidence.contains { $0.hasPrefix("top idle-wakeup cause") && $0.contains("PollingNewsApp") }, "\(evidence)")

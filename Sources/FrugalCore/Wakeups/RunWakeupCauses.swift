@@ -62,16 +62,27 @@ public struct RunWakeupCauses: Codable, Sendable, Equatable {
             return low > 0 && time <= slices[low - 1].end
         }
         let scoped = slices.isEmpty ? attribution.wakeups : attribution.wakeups.filter { idle($0.time) }
-        var counts: [Int: Int] = [:]
-        var threads: [Int: Set<Int32>] = [:]
-        for wakeup in scoped {
-            counts[wakeup.cause, default: 0] += 1
-            threads[wakeup.cause, default: []].insert(wakeup.tid)
+        // Grouped by function: a timer's tick and the pool thread its handler wakes are one
+        // cause of two kinds, and its share is theirs together.
+        struct Group { var count = 0; var byCause: [Int: Int] = [:]; var threads: Set<Int32> = []; var first = Int.max }
+        var groups: [String: Group] = [:]
+        for (position, wakeup) in scoped.enumerated() {
+            let cause = attribution.causes[wakeup.cause]
+            // Unnamed causes stay apart by kind: nothing says they are one.
+            let key = cause.symbol.map { "\(cause.module ?? "")\u{0}\($0)" } ?? "\u{1}\(cause.kind.rawValue)"
+            groups[key, default: Group()].count += 1
+            groups[key]!.byCause[wakeup.cause, default: 0] += 1
+            groups[key]!.threads.insert(wakeup.tid)
+            groups[key]!.first = min(groups[key]!.first, position)
         }
-        let top = counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(Self.limit).map { index, count in
-            let cause = attribution.causes[index]
-            let names = (threads[index] ?? []).sorted().map { tid in threadNames[tid].map { "\($0) (\(tid))" } ?? String(tid) }
-            return WakeupCauseShare(cause: cause, count: count, share: Double(count) / Double(max(1, scoped.count)), threads: names)
+        let top = groups.values.sorted { ($1.count, $0.first) < ($0.count, $1.first) }.prefix(Self.limit).map { group in
+            // The group's most frequent cause speaks for it; every kind is counted.
+            let main = group.byCause.max { ($0.value, $1.key) < ($1.value, $0.key) }!.key
+            var kinds: [String: Int] = [:]
+            for (index, count) in group.byCause { kinds[attribution.causes[index].kind.rawValue, default: 0] += count }
+            let names = group.threads.sorted().map { tid in threadNames[tid].map { "\($0) (\(tid))" } ?? String(tid) }
+            return WakeupCauseShare(cause: attribution.causes[main], count: group.count, share: Double(group.count) / Double(max(1, scoped.count)),
+                                    threads: names, kinds: kinds)
         }
         self.init(source: attribution.source, scope: slices.isEmpty ? "run" : "idle", traced: traced, attributed: attributed,
                   scopeWakeups: scoped.count, top: Array(top), lostSamples: attribution.lostSamples)
@@ -82,12 +93,13 @@ public struct RunWakeupCauses: Codable, Sendable, Equatable {
     public var topCauseText: String? {
         guard let first = top.first else { return nil }
         let percent = Int((first.share * 100).rounded())
-        return "\(first.cause.kind.rawValue): \(first.cause.symbol ?? "no named frame")"
+        let kinds = first.kinds.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map(\.key).joined(separator: " + ")
+        return "\(kinds): \(first.cause.symbol ?? "no named frame")"
             + (first.cause.module.map { " (\($0))" } ?? "") + (first.cause.handler.map { ", handler \($0)" } ?? "") + ", \(percent)% of \(scopeWakeups) \(scope == "idle" ? "idle " : "")wakeups"
     }
 }
 
-/// One cause's part of a run's wakeups.
+/// One function's part of a run's wakeups (`cause` is its most frequent cause).
 public struct WakeupCauseShare: Codable, Sendable, Equatable {
     public var cause: WakeupCause
     public var count: Int
@@ -95,9 +107,13 @@ public struct WakeupCauseShare: Codable, Sendable, Equatable {
     public var share: Double
     /// The threads it woke: `name (tid)`.
     public var threads: [String]
+    /// Its wakeups by kind (`timer`, `another thread`): one function can wake threads in
+    /// several ways (a timer's tick, and the pool thread its handler queues work on).
+    public var kinds: [String: Int]
 
-    public init(cause: WakeupCause, count: Int, share: Double, threads: [String]) {
+    public init(cause: WakeupCause, count: Int, share: Double, threads: [String], kinds: [String: Int] = [:]) {
         (self.cause, self.count, self.share, self.threads) = (cause, count, share, threads)
+        self.kinds = kinds.isEmpty ? [cause.kind.rawValue: count] : kinds
     }
 }
 
