@@ -14,7 +14,7 @@ import FrugalProbe
 ///    (`SystemCallNames`) — what ended a wait (a timeout, ready descriptors, a signal).
 /// Only events fired while a task of the run is on the CPU are recorded, so the cost follows the
 /// app's own scheduling, not the machine's. One reader thread drains the ring buffers when they
-/// are a quarter full or every second, reading each process's `maps` while it lives so the
+/// are a quarter full or every half second, reading each process's `maps` while it lives so the
 /// addresses can be named (`StackSymbolizer`'s ELF tables) after it is gone.
 /// `WakeupAttributor` (FrugalCore) then finds each wakeup's cause.
 ///
@@ -48,7 +48,7 @@ final class WakeupTracer: @unchecked Sendable {
     /// Keeps the switches of a thread going to sleep (S, D, stopped, ...), not preempted ones.
     static let sleepFilter = "prev_state & 255"
     /// The reader's longest sleep, ms: new processes' maps are read within it.
-    static let drainInterval: Int32 = 1000
+    static let drainInterval: Int32 = 500
 
     struct Formats {
         var switchID: UInt16, wakeupID: UInt16, exitID: UInt16

@@ -249,12 +249,13 @@ public enum SystemCallNames {
     #if arch(arm64)
     static let numbers: [Int64: String] = [
         22: "epoll_pwait", 441: "epoll_pwait2", 73: "ppoll", 72: "pselect6", 98: "futex", 449: "futex_waitv",
-        101: "nanosleep", 115: "clock_nanosleep", 137: "rt_sigtimedwait",
+        101: "nanosleep", 115: "clock_nanosleep", 137: "rt_sigtimedwait", 260: "wait4", 95: "waitid",
     ]
     #else
     static let numbers: [Int64: String] = [
         232: "epoll_wait", 281: "epoll_pwait", 441: "epoll_pwait2", 7: "poll", 271: "ppoll", 23: "select", 270: "pselect6",
         202: "futex", 449: "futex_waitv", 35: "nanosleep", 230: "clock_nanosleep", 34: "pause", 128: "rt_sigtimedwait",
+        61: "wait4", 247: "waitid",
     ]
     #endif
 
@@ -280,6 +281,9 @@ public enum SystemCallNames {
             return .timer
         case "rt_sigtimedwait":
             return result == -11 ? .timer : .signal
+        case "wait4", "waitid":
+            // A child changed state (ended, stopped): another process; 0 is WNOHANG's nothing.
+            return result >= 0 ? .process : .other
         default:
             // epoll, poll, select: 0 is the timeout, a count is ready descriptors.
             return result == 0 ? .timer : (result > 0 ? .io : .other)
