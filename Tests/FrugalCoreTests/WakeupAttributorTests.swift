@@ -155,6 +155,10 @@ final class WakeupAttributorTests: XCTestCase {
         XCTAssertFalse(WakeupAttributor.isRuntimeSymbol("closure #1 (FrugalKit.RunLoopTimer) -> () in FrugalWorkloads.PollingNewsApp.didFinishLaunching(FrugalKit.Application) -> ()"))
         XCTAssertFalse(WakeupAttributor.isRuntimeSymbol("FrugalWorkloads.NewsFeed.check(app: FrugalKit.Application) -> ()"))
         XCTAssertEqual(WakeupAttributor.owner("closure #1 in closure #2 (Swift.Int) -> () in App.Model.load() -> ()"), "App.Model.load() -> ()")
+        // Names the optimizer makes in a release build.
+        XCTAssertTrue(WakeupAttributor.isRuntimeSymbol("function signature specialization <Arg[1] = Dead> of static FrugalKit.Application.main(apps: [FrugalKit.AppEntry]) -> Swift.Never"))
+        XCTAssertEqual(WakeupAttributor.owner("generic specialization <Swift.Int> of App.Cache.store<A>(A) -> ()"), "App.Cache.store<A>(A) -> ()")
+        XCTAssertEqual(WakeupAttributor.owner("closure #1 in specialized static App.Poller.start() -> ()"), "App.Poller.start() -> ()")
     }
 }
 

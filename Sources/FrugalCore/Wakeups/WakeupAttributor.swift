@@ -64,9 +64,28 @@ public enum WakeupAttributor {
             index = text.index(after: index)
         }
         text = text[cut...]
-        for prefix in ["static ", "specialized ", "generic specialization "] where text.hasPrefix(prefix) {
-            text = text.dropFirst(prefix.count)
-            if prefix == "generic specialization ", let of = text.range(of: " of ") { text = text[of.upperBound...] }
+        // The optimizer's names: `generic specialization <…> of F`, `function signature
+        // specialization <Arg[1] = Dead> of F`, `specialized F`, and `static F`.
+        var changed = true
+        while changed {
+            changed = false
+            if let marker = text.range(of: "specialization <"),
+               text[..<marker.lowerBound].allSatisfy({ $0.isLowercase || $0 == " " }) {
+                var depth = 0
+                var index = text.index(before: marker.upperBound)
+                while index < text.endIndex {
+                    if text[index] == "<" { depth += 1 } else if text[index] == ">" { depth -= 1; if depth == 0 { break } }
+                    index = text.index(after: index)
+                }
+                if index < text.endIndex, text[text.index(after: index)...].hasPrefix(" of ") {
+                    text = text[text.index(index, offsetBy: 5)...]
+                    changed = true
+                }
+            }
+            for prefix in ["static ", "specialized "] where text.hasPrefix(prefix) {
+                text = text.dropFirst(prefix.count)
+                changed = true
+            }
         }
         return String(text)
     }
