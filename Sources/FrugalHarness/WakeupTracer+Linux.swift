@@ -328,6 +328,9 @@ final class WakeupTracer: @unchecked Sendable {
         if found == nil, !remapped.contains(pid), !state.gone.contains(pid), let maps = try? ProcFS.maps(pid: pid) {
             state.maps[pid] = Self.code(maps)
             remapped.insert(pid)
+            // An address outside the maps read before may mean an exec since (the run's process
+            // is held in the harness's image until its counters are attached): its program too.
+            if let program = ProcFS.executableName(pid: pid) { state.programs.insert(program) }
             found = mapping()
         }
         guard let found, found.path.hasPrefix("/") else { return TraceFrame(module: "?", symbol: nil) }

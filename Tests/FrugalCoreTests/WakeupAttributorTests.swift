@@ -209,3 +209,26 @@ extension WakeupAttributorTests {
         XCTAssertEqual(causes.topCauseText?.hasPrefix("another thread + timer: closure #1 in App.Poller.start()"), true, causes.topCauseText ?? "")
     }
 }
+
+extension WakeupAttributorTests {
+    /// A thread woken while still on its way to sleep: the waker's `sched_wakeup` (one CPU)
+    /// comes before the sleeper's switch (another CPU). The wakeup is still the waker's.
+    func testAWakeupJustBeforeTheSwitchIsTheWakersOwn() {
+        let waker = [TraceFrame(module: "libc.so.6", symbol: "sem_post"), Self.check]
+        let events = [
+            SchedulerEvent(time: 1_000_000, pid: 100, tid: 100, kind: .wake(target: 101), stack: waker),
+            Self.sleep(1_300_000, tid: 101, stack: [TraceFrame(module: "libdispatch.so", symbol: "_dispatch_sema4_wait")]),
+            Self.exit(1_400_000, tid: 101, call: Self.futexNumber, result: 0),
+            // Long after a wakeup fired at it, a sleep is its own.
+            SchedulerEvent(time: 5_000_000, pid: 100, tid: 100, kind: .wake(target: 101), stack: waker),
+            Self.sleep(9_000_000, tid: 101, stack: [TraceFrame(module: "libdispatch.so", symbol: "_dispatch_sema4_wait")]),
+            Self.exit(9_500_000, tid: 101, call: Self.futexNumber, result: 0),
+        ]
+        let attribution = WakeupAttributor.attribute(events, programs: Self.programs)
+        let causes = attribution.wakeups.map { attribution.causes[$0.cause] }
+        XCTAssertEqual(causes.map(\.kind), [.thread, .process])
+        XCTAssertEqual(causes[0].symbol, "NewsApp.Feed.check() -> ()")
+        XCTAssertEqual(causes[0].from, "waker")
+        XCTAssertEqual(attribution.wakeups[0].time, 1_000_000)
+    }
+}

@@ -14,6 +14,9 @@
 ///    stack of the first thread it woke in turn, or of a wait it made), else from where it waited.
 public enum WakeupAttributor {
     public static let source = "perf:sched:sched_switch+sched:sched_wakeup+raw_syscalls:sys_exit (run cgroup, user callchains)"
+    /// How long before a thread's switch to sleep a wakeup fired at it still counts as the one
+    /// that ends that sleep (it was on its way to sleep when woken), ns.
+    static let earlyWakeWindow: UInt64 = 2_000_000
     /// Wakeups kept one by one in a record; more are counted in `droppedWakeups`.
     public static let wakeupCap = 500_000
 
@@ -161,6 +164,10 @@ public enum WakeupAttributor {
         var asleep: [Int32: (sleep: SchedulerEvent, waker: SchedulerEvent?, wakerWake: Int?)] = [:]
         /// Per thread: its wake under way (index into `wakes`).
         var awake: [Int32: Int] = [:]
+        /// Per thread: a wakeup fired at it while it was not yet seen asleep. A thread on its way
+        /// to sleep (its state set, not yet switched out) can be woken first: the waker's
+        /// `sched_wakeup` then comes before the sleeper's `sched_switch`, on another CPU.
+        var early: [Int32: (wake: SchedulerEvent, wakerWake: Int?)] = [:]
 
         func end(_ tid: Int32, at time: UInt64, exit: (number: Int64, result: Int64)?) {
             guard let pending = asleep.removeValue(forKey: tid) else { return }
@@ -193,7 +200,11 @@ public enum WakeupAttributor {
                 // A sleep whose end was not seen (a wait the tracer does not follow) ended by now.
                 end(event.tid, at: event.time, exit: nil)
                 awake[event.tid] = nil
-                asleep[event.tid] = (event, nil, nil)
+                if let first = early.removeValue(forKey: event.tid), event.time &- first.wake.time <= Self.earlyWakeWindow {
+                    asleep[event.tid] = (event, first.wake, first.wakerWake)
+                } else {
+                    asleep[event.tid] = (event, nil, nil)
+                }
             case .wake(let target):
                 // The first thread it woke names what it was doing; one whose stack shows the app's
                 // code beats one that does not (the runtime's report of a handler's end, say).
@@ -203,8 +214,10 @@ public enum WakeupAttributor {
                         wakes[current].handlerStack = event.stack
                     }
                 }
-                if let pending = asleep[target], pending.waker == nil {
-                    asleep[target] = (pending.sleep, event, awake[event.tid])
+                if let pending = asleep[target] {
+                    if pending.waker == nil { asleep[target] = (pending.sleep, event, awake[event.tid]) }
+                } else {
+                    early[target] = (event, awake[event.tid])
                 }
             case .syscallExit(let number, let result):
                 end(event.tid, at: event.time, exit: (number, result))
