@@ -20,8 +20,8 @@ scripts/setup.sh
 # yields the CPU whenever the main lane's runs want it), holds classes whose real runs sleep and
 # are judged on counts (wakeups, bytes, files, exit codes), never on how long something took:
 # black-box commands, `idle`,
-# CLI exit codes; and two CPU-bound classes that measure nothing (the report's screenshots in
-# Chromium, the statistics' noise simulation), which fill the core the main lane leaves idle
+# CLI exit codes; and CPU-bound classes that measure nothing (the report's screenshots in
+# Chromium, the statistics' noise simulation, reports at scale, fuzz replays), which fill the core the main lane leaves idle
 # (it uses about a third of one). A class not listed runs in the main lane: slower, never wrong.
 # The test binary is run directly, since a second `swift test` would wait for the first one's
 # lock on .build.
@@ -29,9 +29,13 @@ scripts/setup.sh
 # audits read when the app issued its requests (network.enqueue-together, bursts): at nice 10
 # beside two CPU hogs their apps (niced with the lane) waited tens of ms for a CPU between
 # requests, and sync.burst read 0.89. They run in a third process at normal priority: asleep,
-# they take next to nothing from the main lane.
+# they take next to nothing from the main lane. The black-box A/B and bisect checks (exact write
+# counts of shell scripts) and the output-path refusals (exit codes and files) join them: about
+# 30 s of the main lane, asleep or judged on counts.
 network=(
     FrugalHarnessTests.NetworkWorkloadPairTests
+    FrugalCLITests.ABCommandTests
+    FrugalCLITests.CLIOutputPathTests
 )
 beside=(
     FrugalCLITests.CICommandTests
@@ -44,6 +48,8 @@ beside=(
     FrugalHarnessTests.PeakResidentTests
     FrugalReportTests.HTMLScreenshotTests
     FrugalCoreTests.StatisticsNoiseSimulationTests
+    FrugalReportTests.ReportAtScaleTests
+    FrugalFuzzTargetsTests.FuzzReplayTests
 )
 skips=()
 for class in "${beside[@]}" "${network[@]}"; do skips+=(--skip "^$class/"); done
@@ -64,7 +70,7 @@ wait "$network_pid" || network_status=$?
 # Everything but the start lines: a failure's message runs over several lines (a verdict table).
 echo "test: the lane beside the others (${#beside[@]} classes):"
 grep -v "Test Case .* started at" "$log" || true
-echo "test: the network pairs' lane (${#network[@]} class):"
+echo "test: the network pairs' lane (${#network[@]} classes):"
 grep -v "Test Case .* started at" "$network_log" || true
 [ "$status" -eq 0 ] && [ "$beside_status" -eq 0 ] && [ "$network_status" -eq 0 ] || {
     echo "test: failed (main lane $status, beside $beside_status, network pairs $network_status)" >&2

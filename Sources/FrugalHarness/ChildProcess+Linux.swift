@@ -281,6 +281,9 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
     /// `/proc/<pid>` read from the harness: its threads, memory and I/O.
     func sample(at time: UInt64) -> ProcessSample? { try? ProcFS.sample(pid: pid, time: time) }
 
+    /// From `/proc/<tid>/wchan` (``ProcFS/isOffRunQueue(tid:)``).
+    func isOffRunQueue(tid: Int32) -> Bool? { ProcFS.isOffRunQueue(tid: tid) }
+
     /// Writes one control message; throws when the pipe is closed or the write fails.
     func send(_ message: ControlMessage) throws {
         sendLock.lock()

@@ -16,6 +16,8 @@ public struct EnvironmentSurvey: Codable, Sendable {
     public var runContainment: Check?
     /// Whether the kernel's exit records (taskstats) give every descendant's final counters.
     public var exitRecords: Check?
+    /// Whether RAPL's package energy can be read (powercap), for `energy.measuredJoules`.
+    public var measuredEnergy: Check?
 
     public struct Machine: Codable, Sendable {
         public var hostname: String
@@ -57,11 +59,12 @@ public struct EnvironmentSurvey: Codable, Sendable {
     }
 
     /// The events `doctor` tries: the software events that work on a PMU-less VM, and the
-    /// hardware ones that need a PMU (instructions and cycles join the report on bare metal).
+    /// hardware ones that need a PMU (the main thread's, as FrugalKit names them: with a PMU
+    /// they are the `mainThread.*` counters).
     public static let probedEvents = [
         "perf::CONTEXT-SWITCHES", "perf::TASK-CLOCK", "perf::CPU-CLOCK", "perf::PAGE-FAULTS", "perf::MAJOR-FAULTS",
         "perf::MINOR-FAULTS", "perf::CPU-MIGRATIONS", "perf::INSTRUCTIONS", "PAPI_TOT_INS", "PAPI_TOT_CYC",
-    ]
+    ] + HardwareCounterReading.papiThreadEvents
 
     /// Surveys this machine now.
     public static func survey() -> EnvironmentSurvey {
@@ -76,6 +79,7 @@ public struct EnvironmentSurvey: Codable, Sendable {
         let exitRecords = TaskExitMonitor.shared.unavailableReason
         survey.exitRecords = Check(available: exitRecords == nil, detail: exitRecords
             ?? "taskstats over netlink: each exiting thread's final context switches, CPU and writes, descendants and orphans included")
+        survey.measuredEnergy = measuredEnergyCheck()
         return survey
     }
 
@@ -158,10 +162,24 @@ public struct EnvironmentSurvey: Codable, Sendable {
         }
         if let runContainment { notes.append("run containment: " + runContainment.detail) }
         if let exitRecords, !exitRecords.available { notes.append("exit records: " + exitRecords.detail + "; black-box counts fall back to wait4 and /proc samples") }
-        notes.append("energy is not measured on this machine unless a RAPL/powercap component is present; it is modelled")
+        if let measuredEnergy, measuredEnergy.available {
+            notes.append("energy is modelled; the package energy RAPL measures (powercap) is reported beside it as energy.measuredJoules: the whole package, every process on it")
+        } else {
+            notes.append("energy is modelled; it is not measured here (\(measuredEnergy?.detail ?? "RAPL not checked"))")
+        }
         notes.append("network: each run has its own origin server and shaping proxy on loopback (FRUGAL_PROXY, http_proxy, https_proxy; an app's or program's HTTPS goes through CONNECT, with a CA made for the run: docs/NETWORK.md); by default runs start on the LTE link (9 Mbit/s down, 1.5 Mbit/s up, 60 ms RTT) and radio energy is modelled for an LTE device (Huang et al. 2012); frugal run's --network and --radio change them, and each radio metric names its model in its source")
         return EnvironmentInfo(hostname: machine.hostname, kernel: machine.kernel, cores: machine.cores,
                                memoryBytes: machine.memoryBytes, virtualMachine: machine.virtualMachine,
                                papiVersion: papi.version, counters: papi.events, notes: notes)
+    }
+}
+
+extension EnvironmentSurvey {
+    /// Whether RAPL's package energy can be read here: the zones and a first reading.
+    static func measuredEnergyCheck() -> Check {
+        switch PowercapEnergyMeter().begin() {
+        case .success: return Check(available: true, detail: "RAPL package energy through powercap (\(PowercapEnergyMeter.defaultRoot)/intel-rapl:N/energy_uj)")
+        case .failure(let reason): return Check(available: false, detail: reason.description)
+        }
     }
 }

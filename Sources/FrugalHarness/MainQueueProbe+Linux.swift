@@ -56,15 +56,23 @@ struct MainQueueProbe: Sendable {
 
     /// Finds and checks the main queue in process `pid`; the reason when it cannot be used.
     static func locate(pid: Int32) -> Result<MainQueueProbe, Unusable> {
-        let maps: [ProcFS.Mapping]
-        do { maps = try ProcFS.maps(pid: pid) } catch { return .failure(.unreadable("\(error)")) }
+        let text: String
+        do { text = try FileReader.readText("/proc/\(pid)/maps") } catch { return .failure(.unreadable("\(error)")) }
+        let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+        // Most looks at a program without libdispatch (30 in its first 10 s) find nothing new: no
+        // libdispatch mapped, and an executable already known not to define the global. They
+        // end here, without parsing the maps (the harness's own CPU beside an idle program).
+        if !Self.mentionsDispatch(text), let executable, ELFObjectSymbol.knownAbsent(symbol, in: executable) {
+            return .failure(.noDispatch)
+        }
+        let maps = ProcFS.parseMaps(text)
         // The executable first: it defines the global when libdispatch is linked in statically, or
         // when it holds a copy relocation of it (then its copy is the live one); else libdispatch.so.
         // An executable that only refers to it has it undefined (value 0), and is passed over.
         let files = Set(maps.map(\.path).filter { $0.hasPrefix("/") })
-        let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
         var candidates = executable.map { files.contains($0) ? [$0] : [] } ?? []
-        candidates += files.filter { URL(fileURLWithPath: $0).lastPathComponent.hasPrefix("libdispatch.so") }.sorted()
+        // The file name by hand: URL(fileURLWithPath:) stats every path to see if it is a directory.
+        candidates += files.filter { ($0.split(separator: "/").last ?? "").hasPrefix("libdispatch.so") }.sorted()
         guard !candidates.isEmpty else { return .failure(.noDispatch) }
         for file in candidates {
             guard let found = ELFObjectSymbol.cached(symbol, in: file) else { continue }
@@ -79,6 +87,27 @@ struct MainQueueProbe: Sendable {
             return .success(probe)
         }
         return .failure(.noDispatch)
+    }
+
+    /// Whether the maps' text names a `libdispatch.so` anywhere: a byte search (Foundation's
+    /// `contains` on a String goes through `range(of:)` and its options).
+    static func mentionsDispatch(_ text: String) -> Bool {
+        let needle = Array("libdispatch.so".utf8)
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count >= needle.count else { return false }
+            var index = 0
+            let last = bytes.count - needle.count
+            while index <= last {
+                if bytes[index] == needle[0] {
+                    var matched = 1
+                    while matched < needle.count && bytes[index + matched] == needle[matched] { matched += 1 }
+                    if matched == needle.count { return true }
+                }
+                index += 1
+            }
+            return false
+        }
     }
 
     /// Why the probe cannot be used.
@@ -145,6 +174,15 @@ struct ELFObjectSymbol: Sendable {
     /// Each file's answer for `MainQueueProbe.symbol`, found once (an executable without libdispatch
     /// is looked at again for each look for the main queue otherwise).
     private static let cache = Mutex<[String: ELFObjectSymbol?]>([:])
+
+    /// Whether `path` was already looked at and does not define `name`.
+    static func knownAbsent(_ name: String, in path: String) -> Bool {
+        let key = name + "\u{0}" + path
+        return cache.withLock { cache in
+            guard let known = cache[key] else { return false }
+            return known == nil
+        }
+    }
 
     /// `find(name, in: path)`, remembered per file.
     static func cached(_ name: String, in path: String) -> ELFObjectSymbol? {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import FrugalCore
 import FrugalProbe
 
@@ -15,11 +16,18 @@ struct MainThreadJudge {
     /// The process watched (past wrappers).
     private(set) var pid: Int32 = 0
     private var probe: MainQueueProbe?
+    /// A look for the main queue under way (``MainQueueSearch``), if one is.
+    private var search: MainQueueSearch?
     /// Why there is no probe for `pid` (the last attempt's reason).
     private var unusable: MainQueueProbe.Unusable?
     private var attempts = 0
     private var nextAttempt: UInt64 = 0
     private var lastDrainer: Int32?
+    /// The address space's size (pages) when the last look found no libdispatch: while it stays
+    /// the same nothing was mapped, and a look would read and parse the maps for nothing.
+    private var sizeAtLastMiss: UInt64?
+    /// The size when the look under way began.
+    private var sizeAtSearch: UInt64?
     /// Every distinct judgement, in order (at most `choiceLimit`).
     private(set) var choices: [MainThreadChoice] = []
     private var current: (tid: Int32, basis: String)?
@@ -38,22 +46,36 @@ struct MainThreadJudge {
         if pid != self.pid {
             self.pid = pid
             probe = nil
+            search = nil
             unusable = nil
             attempts = 0
             nextAttempt = 0
             lastDrainer = nil
+            sizeAtLastMiss = nil
         }
-        if probe == nil, attempts < Self.attemptLimit, now >= nextAttempt {
+        if probe == nil, search == nil, attempts < Self.attemptLimit, now >= nextAttempt {
             attempts += 1
             nextAttempt = attempts < Self.quickAttempts ? now : now + 1_000_000_000
-            switch MainQueueProbe.locate(pid: pid) {
+            let size = ProcFS.addressSpacePages(pid: pid)
+            if unusable == .noDispatch, let size, size == sizeAtLastMiss {
+                // Nothing mapped since the last look found no libdispatch: it would find none again.
+            } else {
+                search = MainQueueSearch(pid: pid)
+                sizeAtSearch = size
+            }
+        }
+        if let outcome = search?.outcome {
+            search = nil
+            switch outcome {
             case .success(let found): probe = found
-            case .failure(let why): unusable = why
+            case .failure(let why):
+                unusable = why
+                sizeAtLastMiss = why == .noDispatch ? sizeAtSearch : nil
             }
         }
         guard let probe else {
             judge(pid, basis: MainThreadChoice.firstThread, now: now,
-                  evidence: "the process's first thread: " + (unusable?.description ?? "libdispatch's main queue was not looked for"))
+                  evidence: "the process's first thread: " + (unusable?.description ?? (search == nil ? "libdispatch's main queue was not looked for" : "libdispatch's main queue is being looked for")))
             return (pid, false)
         }
         // Unreadable once found: the process is on its way out. The judgement stands.
@@ -84,7 +106,14 @@ struct MainThreadJudge {
     }
 
     private mutating func judge(_ tid: Int32, basis: String, now: UInt64, evidence: String) {
-        guard current?.tid != tid || current?.basis != basis else { return }
+        guard current?.tid != tid || current?.basis != basis else {
+            // The same judgement, with what the look for the main queue found once it has ended.
+            if let last = choices.indices.last, choices[last].pid == pid, choices[last].tid == tid,
+               choices[last].basis == basis, choices[last].evidence != evidence {
+                choices[last].evidence = evidence
+            }
+            return
+        }
         current = (tid, basis)
         if let last = choices.last, last.pid == pid, last.tid == tid, last.basis == MainThreadChoice.firstThread {
             // Judged before the dynamic loader had mapped libdispatch: the same thread, now with evidence.
@@ -95,4 +124,24 @@ struct MainThreadJudge {
               !choices.contains(where: { $0.pid == pid && $0.tid == tid && $0.basis == basis }) else { return }
         choices.append(MainThreadChoice(pid: pid, tid: tid, since: now, basis: basis, evidence: evidence))
     }
+}
+
+/// One look for a process's main queue, on a thread of its own. Finding the symbol can mean
+/// reading a large executable's symbol table (a debug build's has 36,000 entries), which took
+/// long enough on a loaded machine that the watch, doing it between two samples, took none for a
+/// while: a program's 0.2 s sleep before a 0.4 s spin went unseen, the spin was taken for its
+/// launch, and the hang was missed (1 run in 6 at load 14 here). The watch samples the first
+/// thread at its usual interval until the answer is there.
+final class MainQueueSearch: Sendable {
+    private let result = Mutex<Result<MainQueueProbe, MainQueueProbe.Unusable>?>(nil)
+
+    init(pid: Int32) {
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            let found = MainQueueProbe.locate(pid: pid)
+            result.withLock { $0 = found }
+        }
+    }
+
+    /// The answer, once the look has ended.
+    var outcome: Result<MainQueueProbe, MainQueueProbe.Unusable>? { result.withLock { $0 } }
 }

@@ -131,6 +131,16 @@ final class OutsideHangWatcher: Sendable {
         var lastMembersCheck: UInt64 = 0
         var pid = root
         var wait = interval
+        // The watched thread's files, kept open while it stays the one watched.
+        var reader: ThreadWaitReader?
+        func waitState(pid: Int32, tid: Int32) -> ThreadWaitState? {
+            if reader?.pid != pid || reader?.tid != tid { reader = ThreadWaitReader(pid: pid, tid: tid) }
+            guard let state = reader?.read() else {
+                reader = nil
+                return nil
+            }
+            return state
+        }
         while true {
             let (done, isPaused, expecting) = shared.withLock { ($0.stopped, $0.paused, ($0.expectingFrom, $0.expectingUntil)) }
             if done { break }
@@ -140,12 +150,12 @@ final class OutsideHangWatcher: Sendable {
                 lastMembersCheck = now
             }
             var (tid, idle) = isPaused ? (pid, false) : judge.choose(pid: pid, now: now)
-            var watched = isPaused ? nil : ProcFS.waitState(pid: pid, tid: tid)
+            var watched = isPaused ? nil : waitState(pid: pid, tid: tid)
             if watched == nil && tid != pid {
                 // The pool thread that last drained the main queue has left: the main thread is idle.
                 judge.forget(tid)
                 (tid, idle) = (pid, true)
-                watched = ProcFS.waitState(pid: pid, tid: pid)
+                watched = waitState(pid: pid, tid: pid)
             }
             if isPaused {
                 tracker.pause()

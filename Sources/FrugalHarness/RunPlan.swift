@@ -148,6 +148,8 @@ public struct HarnessOptions: Sendable {
     /// Where each process's hardware counters (instructions, cycles, misses) come from: the
     /// kernel's perf events, or a test double.
     public var hardwareCounters: any HardwareCounterSource = PerfHardwareCounters()
+    /// Where the run's measured energy comes from: RAPL through powercap, or a test double.
+    public var energyMeter: any EnergyMeterSource = PowercapEnergyMeter()
 
     public init(workloadHost: String, sampleInterval: Double = 0.2, launchWatchdog: Double = Thresholds.launchWatchdogSeconds,
                 settleTimeout: Double = 0.25, inputTimeout: Double = 10, terminateWatchdog: Double = 5, commandTimeout: Double = 60,

@@ -87,6 +87,8 @@ final class RunSession {
     var syncTotal: SyncCallFacts?
     /// The run's wakeup tracer on its cgroup, or why there is none; nil once finished or when not asked for.
     var wakeupTracer: Result<WakeupTracer, WakeupTraceUnavailable>?
+    /// The machine's energy reading from before the first spawn (`RunSession+Energy.swift`).
+    var energySession: Result<any EnergyMeterSession, HardwareCountersUnavailable>?
     var outsideWatches: [OutsideWatchResult] = []
     var tornDown = false
 
@@ -154,6 +156,7 @@ final class RunSession {
         self.network = network
         memory = memoryFirst ?? MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure,
                                                pressureStallGroup: containment?.kind == .v2 ? containment?.path : nil)
+        energySession = Self.beginEnergy(options: options, launcher: launcher)
         let groupSyncs = Self.attachSyncCountersToGroup(blackBox: isBlackBox, containment: containment)
         syncSession = groupSyncs
         if options.traceWakeups { wakeupTracer = Self.startWakeupTracer(containment: containment, containmentUnavailable: containmentUnavailable) }
@@ -481,6 +484,7 @@ final class RunSession {
         record.hardwareCounters = hardwareTotal
         record.syncCalls = syncTotal
         record.wakeups = finishWakeupTrace()
+        record.measuredEnergy = endEnergy()
         return record
     }
 }

@@ -8,15 +8,20 @@ import Glibc
 /// Reads the main thread's counters at each handler's start and end and reports the handler.
 /// Counting happens only at boundaries the app crosses anyway: nothing wakes up to measure.
 final class HandlerMeter {
-    private let counters: ThreadCounters
+    private let counters: any ThreadCounterSource
     let emitter: EventEmitter
     /// `/proc/self/task/<tid>/schedstat` of the counted thread, kept open and re-read with pread:
     /// its second field (run-queue delay) separates preemption from waiting.
     private let schedstatFD: Int32
 
     /// Must be created on the main thread (PAPI counts the thread that made the set).
-    init(emitter: EventEmitter, preferPAPI: Bool) {
-        self.counters = ThreadCounters(preferPAPI: preferPAPI)
+    convenience init(emitter: EventEmitter, preferPAPI: Bool) {
+        self.init(emitter: emitter, counters: ThreadCounters(preferPAPI: preferPAPI))
+    }
+
+    /// A meter reading `counters` (the real ones, or a test double of a machine with a PMU).
+    init(emitter: EventEmitter, counters: any ThreadCounterSource) {
+        self.counters = counters
         self.emitter = emitter
         // Without schedstat (an older kernel, no procfs) the run-queue delay is unavailable: -1.
         self.schedstatFD = (try? SystemCall.retrying("open", subject: "schedstat") {
@@ -75,8 +80,11 @@ final class HandlerMeter {
         if let a = voluntaryAfter, let b = voluntaryBefore { voluntary = max(0, a - b) }
         var delay: UInt64?
         if let a = delayAfter, let b = delayBefore { delay = a >= b ? a - b : 0 }
+        // The handler's own hardware counts; nil when the thread has none (the hello says why).
+        let hardware = after.hardware.flatMap { a in before.hardware.map { a.since($0) } }
         emitter.emit(.handler(HandlerRecord(name: name, start: start, end: end, cpuNanoseconds: cpu,
                                             contextSwitches: switches, counterSource: counters.source,
-                                            voluntaryContextSwitches: voluntary, runQueueNanoseconds: delay)), at: end)
+                                            voluntaryContextSwitches: voluntary, runQueueNanoseconds: delay,
+                                            hardware: hardware)), at: end)
     }
 }

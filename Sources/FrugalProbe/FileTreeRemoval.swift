@@ -118,10 +118,23 @@ public enum FileTreeRemoval {
                 let before = left.count
                 removeContents(of: childFD, path: child, mount: mount, left: &left)
                 close(childFD)
-                if left.count == before, unlinkat(fd, name, AT_REMOVEDIR) != 0, errno != ENOENT { left.append(child) }
-            } else if unlinkat(fd, name, 0) != 0, errno != ENOENT {
+                if left.count == before, !unlinkEvenIfImmutable(name, in: fd, flags: AT_REMOVEDIR) { left.append(child) }
+            } else if !unlinkEvenIfImmutable(name, in: fd, flags: 0) {
                 left.append(child)
             }
         }
+    }
+
+    /// Unlinks `name` in the directory open at `fd`; true when it is gone. A file or directory
+    /// marked immutable or append-only (`chattr +i`, which a workload running as root can do in
+    /// its sandbox) refuses with EPERM, as does every entry of an immutable directory: the
+    /// attributes of both are cleared and the unlink tried once more. That needs the capability
+    /// that set them (CAP_LINUX_IMMUTABLE), so whoever could mark them can remove them.
+    private static func unlinkEvenIfImmutable(_ name: String, in fd: Int32, flags: Int32) -> Bool {
+        if unlinkat(fd, name, flags) == 0 || errno == ENOENT { return true }
+        guard errno == EPERM else { return false }
+        _ = frugal_clear_immutable(fd, "")
+        _ = frugal_clear_immutable(fd, name)
+        return unlinkat(fd, name, flags) == 0 || errno == ENOENT
     }
 }

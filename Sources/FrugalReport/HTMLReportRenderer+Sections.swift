@@ -27,9 +27,21 @@ extension HTMLReportRenderer {
         if let impact = energy.impact {
             html += "<p>Energy impact: <b>\(e(impact.level.rawValue))</b> (\(number(impact.averageWatts, unit: "W")) average; low &lt; \(number(EnergyImpactLevel.highWatts, unit: "W")) ≤ high &lt; \(number(EnergyImpactLevel.veryHighWatts, unit: "W")) ≤ very high)</p>"
         }
+        html += measuredEnergyLine(energy, runs: runs)
         let notes = runs.first?.energy?.notes ?? []
         html += "<p class=\"legend\">Models: \(["cpu", "disk", "radio"].compactMap { models[$0].map { "<code>\(e($0))</code>" } }.joined(separator: ", "))\(notes.isEmpty ? "" : ". " + notes.map(e).joined(separator: "; "))</p>"
         return html
+    }
+
+    /// The package energy the machine measured (RAPL), labelled measured beside the modelled
+    /// total, or why there is none.
+    static func measuredEnergyLine(_ energy: AggregatedEnergy, runs: [RunReport]) -> String {
+        let source = runs.first?.energy?.measuredSource ?? "powercap:intel-rapl"
+        guard let measured = energy.measuredJoules else {
+            let reason = runs.first?.energy?.unavailable["measured"] ?? "not read"
+            return "<p>Measured energy: <span class=\"unavailable\">unavailable</span> <small>(\(e(reason)))</small></p>"
+        }
+        return "<p>Measured energy: <b title=\"\(e(source))\">\(joules(measured))</b> <small>(measured by RAPL: the whole package, every process on it, this machine; the modelled figure above prices the app alone on the reference device)</small></p>"
     }
 
     /// The comparison at the top of the page: regressions first, then improvements, then what

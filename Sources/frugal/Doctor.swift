@@ -27,13 +27,14 @@ struct Doctor: ParsableCommand {
         }
         print("events")
         for event in survey.papi.events {
-            print("  \(event.available ? "✓" : "✗") \(event.name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(event.available ? "available" : "unavailable: \(event.reason ?? "?")")")
+            print("  \(event.available ? "✓" : "✗") \(event.name.padding(toLength: max(26, event.name.count), withPad: " ", startingAt: 0)) \(event.available ? "available" : "unavailable: \(event.reason ?? "?")")")
         }
         print("privileges uid \(survey.privileges.effectiveUserID), perf_event_paranoid \(survey.privileges.perfEventParanoid.map(String.init) ?? "?"): \(survey.privileges.note)")
         print("rusage    \(survey.rusageThread.detail)")
         print("cgroups   \(survey.cgroups.memoryController.map { "\($0) memory controller at \(survey.cgroups.path ?? "?"): " } ?? "")\(survey.cgroups.note)")
         if let check = survey.runContainment { print("runs      \(check.available ? "contained" : "not contained"): \(check.detail)") }
         if let check = survey.exitRecords { print("exits     \(check.available ? "available" : "unavailable"): \(check.detail)") }
+        if let check = survey.measuredEnergy { print("energy    \(check.available ? "measured" : "not measured"): \(check.detail)") }
         print("PSI       \(survey.pressureStall.available ? "available" : "unavailable"): \(survey.pressureStall.detail)")
         print("loopback  \(survey.loopback.available ? "available" : "unavailable"): \(survey.loopback.detail)")
     }

@@ -429,7 +429,8 @@ final class FixtureRunTests: XCTestCase {
         // delays timers, so the bound is on both sides but not tighter than that).
         let responseBytes = try XCTUnwrap(request.downlinkEndOffset) - request.downlinkOffset
         let ideal = NetworkProfile.threeG.latency + Double(responseBytes) * 8 / Double(NetworkProfile.threeG.downlinkBitsPerSecond!)
-        XCTAssertEqual(end - request.start, ideal, accuracy: ideal * 0.03, "ideal \(ideal) s")
+        XCTAssertEqual(end - request.start, ideal, accuracy: ideal * 0.03,
+                       "ideal \(ideal) s; start \(request.start), first byte \(request.firstByte.map { "\($0)" } ?? "none"), end \(end)")
         XCTAssertEqual(ReportBuilder.runReport(record).server?.serving, "fixtures \(directory.path)")
     }
 }

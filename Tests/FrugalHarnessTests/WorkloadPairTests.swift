@@ -21,7 +21,13 @@ final class WorkloadPairTests: XCTestCase {
         let polling = pollingReport.audits["power.avoid-polling"]
         let coalesced = coalescedReport.audits["power.avoid-polling"]
         XCTAssertLessThan(try XCTUnwrap(polling?.score), 0.5, polling?.displayValue ?? "")
-        XCTAssertGreaterThanOrEqual(try XCTUnwrap(coalesced?.score), 0.9, coalesced?.displayValue ?? "")
+        // On failure, say which thread woke in which idle slice: an occasional 0.1/s here was
+        // never caught with its evidence.
+        let why = (coalesced?.evidence ?? []).compactMap(\.description).filter { !$0.hasPrefix("0 wakeups") }.joined(separator: "; ")
+            + " | threads: " + (coalescedReport.threads?.threads ?? []).map {
+                "\($0.tid) \($0.name) \($0.role.rawValue) idle \($0.idleWakeups) platform \($0.platformWakeups) of \($0.wakeups) (\($0.evidence))"
+            }.joined(separator: "; ")
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(coalesced?.score), 0.9, (coalesced?.displayValue ?? "") + ": " + why)
         VerdictAssertions.assertClean(bad: pollingReport, good: coalescedReport)
     }
 

@@ -20,6 +20,40 @@ final class FileTreeRemovalTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: outside.appendingPathComponent("keep.txt").path), "a link is removed, not followed")
     }
 
+    /// A workload running as root marked a file and a folder of its sandbox immutable
+    /// (`chattr +i`): the sandbox was left behind, silently, run after run.
+    func testImmutableAndAppendOnlyFilesAndFoldersAreRemoved() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-removal-\(getpid())-immutable")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("locked"), withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: root.appendingPathComponent("locked/file"))
+        try Data("y".utf8).write(to: root.appendingPathComponent("log"))
+        defer {
+            _ = Self.chattr("-i", root.appendingPathComponent("locked/file").path)
+            _ = Self.chattr("-i", root.appendingPathComponent("locked").path)
+            _ = Self.chattr("-a", root.appendingPathComponent("log").path)
+            try? FileManager.default.removeItem(at: root)
+        }
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr"),
+              Self.chattr("+i", root.appendingPathComponent("locked/file").path),
+              Self.chattr("+i", root.appendingPathComponent("locked").path),
+              Self.chattr("+a", root.appendingPathComponent("log").path) else {
+            throw XCTSkip("marking a file immutable needs root (CAP_LINUX_IMMUTABLE), /usr/bin/chattr and a file system with the attribute")
+        }
+        XCTAssertNotEqual(unlink(root.appendingPathComponent("locked/file").path), 0, "the attribute holds")
+        XCTAssertEqual(FileTreeRemoval.remove(root.path), [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root.path))
+    }
+
+    static func chattr(_ change: String, _ path: String) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [change, path]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
     func testABindMountInsideIsLeftWithItsFiles() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-removal-\(getpid())-b")
         let host = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-removal-\(getpid())-host")

@@ -15,6 +15,26 @@ final class ProcFSTests: XCTestCase {
         XCTAssertEqual(status.involuntaryContextSwitches, 3)
     }
 
+    /// The byte parser agrees with splitting the lines, on the kernel's own text; keys that only
+    /// start like a kept one and values that are not numbers give nothing, not a wrong number.
+    func testParseStatusAgreesWithTheLinesOfTheRealFile() throws {
+        let text = try FileReader.readText("/proc/self/status")
+        var lines: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2 { lines[String(parts[0])] = parts[1].trimmingCharacters(in: .whitespaces) }
+        }
+        let status = ProcFS.parseStatus(text)
+        XCTAssertEqual(status.name, lines["Name"])
+        XCTAssertEqual(status.state, lines["State"])
+        XCTAssertEqual(status.voluntaryContextSwitches, lines["voluntary_ctxt_switches"].flatMap { Int($0) })
+        XCTAssertEqual(status.residentBytes, lines["VmRSS"]?.split(separator: " ").first.flatMap { Int($0) }.map { $0 * 1024 })
+        let odd = ProcFS.parseStatus("VmRSSx:\t1 kB\nvoluntary_ctxt_switches:\tmany\nState:\tR (running)")
+        XCTAssertNil(odd.residentBytes)
+        XCTAssertNil(odd.voluntaryContextSwitches)
+        XCTAssertEqual(odd.state, "R (running)", "the last line needs no newline")
+    }
+
     func testParseSchedstatAndIO() {
         XCTAssertEqual(ProcFS.parseSchedstat("123456 789 10\n"), 123456)
         XCTAssertNil(ProcFS.parseSchedstat(""))

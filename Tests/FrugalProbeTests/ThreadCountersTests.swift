@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import FrugalProbe
+import FrugalCore
 
 /// Real kernel counters: these need perf events (PAPI) or getrusage, and skip saying why where
 /// the machine refuses.
@@ -87,5 +88,36 @@ final class ThreadCountersTests: XCTestCase {
         let probe = PAPI.probe("perf::NO-SUCH-EVENT")
         XCTAssertFalse(probe.available)
         XCTAssertTrue(probe.reason?.contains("PAPI error") ?? false, probe.reason ?? "no reason")
+    }
+
+    /// The hardware events are named with `:u=1:k=0` to count user space alone beside the set's
+    /// all-modes software events; PAPI (libpfm4) must accept the qualifiers. Checked on a software
+    /// event, since a machine without a PMU has none of the hardware ones.
+    func testThePrivilegeQualifiersAreAccepted() throws {
+        do { try PAPI.initialize() } catch { throw XCTSkip("PAPI does not initialise here: \(error)") }
+        let probe = onNewThread { PAPI.probe("perf::TASK-CLOCK:u=1:k=0") }
+        guard PAPI.probe("perf::TASK-CLOCK").available else { throw XCTSkip("perf::TASK-CLOCK does not count here") }
+        XCTAssertTrue(probe.available, probe.reason ?? "")
+    }
+
+    /// On a machine without a PMU the hardware events are unavailable with PAPI's reason, and
+    /// the software events still count in their own set; with one, all share a set.
+    func testHardwareEventsAreCountedOrUnavailableWithTheReason() throws {
+        let (source, availability, reason, reading) = onNewThread { () -> (String, [CounterAvailability], String?, ThreadCounters.Reading) in
+            let counters = ThreadCounters(preferPAPI: true)
+            return (counters.source, counters.availability, counters.hardwareUnavailableReason, counters.read())
+        }
+        guard source.hasPrefix("papi:") else { throw XCTSkip("PAPI cannot count here: \(availability)") }
+        let hardware = availability.filter { ThreadCounters.papiHardwareEvents.contains($0.name) }
+        XCTAssertEqual(hardware.count, ThreadCounters.papiHardwareEvents.count, "\(availability)")
+        if let reason {
+            XCTAssertTrue(hardware.allSatisfy { !$0.available && $0.reason != nil }, "\(hardware)")
+            XCTAssertTrue(reason.contains("PAPI"), reason)
+            XCTAssertNil(reading.hardware, "no counts, not zeros")
+            XCTAssertNotNil(reading.cpuNanoseconds, "the software events still count")
+        } else {
+            XCTAssertNotNil(reading.hardware?.instructions)
+            XCTAssertTrue(source.contains("perf::INSTRUCTIONS"), source)
+        }
     }
 }

@@ -142,6 +142,12 @@ int frugal_perf_open_tracepoint(unsigned long long id, pid_t pid);
 /// or -errno (-ENOSYS where the kernel does not give the id).
 int frugal_mount_id(int dirfd, const char *name, unsigned long long *mount_id);
 
+/// Clears the immutable and append-only attributes (`chattr -i -a`) of `name` in `dirfd` (with
+/// `name` "", of `dirfd` itself), for a regular file or directory; anything else is left alone.
+/// 0 on success or nothing to clear, -errno otherwise (EPERM without CAP_LINUX_IMMUTABLE,
+/// ENOTTY where the file system has no such attributes).
+int frugal_clear_immutable(int dirfd, const char *name);
+
 /// Opens a counter of the tracepoint `id` on CPU `cpu` for every task in the cgroup (v2)
 /// whose directory is open as `cgroup_fd` (PERF_FLAG_PID_CGROUP): open before the program
 /// starts, it misses none of its calls. Returns the fd or -errno.

@@ -103,7 +103,8 @@ public enum MetricExtraction {
     /// `MetricExtraction+<Area>.swift`. They run for black-box runs too, so each must say
     /// "unavailable" itself where its facts are missing.
     static let areaMetrics: [@Sendable (RunAnalysis, inout [String: MetricValue]) -> Void] = [diskMetrics, lifecycleMetrics, networkMetrics,
-                                                                                              memoryMetrics, hardwareMetrics]
+                                                                                              memoryMetrics, hardwareMetrics,
+                                                                                              mainThreadHardwareMetrics, measuredEnergyMetrics]
 
     /// The app's peak resident size: the largest `VmHWM` seen from outside (it only rises, so the
     /// last sample of each process holds its peak up to then). Not `wait4`'s `ru_maxrss`: glibc's

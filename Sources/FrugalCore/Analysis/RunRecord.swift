@@ -59,6 +59,8 @@ public struct RunRecord: Codable, Sendable {
     /// Every wakeup of the run's threads with its cause, from the kernel's scheduler
     /// tracepoints (`WakeupAttributor`), or why they could not be traced; nil: not traced.
     public var wakeups: WakeupAttribution?
+    /// The package energy the machine measured over the run (RAPL via powercap); nil: not read.
+    public var measuredEnergy: MeasuredEnergy?
 
     public init(workload: String, scenario: String, repetition: Int, startTime: UInt64, endTime: UInt64,
                 pid: Int32?, steps: [StepRecord], events: [WorkloadEvent], samples: [ProcessSample],

@@ -40,6 +40,12 @@ public enum EnergyEstimator {
             unavailable["radio"] = metrics[Input.radioJoules]?.unavailable ?? "the run has no network trace"
         }
 
+        // Measured, not modelled: beside the parts, never in the total.
+        let measured = metrics[MetricName.energyMeasuredJoules]
+        if measured?.value == nil {
+            unavailable["measured"] = measured?.unavailable ?? "the machine's energy was not read"
+        }
+
         let total: Double? = parts.isEmpty ? nil : parts.values.reduce(0, +)
         for part in ["cpu", "disk", "radio"] where unavailable[part] != nil && total != nil {
             notes.append("totalJoules leaves out \(part): unavailable")
@@ -48,7 +54,8 @@ public enum EnergyEstimator {
                          unavailable: unavailable,
                          models: ["cpu": profile.cpu.name, "disk": profile.disk.name, "radio": profile.radio],
                          deviceProfile: profile.name, notes: notes,
-                         impact: total == nil ? nil : EnergyImpact.of(parts: parts, seconds: seconds))
+                         impact: total == nil ? nil : EnergyImpact.of(parts: parts, seconds: seconds),
+                         measuredJoules: measured?.value, measuredSource: measured?.source)
     }
 
     /// Medians of each part over `runs`, and the impact of the medians over the median duration.
@@ -65,6 +72,7 @@ public enum EnergyEstimator {
         let seconds = median(runs.map(\.seconds)) ?? 0
         return AggregatedEnergy(cpuJoules: cpu, diskJoules: disk, radioJoules: radio,
                                 totalJoules: median(runs.map(\.energy.totalJoules)),
-                                impact: parts.isEmpty ? nil : EnergyImpact.of(parts: parts, seconds: seconds))
+                                impact: parts.isEmpty ? nil : EnergyImpact.of(parts: parts, seconds: seconds),
+                                measuredJoules: median(runs.map(\.energy.measuredJoules)))
     }
 }

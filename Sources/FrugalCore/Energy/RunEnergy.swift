@@ -15,10 +15,17 @@ public struct RunEnergy: Codable, Sendable, Equatable {
     /// What a reader must know: parts left out of the total, inputs that were missing.
     public var notes: [String]
     public var impact: EnergyImpact?
+    /// The package energy the machine measured over the run (RAPL via powercap), beside the
+    /// modelled parts and never in `totalJoules`: the whole package, not the app alone, on this
+    /// machine rather than the reference device. Nil when not measured, the reason in
+    /// `unavailable["measured"]`.
+    public var measuredJoules: Double?
+    /// Where `measuredJoules` comes from.
+    public var measuredSource: String?
 
     public init(cpuJoules: Double?, diskJoules: Double?, radioJoules: Double?, totalJoules: Double?,
                 unavailable: [String: String], models: [String: String], deviceProfile: String,
-                notes: [String], impact: EnergyImpact?) {
+                notes: [String], impact: EnergyImpact?, measuredJoules: Double? = nil, measuredSource: String? = nil) {
         self.cpuJoules = cpuJoules
         self.diskJoules = diskJoules
         self.radioJoules = radioJoules
@@ -28,6 +35,8 @@ public struct RunEnergy: Codable, Sendable, Equatable {
         self.deviceProfile = deviceProfile
         self.notes = notes
         self.impact = impact
+        self.measuredJoules = measuredJoules
+        self.measuredSource = measuredSource
     }
 }
 
@@ -38,12 +47,16 @@ public struct AggregatedEnergy: Codable, Sendable, Equatable {
     public var radioJoules: Double?
     public var totalJoules: Double?
     public var impact: EnergyImpact?
+    /// The median measured package energy (``RunEnergy/measuredJoules``); nil when no run had one.
+    public var measuredJoules: Double?
 
-    public init(cpuJoules: Double?, diskJoules: Double?, radioJoules: Double?, totalJoules: Double?, impact: EnergyImpact?) {
+    public init(cpuJoules: Double?, diskJoules: Double?, radioJoules: Double?, totalJoules: Double?, impact: EnergyImpact?,
+                measuredJoules: Double? = nil) {
         self.cpuJoules = cpuJoules
         self.diskJoules = diskJoules
         self.radioJoules = radioJoules
         self.totalJoules = totalJoules
         self.impact = impact
+        self.measuredJoules = measuredJoules
     }
 }

@@ -182,10 +182,15 @@ public struct HandlerRecord: Codable, Sendable, Equatable {
     /// ns the main thread spent runnable but waiting for a CPU in the handler
     /// (`/proc/thread-self/schedstat`, second field): preemption, not waiting.
     public var runQueueNanoseconds: UInt64?
+    /// The main thread's hardware counts in the handler (instructions, cycles, misses, user
+    /// space), from the same PAPI event set as `cpuNanoseconds`; nil where the thread has no
+    /// hardware counters (the hello's `counters` say why).
+    public var hardware: HardwareCounterReading?
 
     public init(name: String, start: UInt64, end: UInt64, cpuNanoseconds: UInt64? = nil,
                 contextSwitches: Int? = nil, counterSource: String? = nil,
-                voluntaryContextSwitches: Int? = nil, runQueueNanoseconds: UInt64? = nil) {
+                voluntaryContextSwitches: Int? = nil, runQueueNanoseconds: UInt64? = nil,
+                hardware: HardwareCounterReading? = nil) {
         self.name = name
         self.start = start
         self.end = end
@@ -194,6 +199,7 @@ public struct HandlerRecord: Codable, Sendable, Equatable {
         self.counterSource = counterSource
         self.voluntaryContextSwitches = voluntaryContextSwitches
         self.runQueueNanoseconds = runQueueNanoseconds
+        self.hardware = hardware
     }
 
     /// Off-CPU waiting in the handler, ns: wall − on-CPU − run-queue delay, counted only when the

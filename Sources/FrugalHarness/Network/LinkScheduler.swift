@@ -24,6 +24,9 @@ final class LinkScheduler {
     private var timer: Scheduled<Void>?
     private var timerDeadline = UInt64.max
     private var isServing = false
+    /// A stream has waited for tokens since the bucket last refilled: the link was busy all
+    /// that time, so a late timer's extra time is credited in full (``TokenBucket``).
+    private var isBacklogged = false
 
     init(direction: TrafficChunk.Direction, bitsPerSecond: Int?, eventLoop: EventLoop) {
         self.direction = direction
@@ -46,6 +49,7 @@ final class LinkScheduler {
         case let (bps?, nil):
             bucket = TokenBucket(bitsPerSecond: bps, now: now)
         case let (bps?, _?):
+            bucket!.refill(now: now, backlogged: isBacklogged)
             bucket!.setRate(bitsPerSecond: bps, now: now)
         }
         cancelTimer()
@@ -67,6 +71,8 @@ final class LinkScheduler {
         guard !isServing else { return }
         isServing = true
         defer { isServing = false }
+        // The loop ends with an empty queue (idle link) or by arming the timer (backlogged).
+        defer { if waiting.isEmpty { isBacklogged = false } }
 
         while let stream = waiting.first {
             let now = MonotonicClock.now()
@@ -78,8 +84,9 @@ final class LinkScheduler {
                 continue
             }
             if bucket != nil {
-                let wait = bucket!.delay(toSend: piece, now: now)
+                let wait = bucket!.delay(toSend: piece, now: now, backlogged: isBacklogged)
                 if wait > 0 {
+                    isBacklogged = true
                     armTimer(deadline: now + wait, now: now)
                     return
                 }
@@ -112,6 +119,7 @@ final class LinkScheduler {
     /// Drops every waiting stream (the proxy is stopping).
     func shutdown() {
         cancelTimer()
+        isBacklogged = false
         for stream in waiting { stream.isWaitingForLink = false }
         waiting.removeAll()
     }

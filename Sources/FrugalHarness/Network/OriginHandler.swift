@@ -171,11 +171,7 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
                     coding = nil
                 }
                 if measuresCompressibility && !bytes.isEmpty, status != 304 {
-                    let counter = DeflateCounter()
-                    bytes.withUnsafeBytes { counter.feed($0) }
-                    if let deflated = counter.finish() {
-                        recorder.deflated(path: request.path, bytes: bytes.count, deflated: deflated, wireBytes: sent.count)
-                    }
+                    recorder.deflateLater(path: request.path, body: bytes, wireBytes: sent.count)
                 }
                 body = BodySource(bytes: sent)
             } else {

@@ -12,6 +12,12 @@
 /// still finds its tokens, plus the late ones, instead of losing them to the cap;
 /// timer lateness therefore costs no throughput. The price is that a link idle for
 /// 20 ms may burst 20 ms of line rate at once, which a real radio scheduler does too.
+///
+/// A timer more than one quantum late (a loaded machine delays the proxy's event loop by
+/// tens of milliseconds) would still lose tokens to the cap. The cap models an *idle* link,
+/// so it does not apply while bytes wait for the link (`backlogged`): a real link with a
+/// queue sends all the time, whatever the scheduler's lateness, so the time since the last
+/// refill is credited in full and the late pieces go out at once, back on the line's schedule.
 public struct TokenBucket: Sendable, Equatable {
     /// Line rate in bytes per second.
     public private(set) var bytesPerSecond: Double
@@ -43,10 +49,12 @@ public struct TokenBucket: Sendable, Equatable {
         max(minimumQuantum, Int((bytesPerSecond * quantumDuration).rounded()))
     }
 
-    /// Adds the tokens accrued since the last refill, capped at ``depth``.
-    public mutating func refill(now: UInt64) {
+    /// Adds the tokens accrued since the last refill, capped at ``depth`` unless bytes have
+    /// waited for the link all that time (`backlogged`; see the type's note on late timers).
+    public mutating func refill(now: UInt64, backlogged: Bool = false) {
         guard now > lastRefill else { return }
-        tokens = min(depth, tokens + Double(now - lastRefill) * bytesPerSecond / 1e9)
+        let accrued = tokens + Double(now - lastRefill) * bytesPerSecond / 1e9
+        tokens = backlogged ? accrued : min(depth, accrued)
         lastRefill = now
     }
 
@@ -61,8 +69,9 @@ public struct TokenBucket: Sendable, Equatable {
     }
 
     /// Nanoseconds to wait from `now` until `bytes` (at most ``quantum``) may be sent; 0 if now.
-    public mutating func delay(toSend bytes: Int, now: UInt64) -> UInt64 {
-        refill(now: now)
+    /// `backlogged`: bytes have waited for the link since the last refill (see ``refill(now:backlogged:)``).
+    public mutating func delay(toSend bytes: Int, now: UInt64, backlogged: Bool = false) -> UInt64 {
+        refill(now: now, backlogged: backlogged)
         let missing = Double(min(bytes, quantum)) - tokens
         if missing <= 0 { return 0 }
         // Round up so the timer never fires a hair too early and has to be re-armed.

@@ -33,11 +33,18 @@ protocol AppProcess: AnyObject, Sendable {
     func sample(at time: UInt64) -> ProcessSample?
     /// Lets a process started held (``LaunchRequest/hold``) run; throws when it could not start.
     func release() throws
+    /// Whether thread `tid` (of it or of another process of the run) is asleep and off the run
+    /// queue; nil when that cannot be told.
+    func isOffRunQueue(tid: Int32) -> Bool?
 }
 
 extension AppProcess {
     /// Nothing to release: the process started running when it was launched.
     func release() throws {}
+
+    /// Whether thread `tid` is off the CPU and off the run queue (``ProcFS/isOffRunQueue(tid:)``);
+    /// nil when that cannot be told (a test double's threads are not the kernel's).
+    func isOffRunQueue(tid: Int32) -> Bool? { nil }
 }
 
 /// What to start: the program and its arguments, its environment (added to the harness's own),

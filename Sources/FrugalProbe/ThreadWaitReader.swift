@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FrugalCore
+
+/// ``ProcFS/waitState(pid:tid:)`` for one thread, read again and again: its four files
+/// (`status`, `wchan`, `syscall`, `schedstat`) are opened once and re-read with `pread` at
+/// offset 0, which makes procfs generate them afresh. The outside watch reads a program's main
+/// thread 10–40 times a second; opening four `/proc` paths each time (a path walk through
+/// procfs, an open and a close each) was most of its cost. Used from one thread.
+public final class ThreadWaitReader {
+    public let pid: Int32
+    public let tid: Int32
+    /// `status`, `wchan`, `syscall`, `schedstat`; -1 where the machine does not expose the file.
+    private var fds: [Int32]
+    private var buffer = [UInt8](repeating: 0, count: 4096)
+
+    /// Opens the thread's files; nil when the thread is gone (its `status` cannot be opened).
+    public init?(pid: Int32, tid: Int32) {
+        let base = "/proc/\(pid)/task/\(tid)/"
+        var fds: [Int32] = []
+        for name in ["status", "wchan", "syscall", "schedstat"] {
+            // A file that cannot be opened reads as nil, as ProcFS.waitState's does.
+            fds.append((try? SystemCall.retrying("open", subject: base + name) { open(base + name, O_RDONLY | O_CLOEXEC) }) ?? -1)
+        }
+        guard fds[0] >= 0 else {
+            fds.filter { $0 >= 0 }.forEach { try? SystemCall.close($0, subject: "/proc task file") }
+            return nil
+        }
+        self.pid = pid
+        self.tid = tid
+        self.fds = fds
+    }
+
+    deinit { fds.filter { $0 >= 0 }.forEach { try? SystemCall.close($0, subject: "/proc task file") } }
+
+    /// The thread's state now, parsed as ``ProcFS/waitState(pid:tid:)`` parses it; nil once the
+    /// thread is gone.
+    public func read() -> ThreadWaitState? {
+        guard let status = text(0), !status.isEmpty else { return nil }
+        let parsed = ProcFS.parseStatus(status)
+        let wchan = text(1).map { String(Substring($0).trimmingSpaces()) }
+        let syscall = text(2)?.split(separator: " ").first.map(String.init)
+        let onCPU = text(3).flatMap(ProcFS.parseSchedstat)
+        return ThreadWaitState(state: parsed.state.flatMap { $0.first.map(String.init) } ?? "?", wchan: wchan == "0" ? nil : wchan,
+                               syscall: syscall, voluntaryContextSwitches: parsed.voluntaryContextSwitches ?? 0,
+                               involuntaryContextSwitches: parsed.involuntaryContextSwitches ?? 0, onCPUNanoseconds: onCPU ?? 0)
+    }
+
+    /// The whole file from offset 0, or nil when it cannot be read (the thread left: ESRCH).
+    private func text(_ index: Int) -> String? {
+        let fd = fds[index]
+        guard fd >= 0 else { return nil }
+        while true {
+            let capacity = buffer.count
+            guard let count = try? buffer.withUnsafeMutableBytes({ raw in
+                try SystemCall.retrying("pread", subject: "/proc task file") { pread(fd, raw.baseAddress, capacity, 0) }
+            }) else { return nil }
+            // A file that filled the buffer may be longer: read it again into a larger one.
+            if count == capacity && capacity < 1 << 20 {
+                buffer = [UInt8](repeating: 0, count: capacity * 2)
+                continue
+            }
+            return String(decoding: buffer[0..<count], as: UTF8.self)
+        }
+    }
+}
