@@ -134,6 +134,10 @@ public struct HarnessOptions: Sendable {
     public var server = ServerSettings()
     /// Turn the kernel's memory-pressure events into the app's warnings, as the system does.
     public var forwardKernelPressure = true
+    /// Trace every wakeup of the run's threads to its cause (`WakeupTracer`: scheduler
+    /// tracepoints on the run's cgroup; needs root or CAP_PERFMON). On unless the environment
+    /// says `FRUGAL_WAKEUP_TRACE=0`.
+    public var traceWakeups = ProcessInfo.processInfo.environment["FRUGAL_WAKEUP_TRACE"] != "0"
     /// The user's request to stop (SIGINT, SIGTERM): the CLI's signal handling interrupts it; each
     /// run ends through its normal teardown as `interrupted`, and no new run starts.
     public var interruption = SuiteInterruption()

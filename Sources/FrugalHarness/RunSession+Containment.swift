@@ -99,6 +99,7 @@ extension RunSession {
         tornDown = true
         if suspendedByFreezer { containment?.thaw() }
         killEveryProcess()
+        _ = finishWakeupTrace()
         sampler.stop()
         hangWatcher.stop()
         outsideWatcher?.stop()

@@ -85,6 +85,8 @@ final class RunSession {
     /// A program's sync-call counters (black boxes only), and the finished processes' counts.
     var syncSession: Result<SyncCallSession, HardwareCountersUnavailable>?
     var syncTotal: SyncCallFacts?
+    /// The run's wakeup tracer on its cgroup, or why there is none; nil once finished or when not asked for.
+    var wakeupTracer: Result<WakeupTracer, WakeupTraceUnavailable>?
     /// The machine's energy reading from before the first spawn (`RunSession+Energy.swift`).
     var energySession: Result<any EnergyMeterSession, HardwareCountersUnavailable>?
     var outsideWatches: [OutsideWatchResult] = []
@@ -157,6 +159,7 @@ final class RunSession {
         energySession = Self.beginEnergy(options: options, launcher: launcher)
         let groupSyncs = Self.attachSyncCountersToGroup(blackBox: isBlackBox, containment: containment)
         syncSession = groupSyncs
+        if options.traceWakeups { wakeupTracer = Self.startWakeupTracer(containment: containment, containmentUnavailable: containmentUnavailable) }
         do {
             // Without counters on the group, the per-process ones are attached to the held process.
             let pidSyncs: Result<SyncCallSession, HardwareCountersUnavailable>?
@@ -167,6 +170,7 @@ final class RunSession {
             syncSession = groupSyncs ?? pidSyncs
         } catch {
             if case .success(let counters)? = syncSession { counters.close() }
+            if case .success(let tracer)? = wakeupTracer { _ = tracer.finish() }
             network?.stop()
             sandbox.remove()
             _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
@@ -479,6 +483,7 @@ final class RunSession {
         if isBlackBox { recordProgramFacts(into: &record) }
         record.hardwareCounters = hardwareTotal
         record.syncCalls = syncTotal
+        record.wakeups = finishWakeupTrace()
         record.measuredEnergy = endEnergy()
         return record
     }

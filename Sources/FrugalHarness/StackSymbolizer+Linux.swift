@@ -61,52 +61,60 @@ final class StackSymbolizer: Sendable {
 }
 
 /// The function symbols of an ELF64 little-endian file (`.symtab`, else `.dynsym`), by address.
+/// The file stays mapped and names are decoded only when looked up: a library's table has tens
+/// of thousands of symbols, of which a run names a handful.
 struct ELFSymbolTable: Sendable {
     private var starts: [UInt64] = []
     private var ends: [UInt64] = []
-    private var names: [String] = []
+    /// Where each name starts in `data`.
+    private var nameOffsets: [Int] = []
+    private var stringsEnd = 0
+    private let data: Data
 
     init(path: String) throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        try self.init(data: data)
+        try self.init(data: try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped))
     }
 
     init(data: Data) throws {
         struct NotELF: Error {}
-        let bytes = [UInt8](data)
-        guard bytes.count > 64, bytes[0] == 0x7f, bytes[1] == 0x45, bytes[2] == 0x4c, bytes[3] == 0x46, bytes[4] == 2, bytes[5] == 1 else { throw NotELF() }
-        func integer(_ offset: Int, _ size: Int) -> UInt64 {
-            guard offset >= 0, offset + size <= bytes.count else { return 0 }
-            var value: UInt64 = 0
-            for index in (0..<size).reversed() { value = value << 8 | UInt64(bytes[offset + index]) }
-            return value
-        }
-        let sectionOffset = Int(integer(0x28, 8)), sectionSize = Int(integer(0x3a, 2)), sectionCount = Int(integer(0x3c, 2))
-        func section(_ index: Int) -> (type: UInt64, offset: Int, size: Int, link: Int) {
-            let base = sectionOffset + index * sectionSize
-            return (integer(base + 4, 4), Int(integer(base + 0x18, 8)), Int(integer(base + 0x20, 8)), Int(integer(base + 0x28, 4)))
-        }
-        let sections = (0..<sectionCount).map(section)
-        guard let symbols = sections.first(where: { $0.type == 2 }) ?? sections.first(where: { $0.type == 11 }),
-              symbols.link < sections.count else { throw NotELF() }
-        let strings = sections[symbols.link]
-        var entries: [(UInt64, UInt64, String)] = []
-        var offset = symbols.offset
-        while offset + 24 <= symbols.offset + symbols.size {
-            let info = bytes[offset + 4]
-            let value = integer(offset + 8, 8), size = integer(offset + 16, 8)
-            if info & 0xf == 2, value != 0 {
-                var end = strings.offset + Int(integer(offset, 4))
-                let start = end
-                while end < strings.offset + strings.size, bytes[end] != 0 { end += 1 }
-                entries.append((value, value + max(size, 1), String(decoding: bytes[start..<end], as: UTF8.self)))
+        self.data = data
+        var entries: [(UInt64, UInt64, Int)] = []
+        var stringsEnd = 0
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            guard bytes.count > 64, bytes[0] == 0x7f, bytes[1] == 0x45, bytes[2] == 0x4c, bytes[3] == 0x46, bytes[4] == 2, bytes[5] == 1 else { throw NotELF() }
+            func integer(_ offset: Int, _ size: Int) -> UInt64 {
+                guard offset >= 0, offset + size <= bytes.count else { return 0 }
+                switch size {
+                case 8: return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                case 4: return UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+                default: return UInt64(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+                }
             }
-            offset += 24
+            let sectionOffset = Int(integer(0x28, 8)), sectionSize = Int(integer(0x3a, 2)), sectionCount = Int(integer(0x3c, 2))
+            func section(_ index: Int) -> (type: UInt64, offset: Int, size: Int, link: Int) {
+                let base = sectionOffset + index * sectionSize
+                return (integer(base + 4, 4), Int(integer(base + 0x18, 8)), Int(integer(base + 0x20, 8)), Int(integer(base + 0x28, 4)))
+            }
+            let sections = (0..<sectionCount).map(section)
+            guard let symbols = sections.first(where: { $0.type == 2 }) ?? sections.first(where: { $0.type == 11 }),
+                  symbols.link < sections.count else { throw NotELF() }
+            let strings = sections[symbols.link]
+            stringsEnd = min(bytes.count, strings.offset + strings.size)
+            var offset = symbols.offset
+            while offset + 24 <= min(bytes.count, symbols.offset + symbols.size) {
+                let info = bytes[offset + 4]
+                let value = integer(offset + 8, 8), size = integer(offset + 16, 8)
+                if info & 0xf == 2, value != 0 {
+                    entries.append((value, value + max(size, 1), strings.offset + Int(integer(offset, 4))))
+                }
+                offset += 24
+            }
         }
         entries.sort { $0.0 < $1.0 }
         starts = entries.map(\.0)
         ends = entries.map(\.1)
-        names = entries.map(\.2)
+        nameOffsets = entries.map(\.2)
+        self.stringsEnd = stringsEnd
     }
 
     /// The function whose code holds `address` (a file virtual address), if any.
@@ -118,6 +126,12 @@ struct ELFSymbolTable: Sendable {
         }
         let index = low - 1
         guard index >= 0, address < ends[index] else { return nil }
-        return names[index]
+        let start = nameOffsets[index]
+        return data.withUnsafeBytes { bytes in
+            guard start >= 0, start < stringsEnd else { return nil }
+            var end = start
+            while end < stringsEnd, bytes[end] != 0 { end += 1 }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        }
     }
 }

@@ -79,7 +79,7 @@ public struct SyncCallCounters: Sendable {
     }
 
     /// The tracefs mount, mounting it at its usual place when it is missing and this process may.
-    static func tracefs() -> String? {
+    public static func tracefs() -> String? {
         for root in tracefsRoots where FileManager.default.fileExists(atPath: "\(root)/events/syscalls") { return root }
         guard geteuid() == 0, mount("nodev", tracefsRoots[0], "tracefs", 0, nil) == 0 else { return nil }
         return FileManager.default.fileExists(atPath: "\(tracefsRoots[0])/events/syscalls") ? tracefsRoots[0] : nil

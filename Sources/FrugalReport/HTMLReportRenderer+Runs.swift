@@ -7,7 +7,7 @@ extension HTMLReportRenderer {
         // The first run's timeline is open: the page shows what happened without a click.
         var html = "<details class=\"run\"\(run.repetition == 1 ? " open" : "")><summary>Run \(run.repetition): \(e(run.outcome.rawValue))\(run.outcomeDetail.map { " — " + e($0) } ?? "") · \(number(run.durationSeconds, unit: "s"))</summary>"
         html += "<div class=\"tl\">" + TimelineSVG.render(run.timeline) + "</div>" + TimelineSVG.legend(run.timeline)
-        html += traceLink(run) + appleLimitsDetails(run)
+        html += traceLink(run) + appleLimitsDetails(run) + wakeupCausesDetails(run)
         html += diskDetails(run)
         html += serverDetails(run)
         if let tls = run.tls {

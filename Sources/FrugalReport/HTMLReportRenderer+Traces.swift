@@ -41,3 +41,33 @@ extension HTMLReportRenderer {
         return html + "</tbody></table></details>"
     }
 }
+
+/// Each run's wakeups by cause (`RunWakeupCauses`).
+extension HTMLReportRenderer {
+    /// The top causes of a run's idle wakeups with their functions and shares, or why they
+    /// could not be traced.
+    static func wakeupCausesDetails(_ run: RunReport) -> String {
+        guard let causes = run.wakeupCauses else { return "" }
+        if let reason = causes.unavailable {
+            return "<p class=\"wakeup-causes\">Wakeup causes: unavailable — \(e(reason)).</p>"
+        }
+        let share = causes.attributedShare.map { " \(Int(($0 * 100).rounded()))% of \(causes.traced) traced wakeups named a function." } ?? ""
+        let scope = causes.scope == "idle" ? "idle wakeups" : "wakeups (the run had no idle slice)"
+        var html = "<details class=\"wakeup-causes\"><summary>Top causes of \(causes.scopeWakeups) \(scope)</summary><p><small>\(e(causes.source)).\(share)"
+        if let cpu = causes.tracerCPUSeconds { html += " Tracing cost the harness \(e(DisplayFormat.number(cpu * 1000))) ms of CPU." }
+        if causes.lostSamples > 0 { html += " \(causes.lostSamples) samples lost (buffer full): some wakeups are missing." }
+        html += "</small></p>"
+        guard !causes.top.isEmpty else { return html + "<p>None.</p></details>" }
+        html += "<table><thead><tr><th>cause</th><th>function</th><th>share</th><th>threads</th></tr></thead><tbody>"
+        for row in causes.top {
+            let cause = row.cause
+            let function = (cause.symbol.map { "<code>\(e($0))</code>" } ?? "not named") + (cause.module.map { " <small>(\(e($0)))</small>" } ?? "")
+            let how = [cause.via.map { "waited in \($0)" }, cause.handler.map { "then ran handler \($0)" }, cause.from.map { "named from the \($0 == "inferred" ? "platform's known timer" : $0 + " stack")" }].compactMap { $0 }
+            let kinds = row.kinds.count > 1 ? row.kinds.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                : cause.kind.rawValue
+            html += "<tr><td>\(e(kinds))\(how.isEmpty ? "" : "<br><small>\(e(how.joined(separator: "; ")))</small>")<td>\(function)\(cause.note.map { "<br><small>\(e($0))</small>" } ?? "")"
+            html += "<td>\(Int((row.share * 100).rounded()))% (\(row.count))<td><small>\(e(row.threads.joined(separator: ", ")))</small>"
+        }
+        return html + "</tbody></table></details>"
+    }
+}

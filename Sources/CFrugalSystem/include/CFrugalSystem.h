@@ -159,6 +159,7 @@ int frugal_perf_open_tracepoint_cgroup(unsigned long long id, int cgroup_fd, int
 int frugal_malloc_trim(size_t minimum_free);
 
 #include "FrugalTaskStats.h"
+#include "FrugalWakeupTrace.h"
 /* Reads `length` bytes at `remote` in process `pid` into `local` (process_vm_readv, one segment):
    the harness reads a sleeping thread's stack from outside. -1 and errno on failure. */
 ssize_t frugal_process_vm_read(pid_t pid, void *local, size_t length, uint64_t remote);

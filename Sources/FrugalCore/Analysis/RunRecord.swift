@@ -56,6 +56,9 @@ public struct RunRecord: Codable, Sendable {
     public var hardwareCounters: HardwareCounterReading?
     /// A black-box program's sync calls from syscall tracepoints; nil: not counted (an app).
     public var syncCalls: SyncCallFacts?
+    /// Every wakeup of the run's threads with its cause, from the kernel's scheduler
+    /// tracepoints (`WakeupAttributor`), or why they could not be traced; nil: not traced.
+    public var wakeups: WakeupAttribution?
     /// The package energy the machine measured over the run (RAPL via powercap); nil: not read.
     public var measuredEnergy: MeasuredEnergy?
 

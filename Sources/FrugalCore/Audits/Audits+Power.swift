@@ -31,6 +31,9 @@ extension Audits {
             case .failure(let failure): return .unavailable(failure.reason)
             case .success(let rate):
                 evidence.append(Evidence(description: "idle: a wait's slices between /proc samples with no request in flight, no file being written and no frame drawn"))
+                if let causes = analysis.wakeupCauses, causes.unavailable == nil, let top = causes.topCauseText {
+                    evidence.append(Evidence(description: "top idle-wakeup cause (kernel scheduler trace): \(top)"))
+                }
                 return .value(rate, display: "\(DisplayFormat.number(rate)) wakeups/s while idle", evidence: evidence)
             }
         },

@@ -126,6 +126,10 @@ public struct RunReport: Codable, Sendable {
     /// Apple's enforced limits judged on the run, when `--rules apple-limits` asked for them
     /// (`AppleLimits`); reported apart from the guide's audits and never scored.
     public var appleLimits: [AppleLimitResult]?
+    /// The top causes of the run's idle wakeups, each with its Swift function and share, from
+    /// the kernel's scheduler tracepoints, or why they could not be traced; nil when the
+    /// harness did not trace them (`RunWakeupCauses`).
+    public var wakeupCauses: RunWakeupCauses?
     /// True for a program run as a black box (nil for an app): what a fix looks like is then
     /// said in the kernel's terms, not FrugalKit's or Foundation's.
     public var blackBox: Bool?

@@ -32,6 +32,7 @@ public enum ReportBuilder {
         report.server = RunServerSummary(record.network)
         report.tls = RunTLSSummary(record.network?.tls)
         report.threads = RunThreadsSummary(analysis)
+        report.wakeupCauses = analysis.wakeupCauses
         report.blackBox = record.blackBox ? true : nil
         return report
     }
