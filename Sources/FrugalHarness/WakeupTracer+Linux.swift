@@ -9,7 +9,12 @@ import FrugalProbe
 /// each sample with the user-space callchain of the thread it fired on:
 ///  - `sched:sched_switch` — a thread of the run going off the CPU (asleep unless still runnable),
 ///    with where it waits;
-///  - `sched:sched_wakeup` — a thread of the run waking another, with where the waker was;
+///  - `sched:sched_waking` — a thread of the run waking another, with where the waker was.
+///    Not `sched_wakeup`: the kernel may queue a wakeup to the target CPU (`TTWU_QUEUE`, when
+///    that CPU is idle) and fire `sched_wakeup` there, in the IPI, where the running task is the
+///    idle task, outside the run's cgroup, so the event was dropped: on a quiet machine the
+///    worker that `news.polling`'s timer handler woke through a futex showed no waker at all.
+///    `sched_waking` fires in the waker, always;
 ///  - `raw_syscalls:sys_exit`, filtered in the kernel to the waiting system calls
 ///    (`SystemCallNames`) — what ended a wait (a timeout, ready descriptors, a signal).
 /// Only events fired while a task of the run is on the CPU are recorded, so the cost follows the
@@ -39,7 +44,7 @@ final class WakeupTracer: @unchecked Sendable {
     static let dataPages = 128
     /// Frames kept per callchain: enough to pass the runtime's frames and reach the app's.
     static let maxStack: UInt16 = 48
-    /// Bytes of the waker's stack copied with each `sched_wakeup`, searched for return addresses
+    /// Bytes of the waker's stack copied with each `sched_waking`, searched for return addresses
     /// when its callchain stops short of the app's code (a library without frame pointers).
     static let wakerStackBytes: UInt32 = 8192
     /// Bytes of a sleeping thread's stack copied with each `sched_switch`: libc's futex wait
@@ -92,9 +97,9 @@ final class WakeupTracer: @unchecked Sendable {
                   let text = try? FileReader.readText("\(root)/events/\(event)/format") else { return nil }
             return (number, TracepointFormat(format: text))
         }
-        guard let switches = format("sched/sched_switch"), let wakeups = format("sched/sched_wakeup"),
+        guard let switches = format("sched/sched_switch"), let wakeups = format("sched/sched_waking"),
               let exits = format("raw_syscalls/sys_exit") else {
-            return .failure(WakeupTraceUnavailable("the kernel has no sched_switch, sched_wakeup or raw_syscalls tracepoint under \(root)/events"))
+            return .failure(WakeupTraceUnavailable("the kernel has no sched_switch, sched_waking or raw_syscalls tracepoint under \(root)/events"))
         }
         let formats = Formats(switchID: switches.0, wakeupID: wakeups.0, exitID: exits.0,
                               switchFormat: switches.1, wakeupFormat: wakeups.1, exitFormat: exits.1)
@@ -112,7 +117,7 @@ final class WakeupTracer: @unchecked Sendable {
         for cpu in 0..<max(1, Int(sysconf(Int32(_SC_NPROCESSORS_CONF)))) {
             var fds: [Int32] = []
             for (id, callchain, stackBytes, name) in [(switches.0, true, sleeperStackBytes, "sched:sched_switch"),
-                                                      (wakeups.0, true, wakerStackBytes, "sched:sched_wakeup"),
+                                                      (wakeups.0, true, wakerStackBytes, "sched:sched_waking"),
                                                       (exits.0, false, 0, "raw_syscalls:sys_exit")] {
                 let fd = frugal_perf_open_sampler_cgroup(UInt64(id), group, Int32(cpu), callchain ? 1 : 0, maxStack, stackBytes)
                 if fd == -ENODEV { break }  // an offline CPU runs no task of the group

@@ -2,7 +2,7 @@
 /// (`WakeupAttributor` over `SchedulerEvent`s): what woke the thread and the Swift function
 /// behind it. Stored in the run record; the report keeps only the top causes (`RunWakeupCauses`).
 public struct WakeupAttribution: Codable, Sendable, Equatable {
-    /// Where the events came from (`perf:sched:sched_switch+sched:sched_wakeup+raw_syscalls:sys_exit`).
+    /// Where the events came from (`perf:sched:sched_switch+sched:sched_waking+raw_syscalls:sys_exit`).
     public var source: String
     /// Why there is no trace (not root, `perf_event_paranoid`, no tracefs, no v2 cgroup); nil when traced.
     public var unavailable: String?
@@ -138,7 +138,7 @@ public struct SchedulerEvent: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// `sched_switch` with this thread as `prev`: `state` is `prev_state` (0: preempted, still runnable).
         case sleep(state: Int64)
-        /// `sched_wakeup` fired by this thread, waking `target`.
+        /// `sched_waking` fired by this thread, waking `target`.
         case wake(target: Int32)
         /// `raw_syscalls:sys_exit` of a waiting system call (`number`, `result`).
         case syscallExit(number: Int64, result: Int64)

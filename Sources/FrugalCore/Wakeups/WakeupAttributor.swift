@@ -5,7 +5,7 @@
 /// runnable: what `/proc`'s voluntary context switches count) and then running again. The
 /// tracer sees only what happens *on* the run's threads (its events are counted on the run's
 /// cgroup), so a wakeup's cause is found from both sides:
-///  - a thread of the run that woke it shows up as the `sched_wakeup` it fired, with its stack:
+///  - a thread of the run that woke it shows up as the `sched_waking` it fired, with its stack:
 ///    the cause is another thread (or process), at the app's innermost frame on that stack;
 ///  - otherwise the woken thread's waiting system call says what ended the wait when it
 ///    returns (`raw_syscalls:sys_exit`): 0 from epoll/poll or `ETIMEDOUT` from a futex is a
@@ -13,7 +13,7 @@
 ///    to run something: the cause is named from what the thread did before it slept again (the
 ///    stack of the first thread it woke in turn, or of a wait it made), else from where it waited.
 public enum WakeupAttributor {
-    public static let source = "perf:sched:sched_switch+sched:sched_wakeup+raw_syscalls:sys_exit (run cgroup, user callchains)"
+    public static let source = "perf:sched:sched_switch+sched:sched_waking+raw_syscalls:sys_exit (run cgroup, user callchains)"
     /// How long before a thread's switch to sleep a wakeup fired at it still counts as the one
     /// that ends that sleep (it was on its way to sleep when woken), ns.
     static let earlyWakeWindow: UInt64 = 2_000_000
@@ -145,7 +145,7 @@ public enum WakeupAttributor {
         var kind: WakeupKind
         var via: String?
         var waitStack: [TraceFrame]
-        /// The `sched_wakeup` that woke it, when a thread of the run fired it.
+        /// The `sched_waking` that woke it, when a thread of the run fired it.
         var waker: SchedulerEvent?
         /// The wake of the waker under way then (an index into `wakes`), to name a cause the
         /// waker's own stack does not.
@@ -166,7 +166,7 @@ public enum WakeupAttributor {
         var awake: [Int32: Int] = [:]
         /// Per thread: a wakeup fired at it while it was not yet seen asleep. A thread on its way
         /// to sleep (its state set, not yet switched out) can be woken first: the waker's
-        /// `sched_wakeup` then comes before the sleeper's `sched_switch`, on another CPU.
+        /// `sched_waking` then comes before the sleeper's `sched_switch`, on another CPU.
         var early: [Int32: (wake: SchedulerEvent, wakerWake: Int?)] = [:]
 
         func end(_ tid: Int32, at time: UInt64, exit: (number: Int64, result: Int64)?) {
