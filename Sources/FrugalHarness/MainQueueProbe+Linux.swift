@@ -76,13 +76,23 @@ struct MainQueueProbe: Sendable {
         guard !candidates.isEmpty else { return .failure(.noDispatch) }
         for file in candidates {
             guard let found = ELFObjectSymbol.cached(symbol, in: file) else { continue }
-            var base: UInt64 = 0
+            var address = found.value
             if found.relocatable {
-                // The lowest mapping of the file (offset 0) is where its first segment was loaded.
-                guard let first = maps.filter({ $0.path == file && $0.offset == 0 }).map(\.start).min() else { continue }
-                base = first &- found.firstSegmentAddress
+                // The loader's writable mapping of the page that holds the global (the main queue
+                // is mutable data). Not the lowest mapping at file offset 0: a process that maps
+                // the file itself to read it has one more (the harness's symbolizer keeps
+                // libraries mapped, and probing itself read another page: "serial number 368048").
+                if let fileOffset = found.fileOffset,
+                   let mapping = maps.first(where: { $0.path == file && $0.permissions.hasPrefix("rw")
+                                                     && $0.offset <= fileOffset && fileOffset - $0.offset < $0.end &- $0.start }) {
+                    address = mapping.start &+ (fileOffset - mapping.offset)
+                } else {
+                    // The lowest mapping of the file (offset 0) is where its first segment was loaded.
+                    guard let first = maps.filter({ $0.path == file && $0.offset == 0 }).map(\.start).min() else { continue }
+                    address = first &- found.firstSegmentAddress &+ found.value
+                }
             }
-            let probe = MainQueueProbe(pid: pid, address: base &+ found.value, file: URL(fileURLWithPath: file).lastPathComponent)
+            let probe = MainQueueProbe(pid: pid, address: address, file: URL(fileURLWithPath: file).lastPathComponent)
             if let problem = probe.layoutProblem() { return .failure(.unknownLayout(problem)) }
             return .success(probe)
         }
@@ -170,6 +180,9 @@ struct ELFObjectSymbol: Sendable {
     var relocatable: Bool
     /// The virtual address of its first loadable segment (page-aligned), which the mapping at file offset 0 holds.
     var firstSegmentAddress: UInt64
+    /// Where its value lies in the file (its loadable segment's file offset plus its place in
+    /// it); nil when it is not in the file's bytes (`.bss`).
+    var fileOffset: UInt64? = nil
 
     /// Each file's answer for `MainQueueProbe.symbol`, found once (an executable without libdispatch
     /// is looked at again for each look for the main queue otherwise).
@@ -211,10 +224,17 @@ struct ELFObjectSymbol: Sendable {
             let type = integer(0x10, 2)
             let programOffset = Int(integer(0x20, 8)), programSize = Int(integer(0x36, 2)), programCount = Int(integer(0x38, 2))
             var first: UInt64?
+            // PT_LOAD segments: (file offset, virtual address, bytes in the file).
+            var loads: [(offset: UInt64, address: UInt64, size: UInt64)] = []
             for index in 0..<programCount {
                 let base = programOffset + index * programSize
+                guard integer(base, 4) == 1 else { continue }
+                loads.append((integer(base + 8, 8), integer(base + 0x10, 8), integer(base + 0x20, 8)))
                 // PT_LOAD with file offset 0: the segment the lowest mapping holds.
-                if integer(base, 4) == 1 && integer(base + 8, 8) == 0 { first = integer(base + 0x10, 8) & ~0xfff; break }
+                if first == nil && integer(base + 8, 8) == 0 { first = integer(base + 0x10, 8) & ~0xfff }
+            }
+            func fileOffset(of value: UInt64) -> UInt64? {
+                loads.first { value >= $0.address && value - $0.address < $0.size }.map { $0.offset + (value - $0.address) }
             }
             let sectionOffset = Int(integer(0x28, 8)), sectionSize = Int(integer(0x3a, 2)), sectionCount = Int(integer(0x3c, 2))
             let sections = (0..<sectionCount).map { index -> (type: UInt64, offset: Int, size: Int, link: Int) in
@@ -232,7 +252,8 @@ struct ELFObjectSymbol: Sendable {
                     // Defined here (a section index, not SHN_UNDEF): a reference to another file's is not it.
                     if value != 0, integer(offset + 6, 2) != 0, start + wanted.count < min(bytes.count, strings.offset + strings.size),
                        bytes[start + wanted.count] == 0, wanted.indices.allSatisfy({ bytes[start + $0] == wanted[$0] }) {
-                        return ELFObjectSymbol(value: value, relocatable: type == 3, firstSegmentAddress: first ?? 0)
+                        return ELFObjectSymbol(value: value, relocatable: type == 3, firstSegmentAddress: first ?? 0,
+                                               fileOffset: fileOffset(of: value))
                     }
                     offset += 24
                 }
