@@ -11,19 +11,23 @@ extension HardwareCounterReading {
     /// either is. A count that went backwards (a counter reset) gives no value, never a negative
     /// or wrapped one.
     public func since(_ earlier: HardwareCounterReading) -> HardwareCounterReading {
-        if let reason = unavailable ?? earlier.unavailable { return HardwareCounterReading(unavailable: reason) }
-        func difference(_ a: UInt64?, _ b: UInt64?) -> UInt64? {
+        combined(with: earlier) { a, b in
             guard let a, let b, a >= b else { return nil }
             return a - b
         }
-        var delta = self
-        delta.instructions = difference(instructions, earlier.instructions)
-        delta.cycles = difference(cycles, earlier.cycles)
-        delta.cacheMisses = difference(cacheMisses, earlier.cacheMisses)
-        delta.branchMisses = difference(branchMisses, earlier.branchMisses)
-        delta.timeEnabledNanoseconds = difference(timeEnabledNanoseconds, earlier.timeEnabledNanoseconds)
-        delta.timeRunningNanoseconds = difference(timeRunningNanoseconds, earlier.timeRunningNanoseconds)
-        return delta
+    }
+
+    /// Each count of this reading and `other`'s put together by `combine`; unavailable if either is.
+    func combined(with other: HardwareCounterReading, _ combine: (UInt64?, UInt64?) -> UInt64?) -> HardwareCounterReading {
+        if let reason = unavailable ?? other.unavailable { return HardwareCounterReading(unavailable: reason) }
+        var result = self
+        result.instructions = combine(instructions, other.instructions)
+        result.cycles = combine(cycles, other.cycles)
+        result.cacheMisses = combine(cacheMisses, other.cacheMisses)
+        result.branchMisses = combine(branchMisses, other.branchMisses)
+        result.timeEnabledNanoseconds = combine(timeEnabledNanoseconds, other.timeEnabledNanoseconds)
+        result.timeRunningNanoseconds = combine(timeRunningNanoseconds, other.timeRunningNanoseconds)
+        return result
     }
 
     /// Counts where a count may be missing on its own (a thread whose PMU has no cache-miss

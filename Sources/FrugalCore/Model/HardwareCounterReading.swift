@@ -39,16 +39,7 @@ public struct HardwareCounterReading: Codable, Sendable, Equatable {
 
     /// The counts of two processes of one run (a relaunch) together; unavailable if either is.
     public func adding(_ other: HardwareCounterReading) -> HardwareCounterReading {
-        if let reason = unavailable ?? other.unavailable { return HardwareCounterReading(unavailable: reason) }
-        func sum(_ a: UInt64?, _ b: UInt64?) -> UInt64? { a.flatMap { a in b.map { a.addingReportingOverflow($0).partialValue } } }
-        var total = self
-        total.instructions = sum(instructions, other.instructions)
-        total.cycles = sum(cycles, other.cycles)
-        total.cacheMisses = sum(cacheMisses, other.cacheMisses)
-        total.branchMisses = sum(branchMisses, other.branchMisses)
-        total.timeEnabledNanoseconds = sum(timeEnabledNanoseconds, other.timeEnabledNanoseconds)
-        total.timeRunningNanoseconds = sum(timeRunningNanoseconds, other.timeRunningNanoseconds)
-        return total
+        combined(with: other) { a, b in a.flatMap { a in b.map { a.addingReportingOverflow($0).partialValue } } }
     }
 }
 
