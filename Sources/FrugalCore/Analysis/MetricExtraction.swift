@@ -26,9 +26,11 @@ public enum MetricExtraction {
 
         if let usage = record.resourceUsage {
             metrics[MetricName.cpuTimeSeconds] = MetricValue(usage.userSeconds + usage.systemSeconds, unit: "s", source: Source.wait4CPU)
-            metrics[MetricName.cpuWakeups] = MetricValue(Double(usage.voluntaryContextSwitches), unit: "count", source: Source.wait4Voluntary)
+            // From the exec on: the held child's setup before it is the harness's (``ProcessSegment``).
+            let wakeups = Double(max(0, usage.voluntaryContextSwitches - switchesBeforeExec(record)))
+            metrics[MetricName.cpuWakeups] = MetricValue(wakeups, unit: "count", source: Source.wait4Voluntary)
             metrics[MetricName.cpuWakeupsPerSecond] = wall > 0
-                ? MetricValue(Double(usage.voluntaryContextSwitches) / wall, unit: "1/s", source: Source.wait4Voluntary)
+                ? MetricValue(wakeups / wall, unit: "1/s", source: Source.wait4Voluntary)
                 : .unavailable(unit: "1/s", source: Source.wait4Voluntary, reason: "the run had no duration")
             metrics[MetricName.memoryMajorFaults] = MetricValue(Double(usage.majorFaults), unit: "count", source: Source.wait4MajorFaults)
         } else {
