@@ -288,8 +288,12 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
         _ = try? SystemCall.retrying("tgkill", subject: "\(pid)") { frugal_tgkill(pid, pid, signal) }
     }
 
-    /// `/proc/<pid>` read from the harness: its threads, memory and I/O.
-    func sample(at time: UInt64) -> ProcessSample? { try? ProcFS.sample(pid: pid, time: time) }
+    /// `/proc/<pid>` read from the harness: its threads, memory and I/O; its memory by kind
+    /// (`smaps_rollup`) only once it has run ``ProcFS/addressSpaceQuietAfterStart``, so the
+    /// harness never holds its address space's lock while its loader maps it.
+    func sample(at time: UInt64) -> ProcessSample? {
+        try? ProcFS.sample(pid: pid, time: time, memoryBreakdown: time >= spawnTime + ProcFS.addressSpaceQuietAfterStart)
+    }
 
     /// From `/proc/<tid>/wchan` (``ProcFS/isOffRunQueue(tid:)``).
     func isOffRunQueue(tid: Int32) -> Bool? { ProcFS.isOffRunQueue(tid: tid) }

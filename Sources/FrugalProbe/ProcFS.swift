@@ -23,16 +23,27 @@ public enum ProcFS {
         (try? FileReader.readText("/proc/\(pid)/smaps_rollup")).flatMap(MemoryBreakdown.parseSmapsRollup)
     }
 
+    /// How long after a program's start the harness reads nothing of it that takes its address
+    /// space's lock (`smaps_rollup`, `maps`), ns. Such a read holds `mmap_lock` for reading while
+    /// it walks the mappings; the dynamic loader's `mmap` calls need it for writing and sleep until
+    /// it is free, and beside CPU hogs a preempted reader holds it for milliseconds: a C model of
+    /// the held spawn (`sleep 0.003`, 60 executions, two `yes` hogs) read 2 voluntary switches
+    /// every time alone, and 2–10 with a thread reading the child's `maps` and `smaps_rollup` in a
+    /// loop (`BlackBoxRunTests` saw 9–10 main-thread wakeups for `sleep 0.003`). Counters that
+    /// need no lock (`status`, `statm`, `io`, `schedstat`) are read from the start.
+    public static let addressSpaceQuietAfterStart: UInt64 = 100_000_000
+
     /// A sample of every thread of `pid`, its resident size, its memory by kind and its block writes. Threads that
-    /// exit while being read are skipped; a process that is gone throws.
-    public static func sample(pid: Int32, time: UInt64) throws -> ProcessSample {
+    /// exit while being read are skipped; a process that is gone throws. Without `memoryBreakdown`
+    /// the sample has no `memory` (``addressSpaceQuietAfterStart``: `smaps_rollup` is not read).
+    public static func sample(pid: Int32, time: UInt64, memoryBreakdown: Bool = true) throws -> ProcessSample {
         let status = parseStatus(try FileReader.readText("/proc/\(pid)/status"))
         var threads: [ThreadSample] = []
         for tid in try threadIDs(pid: pid) {
             if let thread = try? threadSample(pid: pid, tid: tid) { threads.append(thread) }
         }
         let io = try? parseIO(FileReader.readText("/proc/\(pid)/io"))
-        let memory = (try? FileReader.readText("/proc/\(pid)/smaps_rollup")).flatMap(MemoryBreakdown.parseSmapsRollup)
+        let memory = memoryBreakdown ? (try? FileReader.readText("/proc/\(pid)/smaps_rollup")).flatMap(MemoryBreakdown.parseSmapsRollup) : nil
         var sample = ProcessSample(time: time, threads: threads, residentBytes: status.residentBytes,
                              physicalBytesWritten: io?["write_bytes"], charactersWritten: io?["wchar"], writeSyscalls: io?["syscw"],
                              memory: memory)
