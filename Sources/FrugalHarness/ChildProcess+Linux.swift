@@ -333,7 +333,7 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
 
     deinit {
         if let holdHandle {
-            // Never released (the run failed before it could start): end the spinning child.
+            // Never released (the run failed before it could start): end the held child.
             _ = Glibc.kill(pid, SIGKILL)
             frugal_direct_abandon(holdHandle)
         }

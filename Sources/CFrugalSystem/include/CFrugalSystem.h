@@ -59,8 +59,8 @@ typedef struct {
        (as frugal_spawn_with_private_file). */
     const char *private_source;
     const char *private_target;
-    /* Nonzero: the child is held just before its exec (spinning, so with no voluntary switch of
-       its own) until frugal_direct_release, so counters attached to its pid see all of the
+    /* Nonzero: the child is held just before its exec (asleep on a futex; it counts its own
+       voluntary switches before its execve, frugal_direct_release) until frugal_direct_release, so counters attached to its pid see all of the
        program; the spawn returns at once with *hold_handle set. */
     int hold;
 } frugal_direct_spawn;

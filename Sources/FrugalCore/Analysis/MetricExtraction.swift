@@ -57,8 +57,9 @@ public enum MetricExtraction {
             // Read at exit, before the reap: the final count, which the last periodic sample is not.
             metrics[MetricName.mainThreadWakeups] = MetricValue(Double(atExit.reduce(0, +)), unit: "count", source: Source.exitMainVoluntary)
         } else if !mainThreads.isEmpty {
-            metrics[MetricName.mainThreadWakeups] = MetricValue(Double(mainThreads.reduce(0) { $0 + $1.voluntaryContextSwitches }),
-                                                                unit: "count", source: Source.procMainVoluntary)
+            // From the exec on, as above: the held child's wait before it is the harness's.
+            let counted = mainThreads.reduce(0) { $0 + $1.voluntaryContextSwitches } - switchesBeforeExec(record)
+            metrics[MetricName.mainThreadWakeups] = MetricValue(Double(max(0, counted)), unit: "count", source: Source.procMainVoluntary)
         } else {
             metrics[MetricName.mainThreadWakeups] = .unavailable(unit: "count", source: Source.procMainVoluntary,
                                                                  reason: "no /proc sample of the main thread was taken")
