@@ -22,7 +22,8 @@ struct MainThreadJudge {
     private var unusable: MainQueueProbe.Unusable?
     private var attempts = 0
     private var nextAttempt: UInt64 = 0
-    /// When `pid` was first judged: its maps are not read before ``ProcFS/addressSpaceQuietAfterStart``.
+    /// When `pid` started (monotonic ns, else when it was first judged): its maps are not read
+    /// before ``ProcFS/addressSpaceQuietAfterStart`` after it.
     private var firstSeen: UInt64 = 0
     private var lastDrainer: Int32?
     /// The address space's size (pages) when the last look found no libdispatch: while it stays
@@ -47,7 +48,9 @@ struct MainThreadJudge {
     mutating func choose(pid: Int32, now: UInt64) -> (tid: Int32, idle: Bool) {
         if pid != self.pid {
             self.pid = pid
-            firstSeen = now
+            // From the process's own start, not from when it was first judged: a wrapper's child is
+            // seen a tick or more after its fork, by then often past its loader (or its end).
+            firstSeen = min(now, ProcFS.startTime(pid: pid) ?? now)
             probe = nil
             search = nil
             unusable = nil
