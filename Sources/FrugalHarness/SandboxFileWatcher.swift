@@ -1,0 +1,288 @@
+import Foundation
+import FrugalCore
+import FrugalProbe
+import Synchronization
+
+/// Watches the run's sandbox with inotify and records each write to a file in it as the kernel
+/// shows it — a file closed after writing (`IN_CLOSE_WRITE`), a file renamed into place
+/// (`IN_MOVED_TO`), a deletion — with the block diff of the new content against what the file
+/// held before (``BlockDiff``, on copies the watcher keeps). It needs nothing from the process:
+/// a FrugalKit app, an app writing with Foundation or POSIX, and a black-box program are seen
+/// alike. inotify needs no privilege; the copies stay in the harness.
+///
+/// What inotify cannot say, and how the record reads then: which bytes a `write` covered (an
+/// in-place write is counted by the blocks that changed, a lower bound: storage writes whole
+/// blocks, and a rewrite of identical bytes in place is not seen); a truncation is seen only if
+/// the file is still short when the watcher looks after the `IN_MODIFY`; content that changed
+/// again before the watcher read it is diffed once, at its later state.
+final class SandboxFileWatcher: Sendable {
+    /// Largest file whose content is kept for diffing, and the most kept in all.
+    static let largestKeptFile = 64 * 1_048_576
+    static let keptBudget = 512 * 1_048_576
+
+    private let fd: Int32
+    private let root: String
+    private let state: Mutex<WatchState>
+    private let stopping = Atomic<Bool>(false)
+    private let exited = DispatchSemaphore(value: 0)
+    private let finished = Mutex<FileChangeLog?>(nil)
+
+    /// Starts watching `root` (the sandbox), skipping the read-only bundle; every file already
+    /// there is copied as the content later writes are compared with. Returns the reason when
+    /// inotify is not available.
+    static func start(root: URL) -> Result<SandboxFileWatcher, SystemCallError> {
+        let fd: Int32
+        do {
+            fd = try SystemCall.retrying("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
+        } catch let error as SystemCallError {
+            return .failure(error)
+        } catch {
+            return .failure(SystemCallError(call: "inotify_init1", errno: EINVAL))
+        }
+        let watcher = SandboxFileWatcher(fd: fd, root: root.standardizedFileURL.path)
+        watcher.state.withLock { state in
+            watcher.addTree("", into: &state, time: MonotonicClock.now(), recordFiles: false)
+        }
+        let thread = Thread { [watcher] in watcher.loop() }
+        thread.name = "frugal-sandbox-watcher"
+        thread.start()
+        return .success(watcher)
+    }
+
+    private init(fd: Int32, root: String) {
+        self.fd = fd
+        self.root = root
+        state = Mutex(WatchState())
+    }
+
+    /// Stops watching, reads what the kernel still holds, and returns the log; later calls
+    /// return the same log.
+    func finish() -> FileChangeLog {
+        if let log = finished.withLock({ $0 }) { return log }
+        stopping.store(true, ordering: .releasing)
+        exited.wait()
+        let log = state.withLock { state -> FileChangeLog in
+            drain(&state)
+            return FileChangeLog(changes: state.changes, overflows: state.overflows, unavailable: state.rootUnwatched)
+        }
+        try? SystemCall.close(fd, subject: "inotify")
+        finished.withLock { $0 = log }
+        return log
+    }
+
+    private func loop() {
+        while !stopping.load(ordering: .acquiring) {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, 50)
+            if ready > 0 { state.withLock { drain(&$0) } }
+        }
+        exited.signal()
+    }
+
+    /// Reads and handles every event queued now.
+    private func drain(_ state: inout WatchState) {
+        let capacity = 65_536
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 8)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(fd, buffer.baseAddress, capacity)
+            if count <= 0 { break }  // EAGAIN: the queue is empty
+            let time = MonotonicClock.now()
+            var offset = 0
+            let header = MemoryLayout<inotify_event>.size
+            while offset + header <= count {
+                let event = buffer.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                var name = ""
+                if event.len > 0 {
+                    let start = buffer.baseAddress! + offset + header
+                    let bytes = UnsafeRawBufferPointer(start: start, count: Int(event.len))
+                    name = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                handle(event, name: name, time: time, &state)
+                offset += header + Int(event.len)
+            }
+        }
+    }
+
+    private func handle(_ event: inotify_event, name: String, time: UInt64, _ state: inout WatchState) {
+        let mask = event.mask
+        func has(_ flag: Int32) -> Bool { mask & UInt32(flag) != 0 }
+        if has(IN_Q_OVERFLOW) { state.overflows += 1; return }
+        if has(IN_IGNORED) { state.directories[event.wd] = nil; return }
+        guard let directory = state.directories[event.wd], !name.isEmpty else { return }
+        let path = directory.isEmpty ? name : directory + "/" + name
+        if has(IN_ISDIR) {
+            if has(IN_CREATE) || has(IN_MOVED_TO) { addTree(path, into: &state, time: time, recordFiles: true) }
+            return
+        }
+        if has(IN_MODIFY) {
+            var episode = state.episodes[path] ?? Episode()
+            var info = stat()
+            if stat(absolute(path), &info) == 0 { episode.leastSize = min(episode.leastSize ?? Int.max, Int(info.st_size)) }
+            state.episodes[path] = episode
+        }
+        if has(IN_CLOSE_WRITE), let episode = state.episodes.removeValue(forKey: path) {
+            settle(path, episode, movedIn: false, time: time, &state)
+        }
+        if has(IN_MOVED_FROM) { state.moves[event.cookie] = path }
+        if has(IN_MOVED_TO) {
+            if let from = state.moves.removeValue(forKey: event.cookie) {
+                renamed(from, to: path, time: time, &state)
+            } else {
+                settle(path, Episode(), movedIn: true, time: time, &state)
+            }
+        }
+        if has(IN_DELETE) {
+            state.episodes[path] = nil
+            let old = state.shadows.removeValue(forKey: path)
+            state.release(old)
+            let existed = old != nil
+            state.lastChange[path] = nil
+            if existed { state.record(FileChange(path: path, kind: .deleted, time: time, sizeAfter: nil, bytesWritten: 0, existed: true)) }
+        }
+    }
+
+    /// A file closed after writing, or renamed into place from outside the sandbox: compared
+    /// with what was there.
+    private func settle(_ path: String, _ episode: Episode, movedIn: Bool, time: UInt64, _ state: inout WatchState) {
+        guard let file = try? PosixFile.open(absolute(path), O_RDONLY) else { return }  // gone: a rename follows
+        defer { file.close() }
+        var info = stat()
+        guard fstat(file.fd, &info) == 0 else { return }
+        let size = Int(info.st_size), inode = UInt64(info.st_ino)
+        let bytes = state.keep(size) ? try? file.read(count: size, at: 0) : nil
+        let prior = episode.renamedOver ?? state.shadows[path]
+        let change: FileChange
+        if !movedIn, episode.renamedOver == nil, let prior, prior.inode == inode {
+            let diff = prior.bytes.flatMap { old in bytes.map { BlockDiff.compare(old: old, new: $0) } }
+            let least = episode.leastSize ?? size
+            let truncated = least < prior.size
+            let written = diff.map { truncated ? max($0.changedBlockBytes, size - least) : $0.changedBlockBytes } ?? size
+            change = FileChange(path: path, kind: .inPlace, time: time, sizeAfter: size, bytesWritten: written, existed: true,
+                                diff: diff, truncated: truncated)
+        } else {
+            let diff = prior?.bytes.flatMap { old in bytes.map { BlockDiff.compare(old: old, new: $0) } }
+            change = FileChange(path: path, kind: prior == nil ? .created : .replaced, time: time, sizeAfter: size, bytesWritten: size,
+                                existed: prior != nil, diff: diff, via: episode.via)
+        }
+        state.release(state.shadows[path])
+        state.shadows[path] = Shadow(inode: inode, size: size, bytes: bytes)
+        state.record(change)
+    }
+
+    /// `from` renamed to `to` inside the sandbox: a file written here and renamed into place is
+    /// one write of `to` (an atomic save), not two.
+    private func renamed(_ from: String, to: String, time: UInt64, _ state: inout WatchState) {
+        if var episode = state.episodes.removeValue(forKey: from) {
+            // Renamed while still open for writing: settled when it is closed, as a replacement.
+            episode.renamedOver = state.shadows[to]
+            episode.via = from
+            state.shadows[from] = nil
+            state.episodes[to] = episode
+            return
+        }
+        let moved = state.shadows.removeValue(forKey: from)
+        let prior = state.shadows[to]
+        if let index = state.lastChange.removeValue(forKey: from), state.changes[index].kind == .created {
+            var change = state.changes[index]
+            change.path = to
+            change.via = from
+            change.time = time
+            change.existed = prior != nil
+            change.kind = prior == nil ? .created : .replaced
+            change.diff = prior?.bytes.flatMap { old in moved?.bytes.map { BlockDiff.compare(old: old, new: $0) } }
+            state.changes[index] = change
+            state.lastChange[to] = index
+            state.release(prior)
+            state.shadows[to] = moved
+        } else if let moved {
+            // A file not written in this run moved: its content is unchanged, only its name.
+            state.release(prior)
+            state.shadows[to] = moved
+        } else {
+            settle(to, Episode(), movedIn: true, time: time, &state)
+        }
+    }
+
+    /// Watches `relative` and every directory under it; with `recordFiles`, files already in a
+    /// new directory (written before its watch was added) are recorded as created.
+    private func addTree(_ relative: String, into state: inout WatchState, time: UInt64, recordFiles: Bool) {
+        if relative == SandboxLayout.bundle { return }
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_EXCL_UNLINK | IN_ONLYDIR)
+        let wd = inotify_add_watch(fd, absolute(relative), mask)
+        guard wd >= 0 else {
+            if relative.isEmpty { state.rootUnwatched = SystemCallError(call: "inotify_add_watch", subject: root, errno: errno).description }
+            return
+        }
+        state.directories[wd] = relative
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: absolute(relative)) else { return }
+        for name in entries.sorted() {
+            let path = relative.isEmpty ? name : relative + "/" + name
+            var info = stat()
+            guard lstat(absolute(path), &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                addTree(path, into: &state, time: time, recordFiles: recordFiles)
+            } else if (info.st_mode & S_IFMT) == S_IFREG, state.shadows[path] == nil {
+                if recordFiles {
+                    settle(path, Episode(), movedIn: true, time: time, &state)
+                } else {
+                    let size = Int(info.st_size)
+                    let bytes = state.keep(size) ? (try? PosixFile.open(absolute(path), O_RDONLY)).flatMap { file in
+                        defer { file.close() }
+                        return try? file.read(count: size, at: 0)
+                    } : nil
+                    state.shadows[path] = Shadow(inode: UInt64(info.st_ino), size: size, bytes: bytes)
+                }
+            }
+        }
+    }
+
+    private func absolute(_ relative: String) -> String { relative.isEmpty ? root : root + "/" + relative }
+}
+
+/// A file's content as the watcher last saw it.
+struct Shadow {
+    var inode: UInt64
+    var size: Int
+    /// Nil when too large to keep.
+    var bytes: [UInt8]?
+}
+
+/// A file being written: seen modified, not yet closed.
+struct Episode {
+    /// The least size seen while it was written (a truncation shows as a size below the old one).
+    var leastSize: Int?
+    /// Renamed over another file while open: the content it replaced.
+    var renamedOver: Shadow?
+    var via: String?
+}
+
+/// The watcher's state, held by its lock.
+struct WatchState {
+    var directories: [Int32: String] = [:]
+    var shadows: [String: Shadow] = [:]
+    var episodes: [String: Episode] = [:]
+    var moves: [UInt32: String] = [:]
+    var changes: [FileChange] = []
+    /// The index in `changes` of each path's last change.
+    var lastChange: [String: Int] = [:]
+    var overflows = 0
+    var rootUnwatched: String?
+    var keptBytes = 0
+
+    /// Whether a file of `size` bytes may be kept for diffing; counts it if so.
+    mutating func keep(_ size: Int) -> Bool {
+        guard size <= SandboxFileWatcher.largestKeptFile, keptBytes + size <= SandboxFileWatcher.keptBudget else { return false }
+        keptBytes += size
+        return true
+    }
+
+    mutating func release(_ shadow: Shadow?) {
+        if let count = shadow?.bytes?.count { keptBytes -= count }
+    }
+
+    mutating func record(_ change: FileChange) {
+        changes.append(change)
+        lastChange[change.path] = changes.count - 1
+    }
+}
