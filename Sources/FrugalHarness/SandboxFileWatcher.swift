@@ -2,6 +2,7 @@ import Foundation
 import FrugalCore
 import FrugalProbe
 import Synchronization
+import CFrugalSystem
 
 /// Watches the run's sandbox with inotify and records each write to a file in it as the kernel
 /// shows it — a file closed after writing (`IN_CLOSE_WRITE`), a file renamed into place
@@ -71,6 +72,9 @@ final class SandboxFileWatcher: Sendable {
     }
 
     private func loop() {
+        // Below the app's priority (nice 10, this thread only): the copies and diffs are the
+        // harness's work, and should not take the app's CPU on a busy machine. Best effort.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(frugal_gettid()), 10)
         while !stopping.load(ordering: .acquiring) {
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, 50)
