@@ -122,7 +122,10 @@ final class SandboxFileWatcher: Sendable {
         if has(IN_MODIFY) {
             var episode = state.episodes[path] ?? Episode()
             var info = stat()
-            if stat(absolute(path), &info) == 0 { episode.leastSize = min(episode.leastSize ?? Int.max, Int(info.st_size)) }
+            if stat(absolute(path), &info) == 0 {
+                episode.leastSize = min(episode.leastSize ?? Int.max, Int(info.st_size))
+                episode.lastSize = Int(info.st_size)
+            }
             state.episodes[path] = episode
         }
         if has(IN_CLOSE_WRITE), let episode = state.episodes.removeValue(forKey: path) {
@@ -149,7 +152,16 @@ final class SandboxFileWatcher: Sendable {
     /// A file closed after writing, or renamed into place from outside the sandbox: compared
     /// with what was there.
     private func settle(_ path: String, _ episode: Episode, movedIn: Bool, time: UInt64, _ state: inout WatchState) {
-        guard let file = try? PosixFile.open(absolute(path), O_RDONLY) else { return }  // gone: a rename follows
+        guard let file = try? PosixFile.open(absolute(path), O_RDONLY) else {
+            // Gone before the watcher looked: renamed (the rename's event follows and completes
+            // this change) or deleted. Its size is the last one seen while it was written.
+            guard let size = episode.lastSize else { return }
+            let prior = state.shadows.removeValue(forKey: path)
+            state.release(prior)
+            state.record(FileChange(path: path, kind: prior == nil ? .created : .replaced, time: time, sizeAfter: size,
+                                    bytesWritten: size, existed: prior != nil))
+            return
+        }
         defer { file.close() }
         var info = stat()
         guard fstat(file.fd, &info) == 0 else { return }
@@ -185,10 +197,18 @@ final class SandboxFileWatcher: Sendable {
             state.episodes[to] = episode
             return
         }
-        let moved = state.shadows.removeValue(forKey: from)
+        var moved = state.shadows.removeValue(forKey: from)
         let prior = state.shadows[to]
         if let index = state.lastChange.removeValue(forKey: from), state.changes[index].kind == .created {
+            if moved == nil {
+                // Written and renamed before the watcher could read it: read it where it now is.
+                moved = shadow(of: to, &state)
+            }
             var change = state.changes[index]
+            if let moved {
+                change.sizeAfter = moved.size
+                change.bytesWritten = moved.size
+            }
             change.path = to
             change.via = from
             change.time = time
@@ -241,6 +261,16 @@ final class SandboxFileWatcher: Sendable {
         }
     }
 
+    /// The file at `relative` as it is now, kept if it fits.
+    private func shadow(of relative: String, _ state: inout WatchState) -> Shadow? {
+        guard let file = try? PosixFile.open(absolute(relative), O_RDONLY) else { return nil }
+        defer { file.close() }
+        var info = stat()
+        guard fstat(file.fd, &info) == 0 else { return nil }
+        let size = Int(info.st_size)
+        return Shadow(inode: UInt64(info.st_ino), size: size, bytes: state.keep(size) ? try? file.read(count: size, at: 0) : nil)
+    }
+
     private func absolute(_ relative: String) -> String { relative.isEmpty ? root : root + "/" + relative }
 }
 
@@ -256,6 +286,8 @@ struct Shadow {
 struct Episode {
     /// The least size seen while it was written (a truncation shows as a size below the old one).
     var leastSize: Int?
+    /// The size when it was last seen modified.
+    var lastSize: Int?
     /// Renamed over another file while open: the content it replaced.
     var renamedOver: Shadow?
     var via: String?
