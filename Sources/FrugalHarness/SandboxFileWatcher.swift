@@ -141,6 +141,7 @@ final class SandboxFileWatcher: Sendable {
         }
         if has(IN_DELETE) {
             state.episodes[path] = nil
+            state.provisional[path] = nil
             let old = state.shadows.removeValue(forKey: path)
             state.release(old)
             let existed = old != nil
@@ -168,6 +169,18 @@ final class SandboxFileWatcher: Sendable {
         let size = Int(info.st_size), inode = UInt64(info.st_ino)
         let bytes = state.keep(size) ? try? file.read(count: size, at: 0) : nil
         let prior = episode.renamedOver ?? state.shadows[path]
+        if !movedIn, episode.renamedOver == nil, prior?.inode == inode, let index = state.provisional.removeValue(forKey: path),
+           state.changes[index].kind == .created {
+            // Found when its new directory was watched, while it was still being written: the
+            // rest of its first writing, not an update.
+            state.changes[index].sizeAfter = size
+            state.changes[index].bytesWritten = size
+            state.changes[index].time = time
+            state.release(state.shadows[path])
+            state.shadows[path] = Shadow(inode: inode, size: size, bytes: bytes, info: info)
+            return
+        }
+        state.provisional[path] = nil
         let change: FileChange
         if !movedIn, episode.renamedOver == nil, let prior, prior.inode == inode {
             let diff = prior.bytes.flatMap { old in bytes.map { BlockDiff.compare(old: old, new: $0) } }
@@ -182,7 +195,7 @@ final class SandboxFileWatcher: Sendable {
                                 existed: prior != nil, diff: diff, via: episode.via)
         }
         state.release(state.shadows[path])
-        state.shadows[path] = Shadow(inode: inode, size: size, bytes: bytes)
+        state.shadows[path] = Shadow(inode: inode, size: size, bytes: bytes, info: info)
         state.record(change)
     }
 
@@ -199,9 +212,11 @@ final class SandboxFileWatcher: Sendable {
         }
         var moved = state.shadows.removeValue(forKey: from)
         let prior = state.shadows[to]
+        state.provisional[from] = nil
         if let index = state.lastChange.removeValue(forKey: from), state.changes[index].kind == .created {
-            if moved == nil {
-                // Written and renamed before the watcher could read it: read it where it now is.
+            if moved == nil || !(moved.map { isCurrent($0, at: to) } ?? false) {
+                // Written (again) and renamed before the watcher could read it: read it where it now is.
+                state.release(moved)
                 moved = shadow(of: to, &state)
             }
             var change = state.changes[index]
@@ -249,16 +264,25 @@ final class SandboxFileWatcher: Sendable {
             } else if (info.st_mode & S_IFMT) == S_IFREG, state.shadows[path] == nil {
                 if recordFiles {
                     settle(path, Episode(), movedIn: true, time: time, &state)
+                    if let index = state.lastChange[path], state.changes[index].path == path { state.provisional[path] = index }
                 } else {
                     let size = Int(info.st_size)
                     let bytes = state.keep(size) ? (try? PosixFile.open(absolute(path), O_RDONLY)).flatMap { file in
                         defer { file.close() }
                         return try? file.read(count: size, at: 0)
                     } : nil
-                    state.shadows[path] = Shadow(inode: UInt64(info.st_ino), size: size, bytes: bytes)
+                    state.shadows[path] = Shadow(inode: UInt64(info.st_ino), size: size, bytes: bytes, info: info)
                 }
             }
         }
+    }
+
+    /// Whether `shadow` is still the content of the file at `relative`: same inode, size and
+    /// modification time.
+    private func isCurrent(_ shadow: Shadow, at relative: String) -> Bool {
+        var info = stat()
+        guard stat(absolute(relative), &info) == 0 else { return false }
+        return UInt64(info.st_ino) == shadow.inode && Int(info.st_size) == shadow.size && Shadow.time(info) == shadow.modified
     }
 
     /// The file at `relative` as it is now, kept if it fits.
@@ -268,7 +292,7 @@ final class SandboxFileWatcher: Sendable {
         var info = stat()
         guard fstat(file.fd, &info) == 0 else { return nil }
         let size = Int(info.st_size)
-        return Shadow(inode: UInt64(info.st_ino), size: size, bytes: state.keep(size) ? try? file.read(count: size, at: 0) : nil)
+        return Shadow(inode: UInt64(info.st_ino), size: size, bytes: state.keep(size) ? try? file.read(count: size, at: 0) : nil, info: info)
     }
 
     private func absolute(_ relative: String) -> String { relative.isEmpty ? root : root + "/" + relative }
@@ -278,8 +302,19 @@ final class SandboxFileWatcher: Sendable {
 struct Shadow {
     var inode: UInt64
     var size: Int
+    /// Modification time, ns.
+    var modified: Int = 0
     /// Nil when too large to keep.
     var bytes: [UInt8]?
+
+    init(inode: UInt64, size: Int, bytes: [UInt8]?, info: stat) {
+        self.inode = inode
+        self.size = size
+        self.bytes = bytes
+        modified = Self.time(info)
+    }
+
+    static func time(_ info: stat) -> Int { Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec) }
 }
 
 /// A file being written: seen modified, not yet closed.
@@ -302,6 +337,9 @@ struct WatchState {
     var changes: [FileChange] = []
     /// The index in `changes` of each path's last change.
     var lastChange: [String: Int] = [:]
+    /// Files found in a directory when it was first watched, with their `created` change: a
+    /// close that follows completes that change (they were being written when found).
+    var provisional: [String: Int] = [:]
     var overflows = 0
     var rootUnwatched: String?
     var keptBytes = 0

@@ -58,4 +58,22 @@ final class SandboxFileWatcherTests: XCTestCase {
         XCTAssertNotNil(log.changes[1].via)
         XCTAssertEqual(watcher.finish(), log, "finish is idempotent")
     }
+
+    /// A file found, half written, when its new directory is first watched: one creation of its
+    /// whole size once it is closed, not a creation and an update.
+    func testAFileFoundWhileBeingWrittenIsOneCreation() throws {
+        let watcher = try SandboxFileWatcher.start(root: root)
+            .get()
+        try FileManager.default.createDirectory(at: url("Documents/downloads"), withIntermediateDirectories: false)
+        _ = FileManager.default.createFile(atPath: url("Documents/downloads/part.bin").path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url("Documents/downloads/part.bin"))
+        try handle.write(contentsOf: Data(repeating: 1, count: 1000))
+        settle()  // the watcher adds the directory's watch and finds the file at 1000 bytes
+        try handle.write(contentsOf: Data(repeating: 2, count: 1000))
+        try handle.close()
+        try FileManager.default.moveItem(at: url("Documents/downloads/part.bin"), to: url("Documents/downloads/map.bin"))
+        settle()
+        let changes = watcher.finish().changes.map { "\($0.kind.rawValue) \($0.path) \($0.bytesWritten)" }
+        XCTAssertEqual(changes, ["created Documents/downloads/map.bin 2000"])
+    }
 }
