@@ -157,6 +157,11 @@ final class SandboxFileWatcher: Sendable {
             // Gone before the watcher looked: renamed (the rename's event follows and completes
             // this change) or deleted. Its size is the last one seen while it was written.
             guard let size = episode.lastSize else { return }
+            if episode.renamedOver == nil, let index = state.provisional.removeValue(forKey: path), state.changes[index].kind == .created {
+                state.changes[index].sizeAfter = size
+                state.changes[index].bytesWritten = size
+                return  // its shadow is stale: a rename that follows reads the file where it went
+            }
             let prior = state.shadows.removeValue(forKey: path)
             state.release(prior)
             state.record(FileChange(path: path, kind: prior == nil ? .created : .replaced, time: time, sizeAfter: size,
@@ -169,10 +174,13 @@ final class SandboxFileWatcher: Sendable {
         let size = Int(info.st_size), inode = UInt64(info.st_ino)
         let bytes = state.keep(size) ? try? file.read(count: size, at: 0) : nil
         let prior = episode.renamedOver ?? state.shadows[path]
-        if !movedIn, episode.renamedOver == nil, prior?.inode == inode, let index = state.provisional.removeValue(forKey: path),
-           state.changes[index].kind == .created {
-            // Found when its new directory was watched, while it was still being written: the
-            // rest of its first writing, not an update.
+        // The same inode already at this path: not a file that came from elsewhere, whatever
+        // the event (a rename or creation queued before the directory's scan saw its result).
+        let sameFile = episode.renamedOver == nil && prior?.inode == inode
+        if sameFile, let index = state.provisional[path], state.changes[index].kind == .created {
+            // Found when its new directory was watched, while it may still have been written:
+            // the rest of its first writing, not an update, up to its first close seen.
+            if !movedIn { state.provisional[path] = nil }
             state.changes[index].sizeAfter = size
             state.changes[index].bytesWritten = size
             state.changes[index].time = time
@@ -180,9 +188,12 @@ final class SandboxFileWatcher: Sendable {
             state.shadows[path] = Shadow(inode: inode, size: size, bytes: bytes, info: info)
             return
         }
+        if sameFile, movedIn, let prior, prior.size == size, prior.modified == Shadow.time(info) {
+            return  // an event for content already seen (queued before a scan that read it)
+        }
         state.provisional[path] = nil
         let change: FileChange
-        if !movedIn, episode.renamedOver == nil, let prior, prior.inode == inode {
+        if sameFile, let prior {
             let diff = prior.bytes.flatMap { old in bytes.map { BlockDiff.compare(old: old, new: $0) } }
             let least = episode.leastSize ?? size
             let truncated = least < prior.size

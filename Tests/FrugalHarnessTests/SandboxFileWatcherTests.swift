@@ -18,8 +18,9 @@ final class SandboxFileWatcherTests: XCTestCase {
     func url(_ path: String) -> URL { root.appendingPathComponent(path) }
 
     /// Lets the watcher's thread read what the kernel queued. Not needed for the counts (each
-    /// change is folded in whenever it is read) but for the diffs to see each state once.
-    func settle() { usleep(150_000) }
+    /// change is folded in whenever it is read) but for the diffs to see each state once: the
+    /// watcher polls every 50 ms at nice 10, so 300 ms leaves it room on a busy machine.
+    func settle() { usleep(300_000) }
 
     func testEachKindOfWrite() throws {
         let old = Data((0..<8192).map { UInt8($0 % 251) })
@@ -65,8 +66,9 @@ final class SandboxFileWatcherTests: XCTestCase {
         let watcher = try SandboxFileWatcher.start(root: root)
             .get()
         try FileManager.default.createDirectory(at: url("Documents/downloads"), withIntermediateDirectories: false)
-        _ = FileManager.default.createFile(atPath: url("Documents/downloads/part.bin").path, contents: nil)
-        let handle = try FileHandle(forWritingTo: url("Documents/downloads/part.bin"))
+        let fd = open(url("Documents/downloads/part.bin").path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
         try handle.write(contentsOf: Data(repeating: 1, count: 1000))
         settle()  // the watcher adds the directory's watch and finds the file at 1000 bytes
         try handle.write(contentsOf: Data(repeating: 2, count: 1000))
