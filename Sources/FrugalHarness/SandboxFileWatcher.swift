@@ -64,6 +64,8 @@ final class SandboxFileWatcher: Sendable {
         exited.wait()
         let log = state.withLock { state -> FileChangeLog in
             drain(&state)
+            for episode in state.episodes.values { if let fd = episode.fd { _ = Glibc.close(fd) } }
+            state.episodes = [:]
             return FileChangeLog(changes: state.changes, overflows: state.overflows, unavailable: state.rootUnwatched)
         }
         try? SystemCall.close(fd, subject: "inotify")
@@ -121,8 +123,14 @@ final class SandboxFileWatcher: Sendable {
         }
         if has(IN_MODIFY) {
             var episode = state.episodes[path] ?? Episode()
+            if episode.fd == nil {
+                // Held until the write is settled: the content can then be read even if the
+                // file was deleted or renamed before the watcher got to its close.
+                let fd = open(absolute(path), O_RDONLY | O_CLOEXEC)
+                if fd >= 0 { episode.fd = fd }
+            }
             var info = stat()
-            if stat(absolute(path), &info) == 0 {
+            if let fd = episode.fd, fstat(fd, &info) == 0 {
                 episode.leastSize = min(episode.leastSize ?? Int.max, Int(info.st_size))
                 episode.lastSize = Int(info.st_size)
             }
@@ -140,7 +148,10 @@ final class SandboxFileWatcher: Sendable {
             }
         }
         if has(IN_DELETE) {
-            state.episodes[path] = nil
+            if let episode = state.episodes.removeValue(forKey: path) {
+                // Deleted while still open for writing (no close event follows an unlink).
+                if episode.fd != nil { settle(path, episode, movedIn: false, time: time, &state) }
+            }
             state.provisional[path] = nil
             let old = state.shadows.removeValue(forKey: path)
             state.release(old)
@@ -153,7 +164,7 @@ final class SandboxFileWatcher: Sendable {
     /// A file closed after writing, or renamed into place from outside the sandbox: compared
     /// with what was there.
     private func settle(_ path: String, _ episode: Episode, movedIn: Bool, time: UInt64, _ state: inout WatchState) {
-        guard let file = try? PosixFile.open(absolute(path), O_RDONLY) else {
+        guard let file = episode.fd.map({ PosixFile(fd: $0, path: absolute(path)) }) ?? (try? PosixFile.open(absolute(path), O_RDONLY)) else {
             // Gone before the watcher looked: renamed (the rename's event follows and completes
             // this change) or deleted. Its size is the last one seen while it was written.
             guard let size = episode.lastSize else { return }
@@ -218,6 +229,7 @@ final class SandboxFileWatcher: Sendable {
             episode.renamedOver = state.shadows[to]
             episode.via = from
             state.shadows[from] = nil
+            if let replaced = state.episodes[to]?.fd { _ = Glibc.close(replaced) }
             state.episodes[to] = episode
             return
         }
@@ -334,6 +346,9 @@ struct Episode {
     var leastSize: Int?
     /// The size when it was last seen modified.
     var lastSize: Int?
+    /// A descriptor on the file being written, opened at its first modification (the watcher's
+    /// own, closed when the write is settled).
+    var fd: Int32?
     /// Renamed over another file while open: the content it replaced.
     var renamedOver: Shadow?
     var via: String?

@@ -78,4 +78,23 @@ final class SandboxFileWatcherTests: XCTestCase {
         let changes = watcher.finish().changes.map { "\($0.kind.rawValue) \($0.path) \($0.bytesWritten)" }
         XCTAssertEqual(changes, ["created Documents/downloads/map.bin 2000"])
     }
+
+    /// A scratch file unlinked while still open for writing: no close event follows (inotify
+    /// reports nothing of an unlinked file), yet its write is counted, read through the watcher's
+    /// own descriptor on it.
+    func testAFileDeletedWhileOpenIsStillCounted() throws {
+        try FileManager.default.createDirectory(at: url("tmp"), withIntermediateDirectories: false)
+        let watcher = try SandboxFileWatcher.start(root: root).get()
+        let fd = open(url("tmp/scratch").path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
+        try handle.write(contentsOf: Data(repeating: 3, count: 5000))
+        settle()  // the watcher sees the modification and holds the file open
+        XCTAssertEqual(unlink(url("tmp/scratch").path), 0)
+        try handle.write(contentsOf: Data(repeating: 4, count: 1000))
+        try handle.close()
+        settle()
+        let changes = watcher.finish().changes.map { "\($0.kind.rawValue) \($0.path) \($0.bytesWritten)" }
+        XCTAssertEqual(changes, ["created tmp/scratch 6000", "deleted tmp/scratch 0"])
+    }
 }
