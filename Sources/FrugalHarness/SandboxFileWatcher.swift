@@ -22,6 +22,9 @@ final class SandboxFileWatcher: Sendable {
     static let keptBudget = 512 * 1_048_576
 
     private let fd: Int32
+    /// An eventfd that wakes the watcher's thread to stop: it sleeps in `poll` with no timeout,
+    /// so an idle sandbox costs no wakeups.
+    private let wake: Int32
     private let root: String
     private let state: Mutex<WatchState>
     private let stopping = Atomic<Bool>(false)
@@ -40,7 +43,14 @@ final class SandboxFileWatcher: Sendable {
         } catch {
             return .failure(SystemCallError(call: "inotify_init1", errno: EINVAL))
         }
-        let watcher = SandboxFileWatcher(fd: fd, root: root.standardizedFileURL.path)
+        let wake: Int32
+        do {
+            wake = try SystemCall.retrying("eventfd") { eventfd(0, Int32(EFD_CLOEXEC)) }
+        } catch {
+            try? SystemCall.close(fd, subject: "inotify")
+            return .failure(error as? SystemCallError ?? SystemCallError(call: "eventfd", errno: EINVAL))
+        }
+        let watcher = SandboxFileWatcher(fd: fd, wake: wake, root: root.standardizedFileURL.path)
         watcher.state.withLock { state in
             watcher.addTree("", into: &state, time: MonotonicClock.now(), recordFiles: false)
         }
@@ -50,8 +60,9 @@ final class SandboxFileWatcher: Sendable {
         return .success(watcher)
     }
 
-    private init(fd: Int32, root: String) {
+    private init(fd: Int32, wake: Int32, root: String) {
         self.fd = fd
+        self.wake = wake
         self.root = root
         state = Mutex(WatchState())
     }
@@ -61,6 +72,8 @@ final class SandboxFileWatcher: Sendable {
     func finish() -> FileChangeLog {
         if let log = finished.withLock({ $0 }) { return log }
         stopping.store(true, ordering: .releasing)
+        var one: UInt64 = 1
+        _ = write(wake, &one, 8)
         exited.wait()
         let log = state.withLock { state -> FileChangeLog in
             drain(&state)
@@ -69,6 +82,7 @@ final class SandboxFileWatcher: Sendable {
             return FileChangeLog(changes: state.changes, overflows: state.overflows, unavailable: state.rootUnwatched)
         }
         try? SystemCall.close(fd, subject: "inotify")
+        try? SystemCall.close(wake, subject: "eventfd")
         finished.withLock { $0 = log }
         return log
     }
@@ -77,10 +91,10 @@ final class SandboxFileWatcher: Sendable {
         // Below the app's priority (nice 10, this thread only): the copies and diffs are the
         // harness's work, and should not take the app's CPU on a busy machine. Best effort.
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(frugal_gettid()), 10)
+        var pollers = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
         while !stopping.load(ordering: .acquiring) {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, 50)
-            if ready > 0 { state.withLock { drain(&$0) } }
+            let ready = poll(&pollers, 2, -1)
+            if ready > 0 && pollers[0].revents != 0 { state.withLock { drain(&$0) } }
         }
         exited.signal()
     }
