@@ -21,7 +21,7 @@ extension Audits {
                 Evidence(time: analysis.runTime(write.start), durationMs: Double(write.end &- write.start) / 1e6,
                          description: "\(write.operation.rawValue) \(write.path): \(bytes(write.length)) from \(write.callSite)")
             }
-            return .value(Double(busiest.count), display: "\(busiest.count) write\(busiest.count == 1 ? "" : "s") in the busiest minute (\(disk.writeOperations) in all, FrugalKit's journal: the sandbox was not watched)",
+            return .value(Double(busiest.count), display: "\(busiest.count) write\(busiest.count == 1 ? "" : "s") in the busiest minute (\(disk.writeOperations) in all)",
                           evidence: Array(evidence))
         },
         Audit("disk.write-changed-portions") { analysis, metrics in
@@ -48,7 +48,7 @@ extension Audits {
                 Evidence(time: analysis.runTime(write.start), durationMs: Double(write.end &- write.start) / 1e6,
                          description: "\(write.operation.rawValue) \(write.path): wrote \(bytes(write.length)), \(bytes(write.changedBytes)) of blocks changed (\(HumanUnits.bytes(Double(write.diff?.differingBytes ?? write.length))) differ) at \(write.callSite)")
             }
-            return .value(value, display: "\(DisplayFormat.number(value))× (\(bytes(amplification.written)) written for \(bytes(amplification.changed)) changed, FrugalKit's journal: the sandbox was not watched)",
+            return .value(value, display: "\(DisplayFormat.number(value))× (\(bytes(amplification.written)) written for \(bytes(amplification.changed)) changed)",
                           evidence: Array(evidence))
         },
         Audit("disk.write-budget") { analysis, metrics in
@@ -69,7 +69,7 @@ extension Audits {
                 }
             }
             let disk = DiskActivity(analysis)
-            guard disk.wroteAnything else { return .notApplicable("the app wrote no file and left none in its sandbox") }
+            guard disk.wroteAnything else { return .notApplicable(Self.nothingLeft(disk)) }
             switch Audit.require(metrics, MetricName.diskBytesWrittenPerDay) {
             case .failure(let failure): return .unavailable(failure.reason)
             case .success(let perDay):
@@ -103,14 +103,15 @@ extension Audits {
         },
         Audit("disk.backup-placement") { analysis, metrics in
             let disk = DiskActivity(analysis)
-            guard disk.wroteAnything else { return .notApplicable("the app wrote no file and left none in its sandbox") }
+            guard disk.wroteAnything else { return .notApplicable(Self.nothingLeft(disk)) }
             guard disk.sandboxFiles != nil else { return .unavailable("the sandbox was not scanned at the end of the run") }
             let files = disk.recreatableBackedUpFiles
             let total = files.reduce(0) { $0 + ($1.bytesAtEnd ?? 0) }
             var evidence = files.prefix(20).map { file in
-                let why = file.servedAs.map { "the body of \($0) byte for byte (downloaded verbatim: it can be downloaded again)" }
-                    ?? "\(file.dataClass?.rawValue ?? "?") data, as the app declared it to FrugalKit"
-                return Evidence(description: "\(file.path): \(bytes(file.bytesAtEnd ?? 0)), \(why), backed up in \(file.location.title)")
+                guard let served = file.servedAs else {
+                    return Evidence(description: "\(file.path): \(bytes(file.bytesAtEnd ?? 0)) of \(file.dataClass?.rawValue ?? "?") data, backed up in \(file.location.title)")
+                }
+                return Evidence(description: "\(file.path): \(bytes(file.bytesAtEnd ?? 0)), the body of \(served) byte for byte (downloaded verbatim: it can be downloaded again), backed up in \(file.location.title)")
             }
             for file in disk.files where file.dataClass == .critical && file.backedUp == false && (file.bytesAtEnd ?? 0) > 0 {
                 evidence.append(Evidence(description: "\(file.path): critical data that backups do not copy (\(file.location.title)\(file.exclusion.map { ", excluded by \($0.rawValue)" } ?? ""))"))
@@ -120,7 +121,7 @@ extension Audits {
         },
         Audit("disk.clean-tmp") { analysis, metrics in
             let disk = DiskActivity(analysis)
-            guard disk.wroteAnything else { return .notApplicable("the app wrote no file and left none in its sandbox") }
+            guard disk.wroteAnything else { return .notApplicable(Self.nothingLeft(disk)) }
             guard let files = disk.tmpFilesAtEnd else { return .unavailable("the sandbox was not scanned at the end of the run") }
             let total = files.reduce(0) { $0 + $1.bytes }
             let evidence = files.prefix(20).map { Evidence(description: "\($0.path): \(bytes($0.bytes)) left in tmp") }
@@ -130,8 +131,15 @@ extension Audits {
 
     /// Not applicable: the kernel saw no file written in the sandbox.
     static let nothingWritten = "no file in the sandbox was written (the kernel showed no file closed after writing or renamed into place)"
-    /// Not applicable without the kernel's view: nothing in FrugalKit's journal either.
-    static let nothingJournaled = "the sandbox was not watched and the app wrote nothing through FrugalKit"
+    /// Not applicable without the kernel's view (a record made before the harness watched the
+    /// sandbox, or one where inotify failed): nothing in FrugalKit's journal either.
+    static let nothingJournaled = "the app wrote nothing through FrugalKit"
+
+    /// Not applicable: nothing written and nothing left. Without the kernel's view the journal
+    /// and the end-of-run scan are all there is, and the reason says so as it always has.
+    static func nothingLeft(_ disk: DiskActivity) -> String {
+        disk.kernel == nil ? nothingJournaled : "the app wrote no file and left none in its sandbox"
+    }
 
     /// FrugalKit's journal as detail beside the kernel's view: where in the app's source the writes were made.
     static func journalDetail(_ disk: DiskActivity, _ analysis: RunAnalysis) -> [Evidence] {
