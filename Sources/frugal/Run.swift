@@ -279,7 +279,11 @@ struct Run: ParsableCommand {
         // An interrupted suite is not a point of the history: its trends would show a partial suite.
         let history = noHistory || interrupted != nil ? nil : record(report)
         do {
-            let files = try TraceFiles.writeSet(report, traces: traces, to: directory, history: history?.trends)
+            let evidence = RunEvidence(gatheredBy: report.tool, generatedAt: report.generatedAt, environment: report.environment,
+                                       shard: report.shard, schedule: report.schedule, assertions: assertions,
+                                       rulePacks: rulePacks.isEmpty ? nil : rulePacks, traces: trace.map { $0 ? "always" : "never" },
+                                       records: records)
+            let files = try TraceFiles.writeSet(report, traces: traces, to: directory, history: history?.trends, evidence: evidence)
             let traceCount = traces.count
             if !quiet {
                 ProcessIO.progress("frugal: wrote " + files.prefix(files.count - traceCount).map(\.path).joined(separator: ", "))
