@@ -76,11 +76,11 @@ public enum ReauditChanges {
     /// The scores that moved by more than `tolerance` (or appeared, or went away), in the
     /// reports' order of results.
     public static func between(_ before: Report, _ after: Report, tolerance: Double = 0.005) -> [Change] {
-        var old: [String: WorkloadResult] = [:]
-        for result in before.results { old[key(result)] = result }
+        var old: [ResultKey: WorkloadResult] = [:]
+        for result in before.results { old[result.resultKey] = result }
         var changes: [Change] = []
         for result in after.results {
-            let previous = old[key(result)]
+            let previous = old[result.resultKey]
             if moved(previous?.score, result.score, tolerance) {
                 changes.append(Change(workload: result.workload, scenario: result.scenario, audit: "overall", before: previous?.score, after: result.score))
             }
@@ -94,8 +94,6 @@ public enum ReauditChanges {
         }
         return changes
     }
-
-    private static func key(_ result: WorkloadResult) -> String { result.workload + "/" + result.scenario }
 
     private static func moved(_ a: Double?, _ b: Double?, _ tolerance: Double) -> Bool {
         switch (a, b) {
