@@ -16,9 +16,11 @@ extension Audits {
                 }
                 let platform = account.platformWakeups > 0
                     ? "; \(account.platformWakeups) more on libdispatch's manager thread, the platform's, not charged" : ""
+                let drawing = account.drawingWakeups > 0
+                    ? "; \(account.drawingWakeups) more on the main thread of the active app, drawing at a frame rate (\(DisplayFormat.number(RunAnalysis.lowestFrameRate))/s or more), not charged" : ""
                 return Evidence(time: analysis.runTime(account.phase.start), durationMs: account.phase.seconds * 1000,
                                 description: "\(account.idleWakeups) wakeups in \(DisplayFormat.number(account.idleSeconds)) s idle"
-                                    + platform
+                                    + platform + drawing
                                     + (excluded.isEmpty ? "" : " (not idle: " + excluded.joined(separator: ", ") + ")"))
             }
             if accounts.contains(where: { $0.platformWakeups > 0 }) {
