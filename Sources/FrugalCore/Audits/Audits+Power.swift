@@ -32,7 +32,7 @@ extension Audits {
             switch Audit.require(metrics, MetricName.cpuIdleWakeupsPerSecond) {
             case .failure(let failure): return .unavailable(failure.reason)
             case .success(let rate):
-                evidence.append(Evidence(description: "idle: a wait's slices between /proc samples with no request in flight, no file being written and no frame drawn"))
+                evidence.append(Evidence(description: "idle: a wait's slices between /proc samples with no request in flight, no file being written and no frame drawn; an active app's main thread waking at a frame rate there is drawing, not charged"))
                 if let causes = analysis.wakeupCauses, causes.unavailable == nil, let top = causes.topCauseText {
                     evidence.append(Evidence(description: "top idle-wakeup cause (kernel scheduler trace): \(top)"))
                 }

@@ -95,7 +95,7 @@ extension RuleCatalogue {
             "the listening sockets the harness finds in /proc/<pid>/net while the app is suspended, whatever opened them",
             "the app was never suspended"),
         "lifecycle.resume-fast": (
-            "the time from the harness's foreground step to the end of the app's didBecomeActive (FrugalKit's handler events)",
+            "the time from the harness's foreground step until the app's main thread is free again: the end of its didBecomeActive, or of the main-loop passes that follow it back to back (work queued during the return: a notification observer's main-queue block), from FrugalKit's handler events",
             "the app never returned to the foreground"),
     ]
 }
