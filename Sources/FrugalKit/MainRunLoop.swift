@@ -98,7 +98,9 @@ public final class MainRunLoop {
 
     /// Schedules a repeating timer that draws frames, like a `CADisplayLink`: its handlers are
     /// recorded as `frame:<name>`. Frugal does not count the time it runs while the app is active
-    /// as idle (`power.avoid-polling`): an app animating on screen is in use, not polling. Stop it
+    /// as idle (`power.avoid-polling`): an app animating on screen is in use, not polling (a
+    /// Foundation `Timer` that redraws is recognised too, from outside: its main thread waking at
+    /// a frame rate while active, `RunAnalysis+Drawing`). Stop it
     /// in `willResignActive` (`lifecycle.quiesce-when-inactive` judges an inactive app's frames).
     /// Call on the main thread.
     @discardableResult
