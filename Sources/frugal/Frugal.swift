@@ -19,6 +19,6 @@ struct Frugal: ParsableCommand {
         (the report holds the runs that finished; docs/robustness.md).
         """,
         version: version,
-        subcommands: [Run.self, Record.self, Compare.self, AB.self, Calibrate.self, Bisect.self, Merge.self, Doctor.self, List.self, Rules.self, RenderReport.self, History.self, Verdicts.self]
+        subcommands: [Run.self, Record.self, Compare.self, AB.self, Calibrate.self, Bisect.self, Merge.self, Doctor.self, List.self, Rules.self, RenderReport.self, Reaudit.self, History.self, Verdicts.self]
     )
 }

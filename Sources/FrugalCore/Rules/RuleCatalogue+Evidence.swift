@@ -5,7 +5,7 @@ extension RuleCatalogue {
     /// By rule id: (evidence, not applicable when).
     static let evidence: [String: (evidence: String, notApplicable: String)] = [
         "power.avoid-polling": (
-            "/proc/<pid>/task/*/status voluntary context switches of every thread, sampled from outside every 0.2 s through the wait steps; libdispatch's manager thread (known by its stack) up to its 1 Hz pool monitor is the platform's; slices with a request on the wire, a file being written, frames drawn, a delivered warning, suspension or a fifth of a CPU are not idle. Any process (app or black box)",
+            "/proc/<pid>/task/*/status voluntary context switches of every thread, sampled from outside every 0.2 s through the wait steps; libdispatch's manager thread (known by its stack) up to its 1 Hz pool monitor is the platform's; slices with a request on the wire (a proxy connection open or refused, an origin request), a file being written, frames drawn, a delivered warning, suspension or a fifth of a CPU are not idle; the main thread's wakeups while the active app drew at a frame rate (10/s or more in every slice for 0.5 s or longer) are not charged. Any process (app or black box)",
             "the scenario has no wait step, or the app was idle under 1 s in all"),
         "power.coalesce-work": ("planned", "planned"),
         "power.cpu-budget": ("planned", "planned"),
@@ -65,8 +65,8 @@ extension RuleCatalogue {
             "the requests the origin read (every client), with FrugalKit's client's times where it made them, and the proxy's trace",
             "no two requests ran within 1.5 s of each other"),
         "network.handle-failures": (
-            "FrugalKit's NetworkClient operations (attempts sharing an operation name): the wire cannot tell a retry from a new request",
-            "the scenario injected no failure, or the app made no request through NetworkClient"),
+            "the wire, any client: the proxy's connections refused or reset by an injected failure with a request in flight, named by the request the origin read on them (else NetworkClient's failed attempt nearest in time, as detail; else unknown), and the origin's whole answers after them: an operation is recovered by a later answer to the same request (unnamed: to any request started after it), and failed attempts of one request under one injected failure are its retries",
+            "the scenario injected no failure, or none of the app's connections with a request in flight met it"),
         "main.no-long-blocks": (
             "an app: the main run loop's handlers (FrugalKit measures every pass: input, timers, main-queue blocks, Foundation run-loop work) with their schedstat run-queue time, against the harness's input steps; a black-box program: its main thread's stretches without a voluntary switch, seen from outside (/proc every 25 ms), pass or fail at 250 ms",
             "never: a scenario with no input still has its launch and its timers judged (the value is then the longest stretch of 250 ms or more, or 0)"),
@@ -95,7 +95,7 @@ extension RuleCatalogue {
             "the listening sockets the harness finds in /proc/<pid>/net while the app is suspended, whatever opened them",
             "the app was never suspended"),
         "lifecycle.resume-fast": (
-            "the time from the harness's foreground step to the end of the app's didBecomeActive (FrugalKit's handler events)",
+            "the time from the harness's foreground step until the app's main thread is free again: the end of its didBecomeActive, or of the main-loop passes that follow it back to back (work queued during the return: a notification observer's main-queue block), from FrugalKit's handler events",
             "the app never returned to the foreground"),
     ]
 }
