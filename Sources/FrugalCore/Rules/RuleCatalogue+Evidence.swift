@@ -11,23 +11,23 @@ extension RuleCatalogue {
         "power.cpu-budget": ("planned", "planned"),
         "power.frame-rate": ("planned", "planned"),
         "disk.avoid-frequent-writes": (
-            "FrugalKit's write journal (FileStore writes, with their sizes and fsyncs); /proc/<pid>/io write_bytes as evidence. Writes made with Foundation or POSIX directly are not in the journal",
-            "the app wrote nothing through FrugalKit"),
+            "the kernel's view of the sandbox (inotify: each file closed after writing or renamed into place, with the time the harness read it), whoever wrote it — FrugalKit, Foundation, POSIX, a black-box program; a `.atomic` save (temporary file renamed over the file) is one write. Writes putting under 64 KiB on storage count. FrugalKit's write journal adds call sites as detail, and decides only where the sandbox could not be watched",
+            "no file in the sandbox was written"),
         "disk.write-changed-portions": (
-            "FrugalKit's write journal: bytes written against the bytes that changed (the harness diffs each file's blocks)",
-            "the app wrote nothing through FrugalKit, or every write created a new file"),
+            "the kernel's view of the sandbox (inotify) and the harness's block diff of each written file against the copy it kept of the file before: a replaced file (renamed over, or a new inode) counts every byte, a file written in place counts the 4 KiB blocks that changed (everything from the point it was seen truncated); any process. FrugalKit's journal is detail, or the evidence where the sandbox was not watched",
+            "no file in the sandbox was written, or every write created a new file"),
         "disk.write-budget": (
-            "FrugalKit's write journal after launch; for a black box, taskstats write_bytes of every process of the run (what reached storage)",
-            "the app wrote nothing (a program: write_bytes 0)"),
+            "bytes written after launch: FrugalKit's journal plus what /proc/<pid>/io wchar shows written around it (an app), taskstats write_bytes of every process (a black box); the kernel's view of the sandbox's files (inotify, block diffs) as evidence",
+            "the app wrote no file and left none in its sandbox (a program: write_bytes 0)"),
         "disk.no-cache-files": (
             "FrugalKit's write journal (paths under Library/Caches and tmp, and when they were written)",
             "the app wrote nothing through FrugalKit"),
         "disk.backup-placement": (
-            "the files the harness finds in the app's sandbox at the end of the run (Documents, Library/Application Support: backed up), whatever wrote them",
-            "the app wrote nothing and left no file in its sandbox"),
+            "the files the harness finds in the sandbox at the end of the run (Documents, Library and Application Support are backed up unless excluded), whatever wrote them; a file's data is re-creatable when its bytes equal, byte for byte, the body of a response the run's origin served (downloaded verbatim), or when the app declared it support, cache or temporary data to FrugalKit",
+            "the app wrote no file and left none in its sandbox"),
         "disk.clean-tmp": (
             "the files the harness finds in the sandbox's tmp at the end of the run, whatever wrote them",
-            "the app wrote nothing and left no file in its sandbox"),
+            "the app wrote no file and left none in its sandbox"),
         "memory.respond-to-warnings": (
             "the footprint (smaps_rollup Anonymous − LazyFree, as iOS counts it) sampled from outside at the warning's delivery and 1 s later, against the least footprint since launch, after FrugalKit has trimmed glibc's arenas; any allocation counts (a dictionary as much as a Cache). FrugalKit's ledger of its caches, purgeable buffers and resources is shown as detail",
             "the scenario delivered no warning, or the app's footprint was under 4 MiB above its launch footprint at every warning"),
