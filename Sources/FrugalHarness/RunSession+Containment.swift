@@ -107,7 +107,7 @@ extension RunSession {
         network?.stop()
         _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: true)
         taskExitToken.map(TaskExitMonitor.shared.endWatching)
-        if !options.keepSandboxes { sandbox.remove() }
+        if options.keepSandboxes { HarnessLeftovers.markKept(sandbox.root.path) } else { sandbox.remove() }
     }
 }
 

@@ -128,14 +128,23 @@ public enum ReportDirectory {
         return urls
     }
 
-    /// Whether `directory` exists and is the root of a mounted file system (its device differs
-    /// from its parent's, or it is `/`).
+    /// Whether `directory` exists and is the root of a mount (its device differs from its
+    /// parent's, or its mount id does, or it is `/`). A bind mount of a folder of the same file
+    /// system has its parent's device: checked by device alone, `--out` on one ran the whole
+    /// suite and then failed its swap with EBUSY (exit 3, no report).
     static func isMountPoint(_ directory: URL) -> Bool {
         var own = stat(), parent = stat()
         guard stat(directory.path, &own) == 0, own.st_mode & S_IFMT == S_IFDIR else { return false }
         if directory.path == "/" { return true }
-        guard stat(directory.deletingLastPathComponent().path, &parent) == 0 else { return false }
-        return own.st_dev != parent.st_dev
+        let parentPath = directory.deletingLastPathComponent().path
+        guard stat(parentPath, &parent) == 0 else { return false }
+        if own.st_dev != parent.st_dev { return true }
+        var ownMount: UInt64 = 0, parentMount: UInt64 = 0
+        if frugal_mount_id(AT_FDCWD, directory.path, &ownMount) == 0, frugal_mount_id(AT_FDCWD, parentPath, &parentMount) == 0 {
+            return ownMount != parentMount
+        }
+        // No mount ids from this kernel (before 5.8): the mount table names it or not.
+        return FileTreeRemoval.mountPoints(under: parentPath).contains(directory.path)
     }
 
     /// A fresh, empty directory beside `directory`, hidden, named after it and this process.

@@ -102,6 +102,25 @@ final class CLIOutputPathTests: XCTestCase {
         }
     }
 
+    /// `--out` naming a bind mount of a folder of the same file system (same device as its
+    /// parent, its own mount id): it was taken for a plain folder, and the swap at the end failed
+    /// with EBUSY (exit 3, no report) after the whole run (issue 24, fresh probe). Needs root.
+    func testAnOutOnABindMountGetsItsReport() throws {
+        let directory = try temporaryDirectory()
+        let source = directory.appendingPathComponent("source"), mountPoint = directory.appendingPathComponent("bound")
+        for folder in [source, mountPoint] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false) }
+        guard getuid() == 0, mount(source.path, mountPoint.path, nil, UInt(MS_BIND), nil) == 0 else {
+            throw XCTSkip("a bind mount needs root (CAP_SYS_ADMIN): \(String(cString: strerror(errno)))")
+        }
+        defer { umount2(mountPoint.path, Int32(MNT_DETACH)) }
+        for attempt in 1...2 {
+            let result = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", mountPoint.path, "--", "true"])
+            XCTAssertEqual(result.status, 0, "run \(attempt): \(result.stderr)")
+            let entries = try FileManager.default.contentsOfDirectory(atPath: source.path).sorted()
+            XCTAssertEqual(entries, ["report.html", "report.json", "summary.md", "traces"], "run \(attempt): no staging left")
+        }
+    }
+
     /// Round three of the probe: a small mount point passed the free-space check by its parent's
     /// space, and failed with exit 3 after the run. Needs root to mount a tmpfs.
     func testASmallMountPointIsRefusedBeforeTheRun() throws {

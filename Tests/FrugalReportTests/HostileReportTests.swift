@@ -67,6 +67,25 @@ final class HostileReportTests: XCTestCase {
         XCTAssertFalse(TimelineSVG.wakeupsLane(samples, top: 0, x: { _ in 10 }).isEmpty)
     }
 
+    /// A fresh probe of issue 24: a report whose wakeup-cause shares were NaN, ±∞ or 1e308
+    /// (a file anyone can write) killed `frugal report --html` and `frugal merge` with SIGILL in
+    /// the HTML renderer's `Int(_:)` of the percent.
+    func testWakeupCauseSharesAtTheirExtremesDoNotTrap() throws {
+        for share in [Double.nan, .infinity, -.infinity, 1e308, -1e308] {
+            var report = ReportTests.hostileReport()
+            var causes = RunWakeupCauses(source: "test", scope: "idle", traced: 10, attributed: 5, scopeWakeups: 10,
+                                         top: [WakeupCauseShare(cause: WakeupCause(kind: .timer, symbol: "tick", module: "App"), count: 5, share: share, threads: ["main (1)"])])
+            causes.attributedShare = share
+            for index in report.runs.indices { report.runs[index].wakeupCauses = causes }
+            // Through the file format, as `frugal report` reads it.
+            let decoded = try ReportJSON.decode(ReportJSON.encode(report))
+            let html = HTMLReportRenderer.render(decoded)
+            XCTAssertTrue(html.contains("</html>"), "share \(share)")
+            XCTAssertTrue(html.contains("Top causes of"), "share \(share): the causes are shown")
+            XCTAssertNotNil(causes.topCauseText)
+        }
+    }
+
     func testANameWithANewlineCannotStartAWorkflowCommand() throws {
         var report = try Self.outOfRangeReport()
         report.results[0].score = 0.1
