@@ -294,4 +294,26 @@ final class CLIStreamTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/report.json"))
     }
+
+    /// Standard output on a full device: `frugal rules --json > /dev/full` exited 0 with its
+    /// output lost (a fresh probe of issue 24). Now exit 3 and one line; a closed standard
+    /// output is still not an error (item 14).
+    func testAFailedWriteToStandardOutputIsNotSuccess() throws {
+        guard let full = FileHandle(forWritingAtPath: "/dev/full") else { throw XCTSkip("no /dev/full here") }
+        for arguments in [["rules", "--json"], ["list"]] {
+            let process = Process()
+            process.executableURL = CLITests.binary
+            process.arguments = arguments
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = full
+            try process.run()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 3, "\(arguments): \(stderr)")
+            XCTAssertTrue(stderr.contains("cannot write standard output: No space left on device"), stderr)
+        }
+        let closed = try CLITests.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "exec \"$0\" rules --json >&-", CLITests.binary.path])
+        XCTAssertEqual(closed.status, 0, "a closed standard output: \(closed.stderr)")
+    }
 }
