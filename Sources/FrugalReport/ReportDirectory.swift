@@ -152,6 +152,22 @@ public enum ReportDirectory {
         try makeStaging(in: directory.deletingLastPathComponent(), named: OutputPath.hiddenSibling(of: directory.lastPathComponent, suffix: ".frugal-staging"))
     }
 
+    /// Removes the staging directories a writer of `directory`'s set left when it died (SIGKILL,
+    /// a crash) mid-write: `.<name>.frugal-staging-<pid>-<n>` beside it, `.frugal-staging-<pid>-<n>`
+    /// inside it, whose pid is gone. They were never swept: a fresh probe of issue 24 found ten
+    /// beside one `--out` after crashed merges. Called with the directory's lock held.
+    static func removeStaleStaging(for directory: URL) {
+        let beside = OutputPath.hiddenSibling(of: directory.lastPathComponent, suffix: ".frugal-staging") + "-"
+        for (parent, prefix) in [(directory.deletingLastPathComponent(), beside), (directory, ".frugal-staging-")] {
+            for name in (try? FileReader.directoryEntries(parent.path)) ?? [] where name.hasPrefix(prefix) {
+                let parts = name.dropFirst(prefix.count).split(separator: "-")
+                guard parts.count == 2, let pid = pid_t(parts[0]), Int(parts[1]) != nil, pid > 0, pid != getpid(),
+                      kill(pid, 0) != 0, errno == ESRCH else { continue }
+                FileTreeRemoval.remove(parent.appendingPathComponent(name).path)
+            }
+        }
+    }
+
     /// A fresh, empty hidden directory inside `directory` (a mount point's set is staged there).
     static func makeStaging(inside directory: URL) throws -> URL {
         try makeStaging(in: directory, named: ".frugal-staging")
@@ -197,6 +213,8 @@ public final class ReportDirectoryLock {
         ftruncate(fd, 0)
         let pid = "\(getpid())\n"
         _ = pid.withCString { write(fd, $0, strlen($0)) }
+        // Held: no live run writes here now, so a staging directory of a dead one is a leftover.
+        ReportDirectory.removeStaleStaging(for: directory)
     }
 
     private static func acquire(_ path: String, directory: URL) throws -> Int32 {

@@ -146,6 +146,29 @@ final class HostileReportTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), ["latest"])
     }
 
+    /// A writer killed mid-write (SIGKILL, a crash) leaves its staging directory; the next one
+    /// to take the directory's lock removes it, and only a dead writer's (issue 24, fresh probe:
+    /// ten crashed merges left ten beside one `--out`, never swept).
+    func testADeadWritersStagingIsRemovedByTheNextLock() throws {
+        let parent = try temporaryDirectory()
+        let out = parent.appendingPathComponent("latest")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false)
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let dead = parent.appendingPathComponent(".latest.frugal-staging-\(child.processIdentifier)-0")
+        let deadInside = out.appendingPathComponent(".frugal-staging-\(child.processIdentifier)-3")
+        let live = parent.appendingPathComponent(".latest.frugal-staging-\(getppid())-0")
+        for directory in [dead, deadInside, live] {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent("traces"), withIntermediateDirectories: true)
+        }
+        withExtendedLifetime(try ReportDirectoryLock(out)) {}
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dead.path), "a dead writer's staging beside the set is removed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: deadInside.path), "and inside a mount point's")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: live.path), "a live process's is left")
+    }
+
     func testCheckWritableRefusesAFileAndAnUnwritablePlace() throws {
         let parent = try temporaryDirectory()
         let file = parent.appendingPathComponent("afile")
