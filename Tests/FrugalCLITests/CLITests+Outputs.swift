@@ -117,7 +117,7 @@ final class CLIOutputPathTests: XCTestCase {
             let result = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", mountPoint.path, "--", "true"])
             XCTAssertEqual(result.status, 0, "run \(attempt): \(result.stderr)")
             let entries = try FileManager.default.contentsOfDirectory(atPath: source.path).sorted()
-            XCTAssertEqual(entries, ["report.html", "report.json", "summary.md", "traces"], "run \(attempt): no staging left")
+            XCTAssertEqual(entries, ["evidence.json", "report.html", "report.json", "summary.md", "traces"], "run \(attempt): no staging left")
         }
     }
 
