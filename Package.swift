@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "FrugalCore", targets: ["FrugalCore"]),
         .library(name: "FrugalProbe", targets: ["FrugalProbe"]),
         .library(name: "FrugalKit", targets: ["FrugalKit"]),
+        // Unit tests of an app's delegate: drives it through the app's life in the test's process.
+        .library(name: "FrugalTesting", targets: ["FrugalTesting"]),
         .library(name: "FrugalHarness", targets: ["FrugalHarness"]),
         .library(name: "FrugalReport", targets: ["FrugalReport"]),
         // For the fuzz targets in Fuzz/ (a package of its own, so the fuzzer never touches this build).
@@ -81,6 +83,7 @@ let package = Package(
         // What the libFuzzer targets in Fuzz/ call, built with everything else so the tests replay the
         // committed seeds and a bounded set of mutations through the same code (FuzzReplayTests).
         .target(name: "FrugalFuzzTargets", dependencies: ["FrugalCore", "FrugalConfig", "FrugalReport"]),
+        .target(name: "FrugalTesting", dependencies: ["FrugalKit", "FrugalCore", "FrugalProbe"]),
         .target(name: "FrugalWorkloads", dependencies: ["FrugalKit", "FrugalCore", "FrugalProbe"]),
         // The process every built-in workload runs in: it links only the app runtime and the
         // sample apps, so a workload's footprint is not inflated by the harness (SwiftNIO).
@@ -111,6 +114,7 @@ let package = Package(
         .testTarget(name: "FrugalCoreTests", dependencies: ["FrugalCore", "FrugalTestSupport"]),
         .testTarget(name: "FrugalProbeTests", dependencies: ["FrugalProbe", "FrugalCore", "CFrugalSystem"]),
         .testTarget(name: "FrugalKitTests", dependencies: ["FrugalKit", "FrugalCore", "FrugalProbe"]),
+        .testTarget(name: "FrugalTestingTests", dependencies: ["FrugalTesting", "FrugalKit", "FrugalCore"]),
         .testTarget(
             name: "FrugalHarnessTests",
             dependencies: ["FrugalHarness", "FrugalCore", "FrugalProbe", "FrugalKit", "FrugalWorkloads", "FrugalReport", "frugal-workload-host",

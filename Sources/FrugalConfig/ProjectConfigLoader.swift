@@ -145,8 +145,10 @@ private struct Reader {
             case "steps": steps = try self.steps(valueNode, scenario: name)
             case "summary": summary = try string(valueNode, "'summary'")
             case "backgroundTimeBudget":
-                guard let seconds = valueNode.float, seconds.isFinite, seconds > 0 else {
-                    throw error(valueNode, "scenario '\(name)': backgroundTimeBudget must be a positive number of seconds, not '\(valueNode.scalar?.string ?? "a collection")'")
+                // At most a wait's maximum (an hour): a budget of 1e308 s with a background task
+                // the app never ended held the run in `home` for ever, past every other bound.
+                guard let seconds = valueNode.float, seconds.isFinite, seconds > 0, seconds <= ScenarioStep.maximumWaitSeconds else {
+                    throw error(valueNode, "scenario '\(name)': backgroundTimeBudget must be a positive number of seconds up to \(Int(ScenarioStep.maximumWaitSeconds)), not '\(valueNode.scalar?.string ?? "a collection")'")
                 }
                 budget = seconds
             case "network":

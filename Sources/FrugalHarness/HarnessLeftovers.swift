@@ -12,11 +12,26 @@ public enum HarnessLeftovers {
         var removed: [String] = []
         for name in (try? FileReader.directoryEntries(sandboxParent.path)) ?? [] where name.hasPrefix("frugal-sandbox-") && ownerIsGone(name) {
             let path = sandboxParent.appendingPathComponent(name).path
+            // Kept on purpose (`--keep-sandboxes`): the user's to look at and remove.
+            var marker = stat()
+            if lstat(path + "/" + keptMarker, &marker) == 0, marker.st_mode & S_IFMT == S_IFREG { continue }
             // The bundle is made read-only; removal needs write permission on each directory.
             makeWritable(path)
             if FileTreeRemoval.remove(path).isEmpty { removed.append(path) }
         }
         return removed + RunContainment.sweepLeftovers()
+    }
+
+    /// The file a sandbox kept with `--keep-sandboxes` gets at the end of its run, so the next
+    /// harness's sweep leaves it: a kept sandbox was once removed by the next `frugal run`, as if
+    /// its harness had died (issue 24, fresh probe).
+    public static let keptMarker = ".frugal-kept"
+
+    /// Marks the sandbox at `path` as kept on purpose. Written once the workload has ended, not
+    /// through a link (`O_NOFOLLOW`): the sandbox is the workload's to fill.
+    static func markKept(_ path: String) {
+        let fd = open(path + "/" + keptMarker, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        if fd >= 0 { close(fd) }
     }
 
     /// Whether the pid in a leftover's name (`...-<pid>-<id>`) is no longer a process.

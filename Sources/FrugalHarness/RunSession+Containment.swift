@@ -10,16 +10,28 @@ extension RunSession {
     func otherProcesses() -> [pid_t] {
         // An in-memory app starts nothing on this machine, and its pid is nobody's group.
         guard launcher.startsSystemProcesses else { return [] }
-        if let containment { return containment.pids.filter { $0 != process.pid } }
-        return ProcessGroupScan.members(ofGroup: process.pid).filter { $0 != process.pid }
+        let members = containment.map { $0.pids } ?? ProcessGroupScan.members(ofGroup: process.pid)
+        let escaped = EscapedProcessScan.carrying(sandbox.environment).filter { !members.contains($0) }
+        return (members + escaped).filter { $0 != process.pid }
     }
 
-    /// SIGKILL to every process of the run: `cgroup.kill` (or the v1 freezer sweep), else the process group.
+    /// SIGKILL to every process of the run: `cgroup.kill` (or the v1 freezer sweep), else the
+    /// process group; and any that left the cgroup but carries the run's sandbox.
     func killEveryProcess() {
         if let containment {
             containment.killAll()
         }
         process.kill(SIGKILL)
+        killEscaped()
+    }
+
+    /// SIGKILL to the processes that carry this run's sandbox in their environment but are not
+    /// in its cgroup: a program running as root wrote its pid into the root cgroup's
+    /// `cgroup.procs` and a child it forked then outlived the run (issue 24, fresh probe).
+    func killEscaped() {
+        for pid in EscapedProcessScan.carrying(sandbox.environment) where pid != process.pid {
+            _ = try? SystemCall.retrying("kill", subject: "\(pid)") { Glibc.kill(pid, SIGKILL) }
+        }
     }
 
     /// Signals every process of the run (SIGTERM, SIGSTOP, SIGCONT, as systemd's control-group kill mode does).
@@ -47,6 +59,7 @@ extension RunSession {
         let found = zip(left, commands).map { pid, command in (pid, command ?? ProcFS.commandLine(pid: pid), ProcFS.startTime(pid: pid)) }
         if let containment {
             containment.killAll()
+            killEscaped()
         } else {
             for (pid, _, _) in found { _ = try? SystemCall.retrying("kill", subject: "\(pid)") { Glibc.kill(pid, SIGKILL) } }
         }
@@ -100,6 +113,7 @@ extension RunSession {
         if suspendedByFreezer { containment?.thaw() }
         killEveryProcess()
         _ = finishWakeupTrace()
+        if case .success(let watcher)? = fileWatcher { _ = watcher.finish() }
         sampler.stop()
         hangWatcher.stop()
         outsideWatcher?.stop()
@@ -107,7 +121,7 @@ extension RunSession {
         network?.stop()
         _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: true)
         taskExitToken.map(TaskExitMonitor.shared.endWatching)
-        if !options.keepSandboxes { sandbox.remove() }
+        if options.keepSandboxes { HarnessLeftovers.markKept(sandbox.root.path) } else { sandbox.remove() }
     }
 }
 
@@ -123,5 +137,41 @@ enum ProcessGroupScan {
             if fields.count > 2, pid_t(fields[2]) == group { members.append(pid) }
         }
         return members
+    }
+}
+
+/// Processes outside the run's cgroup and process group that still carry its sandbox
+/// (`FRUGAL_SANDBOX=<the run's own path>`) in their environment, found by scanning
+/// `/proc/*/environ`. A program can clear its environment; one that moved itself out of the
+/// cgroup without doing so is found here.
+enum EscapedProcessScan {
+    /// The pids whose environment holds one of `environment`'s entries exactly, other than this process.
+    static func carrying(_ environment: [String: String]) -> [pid_t] {
+        guard let (name, value) = environment.first else { return [] }
+        let needle = Array("\(name)=\(value)".utf8) + [0]
+        var found: [pid_t] = []
+        for entry in (try? FileReader.directoryEntries("/proc")) ?? [] {
+            guard let pid = pid_t(entry), pid != getpid() else { continue }
+            let fd = open("/proc/\(entry)/environ", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            // The first 256 KiB: the harness puts FRUGAL_SANDBOX in with the run's few variables.
+            var bytes = [UInt8](repeating: 0, count: 256 << 10)
+            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { continue }
+            if contains(needle, in: bytes[..<count]) { found.append(pid) }
+        }
+        return found
+    }
+
+    /// Whether `needle` (an entry with its NUL) starts an entry of `environ` (NUL-separated).
+    static func contains(_ needle: [UInt8], in environ: ArraySlice<UInt8>) -> Bool {
+        var start = environ.startIndex
+        while start < environ.endIndex {
+            let end = environ[start...].firstIndex(of: 0).map { $0 + 1 } ?? environ.endIndex
+            if environ[start..<end].elementsEqual(needle) { return true }
+            start = end
+        }
+        return false
     }
 }

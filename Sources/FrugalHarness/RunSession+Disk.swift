@@ -20,7 +20,47 @@ extension RunSession {
                                                cancelledBytesWritten: sum(\.cancelledBytesWritten))
         }
         record.eventStreamBytes = finishedIO.reduce(0) { $0 + $1.eventStreamBytes }
-        record.sandboxFiles = SandboxScanner.scan(root: sandbox.root)
+        record.sandboxFiles = SandboxScanner.scan(root: sandbox.root).map {
+            DownloadMatcher.markServed($0, root: sandbox.root, requests: record.network?.requests ?? [])
+        }
+        switch fileWatcher {
+        case .success(let watcher)?: record.fileChanges = watcher.finish()
+        case .failure(let error)?: record.fileChanges = FileChangeLog(changes: [], unavailable: error.description)
+        case nil: break
+        }
+    }
+}
+
+/// Finds the files that hold, byte for byte, the body of a response the run's origin served:
+/// data downloaded verbatim, which the app can download again (the guide's re-creatable data).
+/// Only files that backups copy are compared, and only with responses of the same length.
+enum DownloadMatcher {
+    /// Bodies up to this size are rebuilt for the comparison (the origin's bodies are generated
+    /// from their path, so a body is rebuilt, not kept, while it is served).
+    static let largestCompared = 256 * 1_048_576
+
+    static func markServed(_ files: [SandboxFileRecord], root: URL, requests: [WireRequest]) -> [SandboxFileRecord] {
+        let served = requests.filter { $0.method == "GET" && (200..<300).contains($0.status) && $0.source == .synthetic
+            && $0.responseDecodedBodyBytes > 0 && $0.responseDecodedBodyBytes <= largestCompared }
+        guard !served.isEmpty else { return files }
+        let rootPath = root.standardizedFileURL.path
+        return files.map { file in
+            guard file.isBackedUp, file.bytes > 0 else { return file }
+            var file = file
+            for request in served where request.responseDecodedBodyBytes == file.bytes {
+                guard let body = OriginContent.body(forPath: request.path), contents(rootPath + "/" + file.path, equal: body) else { continue }
+                file.servedAs = "GET \(request.host ?? "")\(request.path)"
+                break
+            }
+            return file
+        }
+    }
+
+    /// Whether the file at `path` holds exactly `body`.
+    static func contents(_ path: String, equal body: [UInt8]) -> Bool {
+        guard let file = try? PosixFile.open(path, O_RDONLY) else { return false }
+        defer { file.close() }
+        return (try? file.read(count: body.count + 1, at: 0)) == body
     }
 }
 

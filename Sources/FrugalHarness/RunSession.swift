@@ -91,6 +91,8 @@ final class RunSession {
     var energySession: Result<any EnergyMeterSession, HardwareCountersUnavailable>?
     var outsideWatches: [OutsideWatchResult] = []
     var tornDown = false
+    /// The sandbox's file writes as the kernel shows them (RunSession+Disk).
+    var fileWatcher: Result<SandboxFileWatcher, SystemCallError>?
 
     /// `launchArguments` is the program's argv for a black-box run (its path resolved).
     init(plan: RunPlan, workload: String, options: HarnessOptions, launchArguments: [String]? = nil,
@@ -154,6 +156,7 @@ final class RunSession {
             throw error
         }
         self.network = network
+        fileWatcher = SandboxFileWatcher.start(root: sandbox.root)
         memory = memoryFirst ?? MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure,
                                                pressureStallGroup: containment?.kind == .v2 ? containment?.path : nil)
         energySession = Self.beginEnergy(options: options, launcher: launcher)
@@ -171,6 +174,7 @@ final class RunSession {
         } catch {
             if case .success(let counters)? = syncSession { counters.close() }
             if case .success(let tracer)? = wakeupTracer { _ = tracer.finish() }
+            if case .success(let watcher)? = fileWatcher { _ = watcher.finish() }
             network?.stop()
             sandbox.remove()
             _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: false)

@@ -15,6 +15,17 @@ final class Sandbox {
         // it had run. The random suffix keeps it unique; the name is for a person looking at /tmp.
         let safeName = workload.prefix(60).map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") ? $0 : "-" }
         root = parent.appendingPathComponent("frugal-sandbox-\(String(safeName))-\(getpid())-\(UUID().uuidString.prefix(8))")
+        do {
+            try install(resources: resources, documents: documents)
+        } catch {
+            // What was made is removed: documents larger than the free space of TMPDIR once
+            // left a half-made sandbox behind with the failed run (issue 24, fresh probe).
+            remove()
+            throw error
+        }
+    }
+
+    private func install(resources: [BundleResource], documents: [BundleResource]) throws {
         let manager = FileManager.default
         for directory in SandboxLayout.all {
             try manager.createDirectory(at: root.appendingPathComponent(directory), withIntermediateDirectories: true)

@@ -35,7 +35,14 @@ public final class HistoryStore {
 
     /// Opens an existing history to read it: nothing is created, locked, migrated or written
     /// (`frugal report --history` once added the schema to whatever file it was given).
+    /// Anything but a regular file (a link is followed) is refused before SQLite opens it:
+    /// `frugal history --db FIFO` once waited forever in `open`, and a device was read as an
+    /// empty database ("no such table").
     public init(readingFrom path: String, busyTimeout: TimeInterval = HistoryStore.defaultBusyTimeout) throws {
+        var info = stat()
+        if stat(path, &info) == 0, let kind = FileKind.nonRegular(mode: info.st_mode) {
+            throw HistoryError("\(path) is \(kind), not a regular file; name a history file")
+        }
         var configuration = Configuration()
         configuration.readonly = true
         // A run writing the history holds it for a moment: wait for it, as a writer does.

@@ -25,7 +25,7 @@ public final class Application {
     private var controlBuffer: [UInt8] = []
     private let decoder = JSONDecoder()
 
-    init(name: String, delegate: AppDelegate, emitter: EventEmitter, preferPAPI: Bool) throws {
+    package init(name: String, delegate: AppDelegate, emitter: EventEmitter, preferPAPI: Bool) throws {
         self.name = name
         self.delegate = delegate
         self.emitter = emitter
@@ -35,8 +35,14 @@ public final class Application {
     /// The running app, once `run` has started it: FrugalKit's services (files, network) reach the
     /// event stream through it, from any thread.
     public nonisolated static var current: Application? { running.withLock { $0 } }
-    /// Set once, by `run`.
+    /// Set by `run` (once: the process is the app), or by a unit test's driver for the app it drives.
     private nonisolated static let running = Mutex<Application?>(nil)
+
+    /// Makes `app` the running app (``current``) in a process that is not run by the harness:
+    /// FrugalTesting's driver, one app at a time.
+    package nonisolated static func makeCurrent(_ app: Application?) {
+        running.withLock { $0 = app }
+    }
 
     /// Runs `delegate` as the app `name` on the calling (main) thread until it terminates, then
     /// exits the process. `pipes` are the harness's control and event descriptors
@@ -67,7 +73,8 @@ public final class Application {
         emitter.emit(.mark(Mark(name: name, detail: detail)))
     }
 
-    private func start() {
+    /// Launches: hello, didFinishLaunching, didBecomeActive (the harness's launch, or a unit test's).
+    package func start() {
         emitter.emit(.hello(Hello(pid: getpid(), mainThreadID: Int32(frugal_gettid()), workload: name,
                                   counters: runLoop.meter.availability)))
         if let problem = runLoop.platform.runLoopWaitSetProblem { mark("runloop-main-unwatched", detail: problem) }
@@ -129,7 +136,7 @@ public final class Application {
 
     /// Routes a control message; areas implement their commands in `Application+<Area>.swift`.
     /// Every message is acknowledged once handled, except terminate, which acknowledges itself.
-    private func handle(_ message: ControlMessage) {
+    package func handle(_ message: ControlMessage) {
         switch message.command {
         case .ping:
             break

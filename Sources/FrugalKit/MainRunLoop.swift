@@ -98,7 +98,9 @@ public final class MainRunLoop {
 
     /// Schedules a repeating timer that draws frames, like a `CADisplayLink`: its handlers are
     /// recorded as `frame:<name>`. Frugal does not count the time it runs while the app is active
-    /// as idle (`power.avoid-polling`): an app animating on screen is in use, not polling. Stop it
+    /// as idle (`power.avoid-polling`): an app animating on screen is in use, not polling (a
+    /// Foundation `Timer` that redraws is recognised too, from outside: its main thread waking at
+    /// a frame rate while active, `RunAnalysis+Drawing`). Stop it
     /// in `willResignActive` (`lifecycle.quiesce-when-inactive` judges an inactive app's frames).
     /// Call on the main thread.
     @discardableResult
@@ -121,14 +123,21 @@ public final class MainRunLoop {
     /// Makes `run()` return after the current handler.
     public func stop() { running = false }
 
-    /// Runs until `stop()`; throws when the loop cannot wait any more (`epoll_wait` failed with
-    /// anything but EINTR, which is retried), so the app ends with the error instead of a trap.
-    func run() throws {
+    /// Runs until `stop()`, or until the monotonic time `deadline` (a unit test running the loop
+    /// for a while); throws when the loop cannot wait any more (`epoll_wait` failed with anything
+    /// but EINTR, which is retried), so the app ends with the error instead of a trap.
+    package func run(until deadline: UInt64? = nil) throws {
         running = true
         var events = [epoll_event](repeating: epoll_event(), count: 8)
-        defer { reportUnrunWork() }
+        defer { if deadline == nil { reportUnrunWork() } }
         while running {
-            let timeout = nextTimeoutMilliseconds()
+            var timeout = nextTimeoutMilliseconds()
+            if let deadline {
+                let now = MonotonicClock.now()
+                guard now < deadline else { return }
+                let left = Int32(min((deadline - now + 999_999) / 1_000_000, UInt64(Int32.max)))
+                timeout = timeout < 0 ? left : min(timeout, left)
+            }
             let count = try events.withUnsafeMutableBufferPointer { buffer in
                 try SystemCall.retrying("epoll_wait") { epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout) }
             }

@@ -49,7 +49,7 @@ public enum FileTreeRemoval {
 
     /// The mount points strictly under `root`, from /proc/self/mountinfo (field 5, octal escapes
     /// undone); empty when it cannot be read.
-    static func mountPoints(under root: String) -> Set<String> {
+    public static func mountPoints(under root: String) -> Set<String> {
         guard let text = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return [] }
         let prefix = root.hasSuffix("/") ? root : root + "/"
         var points: Set<String> = []

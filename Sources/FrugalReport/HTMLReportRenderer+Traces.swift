@@ -51,7 +51,8 @@ extension HTMLReportRenderer {
         if let reason = causes.unavailable {
             return "<p class=\"wakeup-causes\">Wakeup causes: unavailable — \(e(reason)).</p>"
         }
-        let share = causes.attributedShare.map { " \(Int(($0 * 100).rounded()))% of \(causes.traced) traced wakeups named a function." } ?? ""
+        // Shares come from a file anyone can write: a NaN or 1e308 share trapped `Int(_:)`.
+        let share = causes.attributedShare.map { " \(percent($0))% of \(causes.traced) traced wakeups named a function." } ?? ""
         let scope = causes.scope == "idle" ? "idle wakeups" : "wakeups (the run had no idle slice)"
         var html = "<details class=\"wakeup-causes\"><summary>Top causes of \(causes.scopeWakeups) \(scope)</summary><p><small>\(e(causes.source)).\(share)"
         if let cpu = causes.tracerCPUSeconds { html += " Tracing cost the harness \(e(DisplayFormat.number(cpu * 1000))) ms of CPU." }
@@ -66,8 +67,13 @@ extension HTMLReportRenderer {
             let kinds = row.kinds.count > 1 ? row.kinds.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                 : cause.kind.rawValue
             html += "<tr><td>\(e(kinds))\(how.isEmpty ? "" : "<br><small>\(e(how.joined(separator: "; ")))</small>")<td>\(function)\(cause.note.map { "<br><small>\(e($0))</small>" } ?? "")"
-            html += "<td>\(Int((row.share * 100).rounded()))% (\(row.count))<td><small>\(e(row.threads.joined(separator: ", ")))</small>"
+            html += "<td>\(percent(row.share))% (\(row.count))<td><small>\(e(row.threads.joined(separator: ", ")))</small>"
         }
         return html + "</tbody></table></details>"
+    }
+
+    /// A share in [0, 1] as a whole percent, saturated; "–" for NaN.
+    private static func percent(_ share: Double) -> String {
+        Int(saturating: share * 100).map(String.init) ?? "–"
     }
 }

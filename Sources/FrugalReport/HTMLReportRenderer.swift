@@ -26,7 +26,7 @@ public enum HTMLReportRenderer {
         <p class="meta">\(e(report.tool.name)) \(e(report.tool.version)) · \(e(report.generatedAt)) · \(e(report.environment.hostname)) · Linux \(e(report.environment.kernel)) · \(report.environment.cores) cores\(report.environment.virtualMachine == true ? " · VM" : "")\(report.environment.papiVersion.map { " · PAPI \(e($0))" } ?? "")</p>
         </header>
         """
-        var runsByResult: [String: [RunReport]] = [:]
+        var runsByResult: [ResultKey: [RunReport]] = [:]
         for run in report.runs { runsByResult[key(run.workload, run.scenario), default: []].append(run) }
         let fixes = report.results.flatMap { FixPriority.items(for: $0, runs: runsByResult[key($0.workload, $0.scenario)] ?? []) }
         // Each workload's own fixes and comparison, found once rather than by a search of all of
@@ -49,12 +49,12 @@ public enum HTMLReportRenderer {
         return html
     }
 
-    static func key(_ workload: String, _ scenario: String) -> String { workload + "\u{0}" + scenario }
+    static func key(_ workload: String, _ scenario: String) -> ResultKey { ResultKey(workload: workload, scenario: scenario) }
 
     /// Fixes by workload and scenario, in their order; the first comparison result of each.
     struct Grouped {
-        private var fixesByKey: [String: [FixPriority]] = [:]
-        private var comparisonByKey: [String: WorkloadComparison] = [:]
+        private var fixesByKey: [ResultKey: [FixPriority]] = [:]
+        private var comparisonByKey: [ResultKey: WorkloadComparison] = [:]
 
         init(fixes: [FixPriority], comparison: ReportComparison?) {
             for fix in fixes { fixesByKey[key(fix.workload, fix.scenario), default: []].append(fix) }

@@ -128,19 +128,44 @@ public enum ReportDirectory {
         return urls
     }
 
-    /// Whether `directory` exists and is the root of a mounted file system (its device differs
-    /// from its parent's, or it is `/`).
+    /// Whether `directory` exists and is the root of a mount (its device differs from its
+    /// parent's, or its mount id does, or it is `/`). A bind mount of a folder of the same file
+    /// system has its parent's device: checked by device alone, `--out` on one ran the whole
+    /// suite and then failed its swap with EBUSY (exit 3, no report).
     static func isMountPoint(_ directory: URL) -> Bool {
         var own = stat(), parent = stat()
         guard stat(directory.path, &own) == 0, own.st_mode & S_IFMT == S_IFDIR else { return false }
         if directory.path == "/" { return true }
-        guard stat(directory.deletingLastPathComponent().path, &parent) == 0 else { return false }
-        return own.st_dev != parent.st_dev
+        let parentPath = directory.deletingLastPathComponent().path
+        guard stat(parentPath, &parent) == 0 else { return false }
+        if own.st_dev != parent.st_dev { return true }
+        var ownMount: UInt64 = 0, parentMount: UInt64 = 0
+        if frugal_mount_id(AT_FDCWD, directory.path, &ownMount) == 0, frugal_mount_id(AT_FDCWD, parentPath, &parentMount) == 0 {
+            return ownMount != parentMount
+        }
+        // No mount ids from this kernel (before 5.8): the mount table names it or not.
+        return FileTreeRemoval.mountPoints(under: parentPath).contains(directory.path)
     }
 
     /// A fresh, empty directory beside `directory`, hidden, named after it and this process.
     static func makeStaging(for directory: URL) throws -> URL {
         try makeStaging(in: directory.deletingLastPathComponent(), named: OutputPath.hiddenSibling(of: directory.lastPathComponent, suffix: ".frugal-staging"))
+    }
+
+    /// Removes the staging directories a writer of `directory`'s set left when it died (SIGKILL,
+    /// a crash) mid-write: `.<name>.frugal-staging-<pid>-<n>` beside it, `.frugal-staging-<pid>-<n>`
+    /// inside it, whose pid is gone. They were never swept: a fresh probe of issue 24 found ten
+    /// beside one `--out` after crashed merges. Called with the directory's lock held.
+    static func removeStaleStaging(for directory: URL) {
+        let beside = OutputPath.hiddenSibling(of: directory.lastPathComponent, suffix: ".frugal-staging") + "-"
+        for (parent, prefix) in [(directory.deletingLastPathComponent(), beside), (directory, ".frugal-staging-")] {
+            for name in (try? FileReader.directoryEntries(parent.path)) ?? [] where name.hasPrefix(prefix) {
+                let parts = name.dropFirst(prefix.count).split(separator: "-")
+                guard parts.count == 2, let pid = pid_t(parts[0]), Int(parts[1]) != nil, pid > 0, pid != getpid(),
+                      kill(pid, 0) != 0, errno == ESRCH else { continue }
+                FileTreeRemoval.remove(parent.appendingPathComponent(name).path)
+            }
+        }
     }
 
     /// A fresh, empty hidden directory inside `directory` (a mount point's set is staged there).
@@ -188,6 +213,8 @@ public final class ReportDirectoryLock {
         ftruncate(fd, 0)
         let pid = "\(getpid())\n"
         _ = pid.withCString { write(fd, $0, strlen($0)) }
+        // Held: no live run writes here now, so a staging directory of a dead one is a leftover.
+        ReportDirectory.removeStaleStaging(for: directory)
     }
 
     private static func acquire(_ path: String, directory: URL) throws -> Int32 {

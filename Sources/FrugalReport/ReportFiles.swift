@@ -10,7 +10,7 @@ public enum ReportFiles {
 
     /// The top-level names a report directory may hold: a directory with nothing else in it is
     /// replaced whole when a new set is written.
-    public static var setNames: Set<String> { [jsonName, htmlName, markdownName, TraceFiles.directory] }
+    public static var setNames: Set<String> { [jsonName, htmlName, markdownName, RunEvidence.fileName, TraceFiles.directory] }
 
     /// The files of a report set, by path inside the directory. report.json is written as it is
     /// encoded: its size grows with the events. The HTML page and the Markdown summary are

@@ -59,8 +59,13 @@ public enum TraceFiles {
 
     /// Writes the report set with the traces in it (`ReportFiles.write` and the trace files, as one set).
     @discardableResult
-    public static func writeSet(_ report: Report, traces: [ReportDirectory.File], to directory: URL, history: ReportHistory? = nil) throws -> [URL] {
-        try ReportDirectory.replace(directory, with: ReportFiles.files(report, history: history) + traces, replaceable: ReportFiles.setNames)
+    public static func writeSet(_ report: Report, traces: [ReportDirectory.File], to directory: URL, history: ReportHistory? = nil,
+                                evidence: RunEvidence? = nil) throws -> [URL] {
+        let evidenceFile = evidence.map { evidence in
+            ReportDirectory.File(path: RunEvidence.fileName) { url in try EvidenceFile.write(evidence, to: url) }
+        }
+        return try ReportDirectory.replace(directory, with: ReportFiles.files(report, history: history) + (evidenceFile.map { [$0] } ?? []) + traces,
+                                           replaceable: ReportFiles.setNames)
     }
 
     /// How to open a trace, for the reports and the command line.

@@ -33,7 +33,7 @@ public struct WorkloadDefinition: Sendable {
 
 /// Every built-in workload, in good/bad pairs. Each area adds its list in its own file.
 public enum WorkloadCatalogue {
-    public static let all: [WorkloadDefinition] = power + launch + lifecycle + resume + responsiveness + disk + network + memory + baseline
+    public static let all: [WorkloadDefinition] = power + launch + lifecycle + resume + responsiveness + disk + foundationDisk + network + memory + baseline
         + fixtures + responsivenessFixtures + memoryFixtures + threads
 
     /// The workload called `name`, if any.

@@ -156,15 +156,15 @@ struct ABSession {
     func ambiguousPlans(_ plans: [RunPlan], _ baseRecords: [RunRecord], _ headRecords: [RunRecord], generatedAt: String) -> [Int] {
         let comparison = compare(baseRecords, headRecords, generatedAt: generatedAt).head.comparison
         let entries: [ComparisonEntry] = (comparison?.results ?? []).flatMap { $0.audits + $0.metrics }
-        var keys = Set<String>(), decided = Set<String>()
+        var keys = Set<ResultKey>(), decided = Set<ResultKey>()
         for entry in entries where focus(entry) {
-            let key = entry.workload + "\u{0}" + entry.scenario
+            let key = ResultKey(workload: entry.workload, scenario: entry.scenario)
             if entry.verdict == .inconclusive || entry.verdict == .insufficientData { keys.insert(key) }
             // A workload that already regressed fails whatever more runs show elsewhere.
             if entry.verdict == .regressed && entry.minimumEffect.gating { decided.insert(key) }
         }
         keys.subtract(decided)
-        let more = plans.indices.filter { keys.contains(plans[$0].workloadName + "\u{0}" + plans[$0].scenario.name) }
+        let more = plans.indices.filter { keys.contains(ResultKey(workload: plans[$0].workloadName, scenario: plans[$0].scenario.name)) }
         if !more.isEmpty && !options.quiet {
             ProcessIO.progress("frugal ab: \(keys.count) workload · scenario still inconclusive: 4 more runs a side")
         }

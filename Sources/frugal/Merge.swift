@@ -15,6 +15,10 @@ struct Merge: ParsableCommand {
         comparing such a report with a baseline warns. A missing shard is a warning; the same
         shard twice, or shards of different splits, is bad input (exit 1).
 
+        --config (default: ./frugal.yml if present) judges the joined results by the project's
+        assertions, as frugal run does (exit 2 when an error-level one fails): an assertion on a
+        median must see every shard's runs, so the shards' own verdicts are not carried over.
+
           frugal merge shard-*/report.json --out Reports/merged --baseline Reports/baseline.json
         """)
 
@@ -27,7 +31,10 @@ struct Merge: ParsableCommand {
     @Option(help: ArgumentHelp("A baseline report (full or compact) to compare the joined report against; exit 2 on a significant regression.", valueName: "file"))
     var baseline: String?
 
-    @Flag(help: "Print GitHub Actions annotations (::error ...) for regressions.")
+    @Option(help: ArgumentHelp("The project file whose assertions judge the joined report (default: ./frugal.yml if present); exit 2 when an error-level one fails.", valueName: "file"))
+    var config: String?
+
+    @Flag(help: "Print GitHub Actions annotations (::error ...) for regressions and failed assertions.")
     var githubAnnotations = false
 
     func validate() throws {
@@ -40,6 +47,7 @@ struct Merge: ParsableCommand {
         let directory = URL(fileURLWithPath: out)
         let outLock = try ReportInput.lockOut(out)
         defer { withExtendedLifetime(outLock) {} }
+        let assertions = try Run.loadProject(config)?.assertions
         let reports = try inputs.map(ReportInput.load)
         let baselineReport = try baseline.map(ReportInput.load)
         var (report, warnings) = try { () throws -> (Report, [String]) in
@@ -48,6 +56,11 @@ struct Merge: ParsableCommand {
             }
         }()
         for warning in warnings { ProcessIO.error("warning: \(warning)") }
+        if let assertions {
+            report.assertions = AssertionEvaluator.evaluate(assertions, results: report.results)
+        } else if reports.contains(where: { $0.assertions != nil }) {
+            ProcessIO.error("warning: the shards were judged by assertions, which a shard's runs alone cannot decide; give --config to judge the joined report")
+        }
         if let baselineReport, let baseline {
             report.comparison = ReportComparator.compare(base: baselineReport, head: report, baseline: baseline)
             if let warning = report.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }

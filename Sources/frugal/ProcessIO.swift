@@ -32,7 +32,28 @@ enum ProcessIO {
         StandardError.write(TextSanitizer.oneLine(line, limit: 2000) + "\n")
     }
 
-    static func exit(_ code: Code) -> Never { Foundation.exit(code.rawValue) }
+    /// Ends the process. Standard output is flushed first: `frugal rules --json > /dev/full`
+    /// once exited 0 with its output lost (stdio's flush at exit ignores its error). A failed
+    /// write to a file or a device is a harness failure (exit 3, one line); to a pipe, FIFO or
+    /// socket whose reader left, or a closed descriptor (issue 24, item 14), it is not.
+    static func exit(_ code: Code) -> Never {
+        // Every stream (`stdout` itself is a global Swift 6 will not read): standard error is
+        // unbuffered, so what is left to write is standard output's.
+        let failure = fflush(nil) == 0 ? 0 : errno
+        if failure != 0, code.rawValue < Code.harnessFailure.rawValue, standardOutputIsAFileOrDevice {
+            error("cannot write standard output: \(String(cString: strerror(failure)))")
+            Foundation.exit(Code.harnessFailure.rawValue)
+        }
+        Foundation.exit(code.rawValue)
+    }
+
+    /// Whether descriptor 1 is open on a file or a device (not a pipe, FIFO or socket).
+    private static var standardOutputIsAFileOrDevice: Bool {
+        var info = stat()
+        guard fstat(STDOUT_FILENO, &info) == 0 else { return false }
+        let kind = info.st_mode & S_IFMT
+        return kind != S_IFIFO && kind != S_IFSOCK
+    }
 
     /// The last `count` arguments after the first `--`, as the bytes the kernel gave (Swift's
     /// `CommandLine.arguments` replaces bytes that are not UTF-8 with U+FFFD); nil when the

@@ -280,7 +280,11 @@ struct Run: ParsableCommand {
         // An interrupted suite is not a point of the history: its trends would show a partial suite.
         let history = noHistory || interrupted != nil ? nil : record(report)
         do {
-            let files = try TraceFiles.writeSet(report, traces: traces, to: directory, history: history?.trends)
+            let evidence = RunEvidence(gatheredBy: report.tool, generatedAt: report.generatedAt, environment: report.environment,
+                                       shard: report.shard, schedule: report.schedule, assertions: assertions,
+                                       rulePacks: rulePacks.isEmpty ? nil : rulePacks, traces: trace.map { $0 ? "always" : "never" },
+                                       records: records)
+            let files = try TraceFiles.writeSet(report, traces: traces, to: directory, history: history?.trends, evidence: evidence)
             let traceCount = traces.count
             if !quiet {
                 ProcessIO.progress("frugal: wrote " + files.prefix(files.count - traceCount).map(\.path).joined(separator: ", "))
@@ -381,16 +385,16 @@ struct Run: ParsableCommand {
     /// The plans of one shard: a workload under a scenario, with all its repetitions, is one
     /// unit, weighed by its scenario time (``ShardPlan``).
     static func slice(_ plans: [RunPlan], shard: ShardInfo) -> [RunPlan] {
-        var order: [String] = []
-        var seconds: [String: Double] = [:]
+        var order: [ResultKey] = []
+        var seconds: [ResultKey: Double] = [:]
         for plan in plans {
-            let key = plan.workloadName + "\u{0}" + plan.scenario.name
+            let key = ResultKey(workload: plan.workloadName, scenario: plan.scenario.name)
             if seconds[key] == nil { order.append(key) }
             seconds[key, default: 0] += plan.scenario.waitSeconds
         }
         let assignment = ShardPlan.assign(seconds: order.map { seconds[$0] ?? 0 }, count: shard.count)
         let mine = Set(zip(order, assignment).filter { $0.1 == shard.index }.map(\.0))
-        return plans.filter { mine.contains($0.workloadName + "\u{0}" + $0.scenario.name) }
+        return plans.filter { mine.contains(ResultKey(workload: $0.workloadName, scenario: $0.scenario.name)) }
     }
 
     func makePlans(project: ProjectConfig?) throws -> [RunPlan] {

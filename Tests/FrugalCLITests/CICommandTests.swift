@@ -88,6 +88,26 @@ final class CICommandTests: XCTestCase {
         XCTAssertTrue(try String(contentsOfFile: path("summary.md"), encoding: .utf8).contains("## Scores"))
     }
 
+    /// `frugal merge` judges the joined results by the project's assertions (--config), as
+    /// frugal run does; it once dropped them, and a shard's failing assertion vanished from the
+    /// merged report with exit 0. Without --config it says that the shards' verdicts are not
+    /// carried over. The program leaves 3 MB in its tmp: disk.clean-tmp's error-level assertion fails.
+    func testMergeJudgesTheJoinedReportByTheConfigsAssertions() throws {
+        let config = path("frugal.yml")
+        try "assert:\n  assertions:\n    disk.clean-tmp: [error, {minScore: 0.9}]\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let shard = try CLITests.frugal(["run", "--config", config, "--no-history", "--quiet", "--out", path("shard"),
+                                         "--", "sh", "-c", "head -c 3000000 /dev/zero > \"$TMPDIR/left\""])
+        XCTAssertEqual(shard.status, 2, shard.stderr)
+        let judged = try CLITests.frugal(["merge", path("shard/report.json"), "--config", config, "--out", path("judged")])
+        XCTAssertEqual(judged.status, 2, judged.stderr)
+        XCTAssertTrue(judged.stderr.contains("error-level assertion failed, first: disk.clean-tmp"), judged.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("judged/report.json")))) as? [String: Any]
+        XCTAssertEqual((json?["assertions"] as? [String: Any])?["failed"] as? Bool, true)
+        let unjudged = try CLITests.frugal(["merge", path("shard/report.json"), "--out", path("unjudged")])
+        XCTAssertEqual(unjudged.status, 0, unjudged.stderr)
+        XCTAssertTrue(unjudged.stderr.contains("give --config to judge the joined report"), unjudged.stderr)
+    }
+
     func testABadConfigExitsOneWithTheFileAndLine() throws {
         let config = path("frugal.yml")
         try "assertions:\n  power.avoid-polling: [error, {minScore: 7}]\n".write(toFile: config, atomically: true, encoding: .utf8)

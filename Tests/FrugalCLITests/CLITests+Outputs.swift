@@ -98,7 +98,26 @@ final class CLIOutputPathTests: XCTestCase {
             let result = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", mountPoint.path, "--", "true"])
             XCTAssertEqual(result.status, 0, "run \(attempt): \(result.stderr)")
             let entries = try FileManager.default.contentsOfDirectory(atPath: mountPoint.path).sorted()
-            XCTAssertEqual(entries, ["report.html", "report.json", "summary.md", "traces"], "run \(attempt): no staging left")
+            XCTAssertEqual(entries, ["evidence.json", "report.html", "report.json", "summary.md", "traces"], "run \(attempt): no staging left")
+        }
+    }
+
+    /// `--out` naming a bind mount of a folder of the same file system (same device as its
+    /// parent, its own mount id): it was taken for a plain folder, and the swap at the end failed
+    /// with EBUSY (exit 3, no report) after the whole run (issue 24, fresh probe). Needs root.
+    func testAnOutOnABindMountGetsItsReport() throws {
+        let directory = try temporaryDirectory()
+        let source = directory.appendingPathComponent("source"), mountPoint = directory.appendingPathComponent("bound")
+        for folder in [source, mountPoint] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false) }
+        guard getuid() == 0, mount(source.path, mountPoint.path, nil, UInt(MS_BIND), nil) == 0 else {
+            throw XCTSkip("a bind mount needs root (CAP_SYS_ADMIN): \(String(cString: strerror(errno)))")
+        }
+        defer { umount2(mountPoint.path, Int32(MNT_DETACH)) }
+        for attempt in 1...2 {
+            let result = try CLITests.frugal(["run", "--quiet", "--no-history", "--out", mountPoint.path, "--", "true"])
+            XCTAssertEqual(result.status, 0, "run \(attempt): \(result.stderr)")
+            let entries = try FileManager.default.contentsOfDirectory(atPath: source.path).sorted()
+            XCTAssertEqual(entries, ["evidence.json", "report.html", "report.json", "summary.md", "traces"], "run \(attempt): no staging left")
         }
     }
 
@@ -274,5 +293,27 @@ final class CLIStreamTests: XCTestCase {
         XCTAssertEqual(process.terminationReason, .exit, "not ended by a signal (SIGPIPE is \(SIGPIPE)): \(process.terminationStatus)")
         XCTAssertEqual(process.terminationStatus, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/report.json"))
+    }
+
+    /// Standard output on a full device: `frugal rules --json > /dev/full` exited 0 with its
+    /// output lost (a fresh probe of issue 24). Now exit 3 and one line; a closed standard
+    /// output is still not an error (item 14).
+    func testAFailedWriteToStandardOutputIsNotSuccess() throws {
+        guard let full = FileHandle(forWritingAtPath: "/dev/full") else { throw XCTSkip("no /dev/full here") }
+        for arguments in [["rules", "--json"], ["list"]] {
+            let process = Process()
+            process.executableURL = CLITests.binary
+            process.arguments = arguments
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = full
+            try process.run()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 3, "\(arguments): \(stderr)")
+            XCTAssertTrue(stderr.contains("cannot write standard output: No space left on device"), stderr)
+        }
+        let closed = try CLITests.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "exec \"$0\" rules --json >&-", CLITests.binary.path])
+        XCTAssertEqual(closed.status, 0, "a closed standard output: \(closed.stderr)")
     }
 }

@@ -64,6 +64,38 @@ final class CLITraceTests: XCTestCase {
         let name = try XCTUnwrap(runs.compactMap { ($0["trace"] as? [String: Any])?["path"] as? String }.first { $0.contains("upload.batched") })
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: redrawn + "/" + (name as NSString).lastPathComponent)),
                        try Data(contentsOf: URL(fileURLWithPath: out + "/" + name)), "report.json draws the same trace again")
+        try checkReaudit(out: out, in: directory, report: json)
+    }
+
+    /// Gather once, audit many (`frugal reaudit`), on the same runs: their evidence audited again
+    /// by the same rules gives the same report.json, byte for byte (rule pack, traces and all);
+    /// a score that differs in the report it is listed against is named with both values; a file
+    /// that is not evidence is refused in one line naming it.
+    func checkReaudit(out: String, in directory: URL, report json: [String: Any]?) throws {
+        let again = directory.appendingPathComponent("again").path
+        let reaudit = try CLITests.frugal(["reaudit", out + "/evidence.json", "--out", again])
+        XCTAssertEqual(reaudit.status, 0, reaudit.stderr)
+        XCTAssertTrue(reaudit.stdout.contains("no score moved against \(out)/report.json"), reaudit.stdout)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: again + "/report.json")),
+                       try Data(contentsOf: URL(fileURLWithPath: out + "/report.json")), "the re-audit's report.json is the run's")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: again + "/evidence.json"), "the new set keeps its evidence")
+
+        // An older report, as if the rules had changed since: its first result's overall score was 0.01.
+        var older = try XCTUnwrap(json)
+        var results = try XCTUnwrap(older["results"] as? [[String: Any]])
+        results[0]["score"] = 0.01
+        older["results"] = results
+        let olderPath = directory.appendingPathComponent("older.json").path
+        try JSONSerialization.data(withJSONObject: older).write(to: URL(fileURLWithPath: olderPath))
+        let moved = try CLITests.frugal(["reaudit", out + "/evidence.json", "--out", again, "--against", olderPath])
+        XCTAssertEqual(moved.status, 0, moved.stderr)
+        XCTAssertTrue(moved.stdout.contains("1 score moved against \(olderPath)"), moved.stdout)
+        XCTAssertTrue(moved.stdout.contains("\(results[0]["workload"] as? String ?? "?") · \(results[0]["scenario"] as? String ?? "?")  overall  0.01 → "), moved.stdout)
+
+        let notEvidence = try CLITests.frugal(["reaudit", out + "/report.json", "--out", directory.appendingPathComponent("never").path])
+        XCTAssertEqual(notEvidence.status, 1, notEvidence.stderr)
+        XCTAssertTrue(notEvidence.stderr.contains("\(out)/report.json") && notEvidence.stderr.contains("not a Frugal evidence file"), notEvidence.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("never").path), "nothing written for bad input")
     }
 
     /// A program that writes about 1 MB every 3 s: about 333 KB/s, which fills Apple's 1073.74 MB

@@ -147,6 +147,15 @@ final class ProjectConfigLoaderTests: XCTestCase {
         XCTAssertEqual(ScenarioStep.wait(seconds: 2).description, "wait(2)")
     }
 
+    /// A background time budget of 1e308 s was accepted, and an app that kept a background task
+    /// open held `home` for ever, past `--timeout` (issue 24, fresh probe): at most an hour, as a wait.
+    func testAHugeBackgroundTimeBudgetIsRefused() throws {
+        assertError("scenarios:\n  long:\n    backgroundTimeBudget: 1e308\n    steps: [launch, home, terminate]\n", line: 3, contains: "up to 3600")
+        assertError("scenarios:\n  long:\n    backgroundTimeBudget: 3600.5\n    steps: [launch, home, terminate]\n", line: 3, contains: "up to 3600")
+        let config = try parse("scenarios:\n  long:\n    backgroundTimeBudget: 3600\n    steps: [launch, home, terminate]\n")
+        XCTAssertEqual(config.scenario(named: "long")?.backgroundTimeBudget, 3600)
+    }
+
     /// `documents: /` walked the whole file system into every sandbox: a folder outside the
     /// project (or a link out of it) is refused with its line.
     func testDocumentsOutsideTheProjectAreRefused() throws {

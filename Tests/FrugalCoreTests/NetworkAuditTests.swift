@@ -142,10 +142,21 @@ final class NetworkAuditTests: XCTestCase {
         let fault = InjectedFault(time: 0.5, kind: "reset", detail: "resetAfter")
         let events = [Self.request("a", 1.0, 1.1, outcome: .failed), Self.request("a", 2.0, 2.1),
                       Self.request("b", 1.0, 1.1, outcome: .failed), Self.request("c", 1.0, 1.1)]
-        let audit = try XCTUnwrap(Self.evaluate(Self.record(chunks: [], events: events, faults: [fault])).audits["network.handle-failures"])
+        // What the wire saw: the proxy reset the connections of a's and b's first attempts (the
+        // origin read neither request, so NetworkClient's failed attempts name them), and the
+        // origin answered a's retry and c whole.
+        var record = Self.record(chunks: [], events: events, faults: [fault])
+        record.network?.trace.events = [ConnectionEvent(connection: 1, kind: .reset, time: 1.05, detail: "fault: resetAfter"),
+                                        ConnectionEvent(connection: 2, kind: .reset, time: 1.06, detail: "fault: resetAfter")]
+        record.network?.requests = [WireFailureLedgerTests.request(4, "/upload/c", start: 1.0, end: 1.1),
+                                    WireFailureLedgerTests.request(3, "/upload/a", start: 2.0, end: 2.1)]
+        let audit = try XCTUnwrap(Self.evaluate(record).audits["network.handle-failures"])
         XCTAssertEqual(audit.numericValue, 1, "b was lost; a recovered")
         XCTAssertEqual(audit.score, 0)
-        XCTAssertTrue(audit.evidence.contains { $0.description.hasPrefix("lost: b") })
+        XCTAssertTrue(audit.evidence.contains { $0.description.hasPrefix("lost: POST /upload/b") }, audit.evidence.map(\.description).joined(separator: "\n"))
+        XCTAssertTrue(audit.evidence.contains { $0.description == "NetworkClient: b met a failure and never succeeded" })
+        // NetworkClient's events alone, with nothing on the wire, decide nothing.
+        XCTAssertEqual(Self.evaluate(Self.record(chunks: [], events: events, faults: [fault])).audits["network.handle-failures"]?.scoreDisplayMode, .notApplicable)
         let noFault = Self.evaluate(Self.record(chunks: [], events: events)).audits["network.handle-failures"]
         XCTAssertEqual(noFault?.scoreDisplayMode, .notApplicable)
     }

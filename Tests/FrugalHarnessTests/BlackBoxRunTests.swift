@@ -146,6 +146,27 @@ final class BlackBoxRunTests: XCTestCase {
         XCTAssertEqual(report.timeline.states.map(\.state), [.active, .background, .suspended, .active])
     }
 
+    /// A program running as root can leave its cgroup (write its pid into the root's
+    /// `cgroup.procs`); a child it forked then outlived the run (issue 24, fresh probe). It still
+    /// carries the run's sandbox in its environment: it is found there, recorded and ended.
+    func testAProcessThatLeftTheRunsCgroupIsStillEnded() throws {
+        try Self.requireContainment()
+        guard getuid() == 0 else { throw XCTSkip("leaving a cgroup needs root") }
+        let marker = "103.\(getpid() % 1000)"
+        let leave = "for f in /sys/fs/cgroup/unified/cgroup.procs /sys/fs/cgroup/cgroup.procs; do [ -w $f ] && echo $$ > $f 2>/dev/null; done; "
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", leave + "sleep \(marker) & exit 0"]),
+                                                                  scenario: Self.toItsEnd, repetition: 1))
+        defer {
+            // Before the fix the child lived on: end it by its pid, so the test leaves nothing.
+            for name in (try? FileReader.directoryEntries("/proc")) ?? [] {
+                if let pid = Int32(name), ProcFS.commandLine(pid: pid) == "sleep \(marker)" { kill(pid, SIGKILL) }
+            }
+        }
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        XCTAssertFalse(Self.processExists(commandLine: "sleep \(marker)"), "the escaped child was ended")
+        XCTAssertEqual(record.containment?.stragglers.map(\.command), ["sleep \(marker)"], "and recorded")
+    }
+
     /// The system's kill and a relaunch: the same command again, in the same sandbox and cgroup;
     /// both processes' main threads count.
     func testKillAndRelaunchRunTheSameCommandAgain() throws {

@@ -29,4 +29,29 @@ final class HarnessLeftoversTests: XCTestCase {
         HarnessLeftovers.removeOwn(sandboxParent: parent, reportDirectory: nil)
         XCTAssertFalse(FileManager.default.fileExists(atPath: ours.path))
     }
+
+    /// A sandbox kept with `--keep-sandboxes` was removed by the next `frugal run`'s sweep, its
+    /// harness being gone (issue 24, fresh probe): marked at the end of its run, it is left.
+    func testAKeptSandboxIsLeftByTheNextSweep() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-leftovers-kept-\(getpid())")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let kept = parent.appendingPathComponent("frugal-sandbox-idle-\(child.processIdentifier)-0000ABCD")
+        let died = parent.appendingPathComponent("frugal-sandbox-idle-\(child.processIdentifier)-0000DCBA")
+        for directory in [kept, died] {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent("Documents"), withIntermediateDirectories: true)
+        }
+        HarnessLeftovers.markKept(kept.path)
+        // A marker the workload made as a link is no marker: the harness's is a regular file.
+        try FileManager.default.createSymbolicLink(atPath: died.appendingPathComponent(HarnessLeftovers.keptMarker).path, withDestinationPath: "/etc/hostname")
+        HarnessLeftovers.markKept(died.path)
+        let removed = HarnessLeftovers.sweep(sandboxParent: parent)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: kept.appendingPathComponent("Documents").path), "the kept sandbox is left")
+        XCTAssertFalse(removed.contains(kept.path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: died.path), "a dead harness's sandbox is still swept")
+    }
 }

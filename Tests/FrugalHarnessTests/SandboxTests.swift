@@ -49,6 +49,18 @@ final class SandboxTests: XCTestCase {
                              "a document path may not leave Documents")
     }
 
+    /// A sandbox that cannot be made whole (a document that leaves Documents; on a full TMPDIR,
+    /// documents larger than its space) is removed, not left with the failed run (issue 24,
+    /// fresh probe: a half-made sandbox stayed in TMPDIR until the next run swept it).
+    func testASandboxThatCannotBeMadeIsNotLeftBehind() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-sandbox-parent-\(getpid())")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: parent) }
+        XCTAssertThrowsError(try Sandbox(parent: parent, workload: "idle", resources: [BundleResource(path: "data/a.bin", bytes: 10)],
+                                         documents: [BundleResource(path: "../escape.txt", bytes: 1)]))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), [], "nothing of the sandbox is left")
+    }
+
     func testSandboxIsRemovedAfterTheRunByDefault() throws {
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: "idle"), scenario: ScenarioRunnerTests.short, repetition: 1))
         let path = try XCTUnwrap(record.sandboxPath)

@@ -116,6 +116,39 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertEqual(tables, ["invoices"])
     }
 
+    /// Reading (`frugal history --db`, `frugal report --history`) is refused for what is not a
+    /// regular file: SQLite's open of a FIFO waited forever for a writer (issue 24, fresh probe).
+    func testReadingAFIFOOrADeviceIsRefusedNotWaitedOn() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-history-fifo-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        final class Outcome: @unchecked Sendable { var error: String? }
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            do { _ = try HistoryStore(readingFrom: fifo) } catch { outcome.error = "\(error)" }
+            done.signal()
+        }
+        // 10 s: the refusal is a stat, well under a millisecond even on a loaded machine.
+        if done.wait(timeout: .now() + 10) == .timedOut {
+            XCTFail("opening a FIFO as a history blocked")
+            // Let the blocked open go: a writer on the FIFO ends its wait.
+            let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+            _ = done.wait(timeout: .now() + 10)
+            return
+        }
+        XCTAssertTrue(outcome.error?.contains("a FIFO") == true, outcome.error ?? "no error")
+        XCTAssertThrowsError(try HistoryStore(readingFrom: "/dev/null")) { error in
+            XCTAssertTrue("\(error)".contains("a character device"), "\(error)")
+        }
+        XCTAssertThrowsError(try HistoryStore(readingFrom: directory.path)) { error in
+            XCTAssertTrue("\(error)".contains("a directory"), "\(error)")
+        }
+    }
+
     func testConcurrentWritersWaitInsteadOfDroppingRuns() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-history-busy-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }

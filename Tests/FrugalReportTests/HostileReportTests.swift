@@ -67,6 +67,25 @@ final class HostileReportTests: XCTestCase {
         XCTAssertFalse(TimelineSVG.wakeupsLane(samples, top: 0, x: { _ in 10 }).isEmpty)
     }
 
+    /// A fresh probe of issue 24: a report whose wakeup-cause shares were NaN, ±∞ or 1e308
+    /// (a file anyone can write) killed `frugal report --html` and `frugal merge` with SIGILL in
+    /// the HTML renderer's `Int(_:)` of the percent.
+    func testWakeupCauseSharesAtTheirExtremesDoNotTrap() throws {
+        for share in [Double.nan, .infinity, -.infinity, 1e308, -1e308] {
+            var report = ReportTests.hostileReport()
+            var causes = RunWakeupCauses(source: "test", scope: "idle", traced: 10, attributed: 5, scopeWakeups: 10,
+                                         top: [WakeupCauseShare(cause: WakeupCause(kind: .timer, symbol: "tick", module: "App"), count: 5, share: share, threads: ["main (1)"])])
+            causes.attributedShare = share
+            for index in report.runs.indices { report.runs[index].wakeupCauses = causes }
+            // Through the file format, as `frugal report` reads it.
+            let decoded = try ReportJSON.decode(ReportJSON.encode(report))
+            let html = HTMLReportRenderer.render(decoded)
+            XCTAssertTrue(html.contains("</html>"), "share \(share)")
+            XCTAssertTrue(html.contains("Top causes of"), "share \(share): the causes are shown")
+            XCTAssertNotNil(causes.topCauseText)
+        }
+    }
+
     func testANameWithANewlineCannotStartAWorkflowCommand() throws {
         var report = try Self.outOfRangeReport()
         report.results[0].score = 0.1
@@ -125,6 +144,29 @@ final class HostileReportTests: XCTestCase {
                                                          replaceable: ["report.json"]))
         XCTAssertEqual(try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8), "old")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), ["latest"])
+    }
+
+    /// A writer killed mid-write (SIGKILL, a crash) leaves its staging directory; the next one
+    /// to take the directory's lock removes it, and only a dead writer's (issue 24, fresh probe:
+    /// ten crashed merges left ten beside one `--out`, never swept).
+    func testADeadWritersStagingIsRemovedByTheNextLock() throws {
+        let parent = try temporaryDirectory()
+        let out = parent.appendingPathComponent("latest")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false)
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let dead = parent.appendingPathComponent(".latest.frugal-staging-\(child.processIdentifier)-0")
+        let deadInside = out.appendingPathComponent(".frugal-staging-\(child.processIdentifier)-3")
+        let live = parent.appendingPathComponent(".latest.frugal-staging-\(getppid())-0")
+        for directory in [dead, deadInside, live] {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent("traces"), withIntermediateDirectories: true)
+        }
+        withExtendedLifetime(try ReportDirectoryLock(out)) {}
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dead.path), "a dead writer's staging beside the set is removed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: deadInside.path), "and inside a mount point's")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: live.path), "a live process's is left")
     }
 
     func testCheckWritableRefusesAFileAndAnUnwritablePlace() throws {

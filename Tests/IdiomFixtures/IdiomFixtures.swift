@@ -19,6 +19,9 @@ struct IdiomFixtures: FrugalApp {
         AppEntry("dictionary-cache.keeps") { DictionaryCacheApp(frees: false) },
         AppEntry("threads.urlsession-once") { URLSessionOnceApp(ticks: false) },
         AppEntry("threads.urlsession-timer") { URLSessionOnceApp(ticks: true) },
+        AppEntry("clock.foundation-timer") { FoundationClockApp() },
+        AppEntry("outbox.urlsession-retries") { URLSessionOutboxApp(retries: true) },
+        AppEntry("outbox.urlsession-gives-up") { URLSessionOutboxApp(retries: false) },
     ]
 }
 
@@ -291,5 +294,53 @@ final class URLSessionOnceApp: AppDelegate {
         source.setEventHandler { _ = (0..<100).reduce(0, &+) }
         source.resume()
         timer = source
+    }
+}
+/// A stopwatch redrawing its label 25 times a second from a Foundation `Timer` on the main run
+/// loop while active, invalidated on willResignActive and made again on didBecomeActive: drawing,
+/// not polling, with no FrugalKit frame timer to say so (`RunAnalysis+Drawing`).
+final class FoundationClockApp: AppDelegate {
+    private var timer: Timer?
+    private var label = ""
+    private let started = Date()
+
+    func didBecomeActive(_ app: Application) {
+        guard timer == nil else { return }
+        timer = Timer.scheduledTimer(withTimeInterval: 0.04, repeats: true) { [unowned self] _ in
+            MainActor.assumeIsolated { self.label = String(format: "%.2f", Date().timeIntervalSince(self.started)) }
+        }
+    }
+
+    func willResignActive(_ app: Application) {
+        timer?.invalidate()
+        timer = nil
+    }
+}
+
+/// Sends an outbox with `URLSession` on each `sync` input through `http://$FRUGAL_PROXY`: retrying
+/// a failed send with backoff (0.5 s, 1 s, 2 s, 4 s) until it goes through, or trying once.
+/// network.handle-failures must judge it from the wire: it reports nothing to FrugalKit.
+final class URLSessionOutboxApp: AppDelegate {
+    private let retries: Bool
+    init(retries: Bool) { self.retries = retries }
+
+    func handleInput(_ app: Application, kind: String) {
+        guard let proxy = ProcessInfo.processInfo.environment["FRUGAL_PROXY"], let url = URL(string: "http://\(proxy)/upload/outbox") else { return }
+        let retries = retries
+        Task { @MainActor in
+            var delay = 0.5
+            while true {
+                var request = URLRequest(url: url)
+                request.httpMethod = "POST"
+                request.timeoutInterval = 3
+                if let (_, response) = try? await URLSession.shared.upload(for: request, from: Data("{\"notes\":[\"milk\"]}".utf8)),
+                   (response as? HTTPURLResponse)?.statusCode ?? 500 < 300 {
+                    return
+                }
+                guard retries, delay < 8 else { return }
+                try? await Task.sleep(for: .seconds(delay))
+                delay *= 2
+            }
+        }
     }
 }

@@ -24,6 +24,9 @@ extension MetricExtraction {
             ?? .unavailable(unit: "count", source: Source.procSyscw, reason: "/proc/<pid>/io could not be read")
 
         let days = analysis.wallSeconds / 86_400
+        // The kernel's view (inotify on the sandbox, block diffs) for any process; FrugalKit's
+        // journal, below, only where the sandbox was not watched.
+        defer { kernelMetrics(disk, &metrics) }
         if record.blackBox {
             let reason = "a black-box command has no FrugalKit write journal"
             for (name, unit, source) in [(MetricName.diskLogicalBytesWritten, "bytes", Source.kitJournal),
@@ -79,6 +82,20 @@ extension MetricExtraction {
             metrics[MetricName.diskBackupBytes] = .unavailable(unit: "bytes", source: Source.sandboxScan, reason: reason)
             metrics[MetricName.diskTmpBytesAtEnd] = .unavailable(unit: "bytes", source: Source.sandboxScan, reason: reason)
             metrics[MetricName.diskRecreatableBackupBytes] = .unavailable(unit: "bytes", source: Source.sandboxScan, reason: reason)
+        }
+    }
+
+    /// The write counts and amplification from the kernel's view, when the sandbox was watched:
+    /// they replace the journal's, which sees only FrugalKit's writes.
+    static func kernelMetrics(_ disk: DiskActivity, _ metrics: inout [String: MetricValue]) {
+        guard let kernel = disk.kernel else { return }
+        let source = FileChangeLog.source
+        metrics[MetricName.diskWriteOpsBusiestMinute] = MetricValue(Double(kernel.busiestWindow().count), unit: "count", source: source)
+        if let amplification = kernel.amplification {
+            metrics[MetricName.diskWriteAmplification] = MetricValue(Double(amplification.written) / Double(max(1, amplification.changed)),
+                                                                     unit: "×", source: source)
+        } else {
+            metrics[MetricName.diskWriteAmplification] = .unavailable(unit: "×", source: source, reason: "no write modified a file that already existed")
         }
     }
 

@@ -8,6 +8,8 @@
 ///    not polling,
 ///  - read or wrote a file (FrugalKit's journal, `file.*` blocking calls), or
 ///  - drew frames while active (`frame:` handlers, from `MainRunLoop.scheduleFrameTimer`),
+///    (an app drawing any other way, its main thread waking at a frame rate while active, keeps
+///    its slices; only that thread's wakeups there are left out: `RunAnalysis+Drawing`),
 ///  - answered a memory warning (the `warningHandled` memory event's handler span): the harness
 ///    delivers it, relaying the kernel's pressure event, and one arriving a few milliseconds
 ///    after a `pressure` step has ended lands in the wait that follows; its wakeup is the
@@ -52,19 +54,26 @@ extension RunAnalysis {
         /// Of those, the platform's (`RunAnalysis+Threads`): libdispatch's manager thread, up to
         /// its pool monitor's one wakeup a second over each stretch of contiguous idle slices.
         public var platformWakeupsByThread: [Int32: Int] = [:]
+        /// Of those, the main thread's in slices where the active app was drawing at a frame rate
+        /// (`RunAnalysis+Drawing`): updating what is on screen, not polling.
+        public var drawingWakeupsByThread: [Int32: Int] = [:]
         public var idleSeconds: Double { idleSlices.reduce(0) { $0 + $1.seconds } }
         /// Every thread's wakeups in the idle slices.
         public var allIdleWakeups: Int { idleSlices.reduce(0) { $0 + $1.wakeups } }
         /// Wakeups not charged to the app: the platform's.
         public var platformWakeups: Int { platformWakeupsByThread.values.reduce(0, +) }
-        /// The wakeups charged to the app: all of them less the platform's.
-        public var idleWakeups: Int { allIdleWakeups - platformWakeups }
+        /// Wakeups not charged to the app as polling: the main thread's while drawing.
+        public var drawingWakeups: Int { drawingWakeupsByThread.values.reduce(0, +) }
+        /// The wakeups charged to the app: all of them less the platform's and the drawing main thread's.
+        public var idleWakeups: Int { max(0, allIdleWakeups - platformWakeups - drawingWakeups) }
     }
 
     /// The idle accounting of every wait phase.
     public var idleAccounts: [IdleAccount] {
         let busy = busyIntervals
         let platformThreads = self.platformThreads
+        let drawing = drawingSpans
+        let mainThreads = mainThreadIDs
         return idlePhases.map { phase in
             var points = [phase.startSample]
             points += record.samples.filter { $0.time > phase.start && $0.time < phase.end }.sorted { $0.time < $1.time }
@@ -97,9 +106,11 @@ extension RunAnalysis {
                 } else {
                     account.idleSlices.append(slice)
                     stretchSeconds += slice.seconds
+                    let drawn = drawing.contains { $0.start <= slice.start && slice.end <= $0.end }
                     for (tid, count) in Self.wakeupsByThread(from: earlier, to: later) {
                         account.wakeupsByThread[tid, default: 0] += count
                         if platformThreads.contains(tid) { stretchPlatform[tid, default: 0] += count }
+                        if drawn, mainThreads.contains(tid) { account.drawingWakeupsByThread[tid, default: 0] += count }
                     }
                 }
             }
@@ -158,6 +169,7 @@ extension RunAnalysis {
             let end = wire.end.map { record.startTime &+ UInt64(saturating: $0 * 1e9) } ?? record.endTime
             intervals.append((start, max(end, start), .request))
         }
+        intervals += proxyConnectionIntervals
         // The handlers that issued a request or delivered its result (see the type's comment).
         let requestStarts = intervals.filter { $0.reason == .request }.map(\.start).sorted()
         for event in record.events {
@@ -182,4 +194,26 @@ extension RunAnalysis {
 
     /// Handlers of frame timers are named `frame:NAME` by FrugalKit's run loop.
     public static let frameHandlerPrefix = "frame:"
+
+    /// Every connection through the run's proxy, whatever client opened it, in flight from its
+    /// accept to its last byte or to the network's reset of it; a connection the proxy refused
+    /// (offline, a `refuse` fault) for the moment it took. A client's attempt wakes its threads
+    /// (libcurl's multi loop, `URLSession`'s) whether or not the origin ever reads a request, and
+    /// a refused connect is an attempt: that is the request's work, not polling. A kept-alive
+    /// connection with nothing moving is not in flight: its close, not its idle life, ends it.
+    var proxyConnectionIntervals: [(start: UInt64, end: UInt64, reason: BusyReason)] {
+        guard let trace = record.network?.trace else { return [] }
+        var spans: [Int: (start: Double, end: Double)] = [:]
+        func note(_ connection: Int, _ time: Double) {
+            let span = spans[connection] ?? (time, time)
+            spans[connection] = (min(span.start, time), max(span.end, time))
+        }
+        for event in trace.events where event.kind != .close { note(event.connection, event.time) }
+        for chunk in trace.chunks { note(chunk.connection, chunk.time) }
+        return spans.values.map { span in
+            let start = record.startTime &+ UInt64(saturating: max(0, span.start) * 1e9)
+            let end = record.startTime &+ UInt64(saturating: max(0, span.end) * 1e9)
+            return (start, max(end, start + 1), .request)
+        }
+    }
 }

@@ -32,6 +32,9 @@ public struct RunRecord: Codable, Sendable {
     public var eventStreamBytes: Int?
     /// The files in the sandbox at the end of the run, before it was deleted.
     public var sandboxFiles: [SandboxFileRecord]?
+    /// Every write to a file in the sandbox as the kernel showed it (inotify), with block diffs;
+    /// nil in records made before the harness watched the sandbox.
+    public var fileChanges: FileChangeLog?
     /// Every process of the run, in order: more than one when the scenario relaunched the app.
     /// Absent in records of a single process made before relaunch existed.
     public var processes: [ProcessSegment]?

@@ -3,7 +3,19 @@ extension Audits {
     static let disk: [Audit] = [
         Audit("disk.avoid-frequent-writes") { analysis, metrics in
             let disk = DiskActivity(analysis)
-            guard disk.writeOperations > 0 else { return .notApplicable("the app wrote nothing through FrugalKit") }
+            if let kernel = disk.kernel {
+                // The kernel's view: every file closed after writing or renamed into place, whoever wrote it.
+                guard !kernel.writes.isEmpty else { return .notApplicable(Self.nothingWritten) }
+                let busiest = kernel.busiestWindow()
+                var evidence = kernel.smallWrites.prefix(30).map { change in
+                    Evidence(time: analysis.runTime(change.time), description: KernelFileActivity.describe(change))
+                }
+                evidence += journalDetail(disk, analysis) + overflowDetail(kernel)
+                return .value(Double(busiest.count),
+                              display: "\(busiest.count) small write\(busiest.count == 1 ? "" : "s") in the busiest minute (\(kernel.writes.count) file write\(kernel.writes.count == 1 ? "" : "s") in all)",
+                              evidence: evidence)
+            }
+            guard disk.writeOperations > 0 else { return .notApplicable(Self.nothingJournaled) }
             let busiest = disk.busiestWindow()
             let evidence = disk.contentWrites.prefix(30).map { write in
                 Evidence(time: analysis.runTime(write.start), durationMs: Double(write.end &- write.start) / 1e6,
@@ -14,7 +26,20 @@ extension Audits {
         },
         Audit("disk.write-changed-portions") { analysis, metrics in
             let disk = DiskActivity(analysis)
-            guard disk.writeOperations > 0 else { return .notApplicable("the app wrote nothing through FrugalKit") }
+            if let kernel = disk.kernel {
+                guard !kernel.writes.isEmpty else { return .notApplicable(Self.nothingWritten) }
+                guard let amplification = kernel.amplification else {
+                    return .notApplicable("every write created a new file: nothing was rewritten")
+                }
+                let value = Double(amplification.written) / Double(max(1, amplification.changed))
+                var evidence = kernel.updates.sorted { $0.bytesWritten - $0.changedBytes > $1.bytesWritten - $1.changedBytes }.prefix(20).map { change in
+                    Evidence(time: analysis.runTime(change.time), description: KernelFileActivity.describe(change))
+                }
+                evidence += journalDetail(disk, analysis) + overflowDetail(kernel)
+                return .value(value, display: "\(DisplayFormat.number(value))× (\(bytes(amplification.written)) written for \(bytes(amplification.changed)) changed)",
+                              evidence: evidence)
+            }
+            guard disk.writeOperations > 0 else { return .notApplicable(Self.nothingJournaled) }
             guard let amplification = disk.amplification else {
                 return .notApplicable("every write created a new file: nothing was rewritten")
             }
@@ -43,7 +68,8 @@ extension Audits {
                     ])
                 }
             }
-            guard DiskActivity(analysis).wroteAnything else { return .notApplicable("the app wrote nothing through FrugalKit") }
+            let disk = DiskActivity(analysis)
+            guard disk.wroteAnything else { return .notApplicable(Self.nothingLeft(disk)) }
             switch Audit.require(metrics, MetricName.diskBytesWrittenPerDay) {
             case .failure(let failure): return .unavailable(failure.reason)
             case .success(let perDay):
@@ -55,6 +81,10 @@ extension Audits {
                 }
                 if let physical = metrics[MetricName.diskPhysicalBytesWritten]?.value {
                     evidence.append(Evidence(description: "\(bytes(Int(physical))) reached storage (write_bytes)"))
+                }
+                if let kernel = disk.kernel {
+                    let launchEnd = analysis.record.startTime + (analysis.launchNanoseconds ?? 0)
+                    evidence.append(Evidence(description: "\(bytes(kernel.bytesWritten(since: launchEnd))) put on storage by \(kernel.writes.filter { $0.time >= launchEnd }.count) writes to files in the sandbox after launch, as the kernel showed them (inotify, block diffs)"))
                 }
                 let display = window.days >= 1 ? "\(bytes(Int(perDay))) per day at this run's rate"
                     : "\(bytes(Int(perDay))) written after launch (a run shorter than a day is not extrapolated)"
@@ -73,12 +103,15 @@ extension Audits {
         },
         Audit("disk.backup-placement") { analysis, metrics in
             let disk = DiskActivity(analysis)
-            guard disk.wroteAnything else { return .notApplicable("the app wrote nothing through FrugalKit") }
+            guard disk.wroteAnything else { return .notApplicable(Self.nothingLeft(disk)) }
             guard disk.sandboxFiles != nil else { return .unavailable("the sandbox was not scanned at the end of the run") }
             let files = disk.recreatableBackedUpFiles
             let total = files.reduce(0) { $0 + ($1.bytesAtEnd ?? 0) }
             var evidence = files.prefix(20).map { file in
-                Evidence(description: "\(file.path): \(bytes(file.bytesAtEnd ?? 0)) of \(file.dataClass?.rawValue ?? "?") data, backed up in \(file.location.title)")
+                guard let served = file.servedAs else {
+                    return Evidence(description: "\(file.path): \(bytes(file.bytesAtEnd ?? 0)) of \(file.dataClass?.rawValue ?? "?") data, backed up in \(file.location.title)")
+                }
+                return Evidence(description: "\(file.path): \(bytes(file.bytesAtEnd ?? 0)), the body of \(served) byte for byte (downloaded verbatim: it can be downloaded again), backed up in \(file.location.title)")
             }
             for file in disk.files where file.dataClass == .critical && file.backedUp == false && (file.bytesAtEnd ?? 0) > 0 {
                 evidence.append(Evidence(description: "\(file.path): critical data that backups do not copy (\(file.location.title)\(file.exclusion.map { ", excluded by \($0.rawValue)" } ?? ""))"))
@@ -88,13 +121,40 @@ extension Audits {
         },
         Audit("disk.clean-tmp") { analysis, metrics in
             let disk = DiskActivity(analysis)
-            guard disk.wroteAnything else { return .notApplicable("the app wrote nothing through FrugalKit") }
+            guard disk.wroteAnything else { return .notApplicable(Self.nothingLeft(disk)) }
             guard let files = disk.tmpFilesAtEnd else { return .unavailable("the sandbox was not scanned at the end of the run") }
             let total = files.reduce(0) { $0 + $1.bytes }
             let evidence = files.prefix(20).map { Evidence(description: "\($0.path): \(bytes($0.bytes)) left in tmp") }
             return .value(Double(total), display: "\(bytes(total)) left in tmp at the end", evidence: Array(evidence))
         },
     ]
+
+    /// Not applicable: the kernel saw no file written in the sandbox.
+    static let nothingWritten = "no file in the sandbox was written (the kernel showed no file closed after writing or renamed into place)"
+    /// Not applicable without the kernel's view (a record made before the harness watched the
+    /// sandbox, or one where inotify failed): nothing in FrugalKit's journal either.
+    static let nothingJournaled = "the app wrote nothing through FrugalKit"
+
+    /// Not applicable: nothing written and nothing left. Without the kernel's view the journal
+    /// and the end-of-run scan are all there is, and the reason says so as it always has.
+    static func nothingLeft(_ disk: DiskActivity) -> String {
+        disk.kernel == nil ? nothingJournaled : "the app wrote no file and left none in its sandbox"
+    }
+
+    /// FrugalKit's journal as detail beside the kernel's view: where in the app's source the writes were made.
+    static func journalDetail(_ disk: DiskActivity, _ analysis: RunAnalysis) -> [Evidence] {
+        let writes = disk.contentWrites
+        guard !writes.isEmpty else { return [] }
+        var sites: [String: Int] = [:]
+        for write in writes { sites[write.callSite, default: 0] += 1 }
+        let listed = sites.sorted { $0.value > $1.value }.prefix(5).map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
+        return [Evidence(description: "FrugalKit's journal (detail): \(writes.count) write\(writes.count == 1 ? "" : "s") through FileStore, \(bytes(disk.logicalBytesWritten)), from \(listed)")]
+    }
+
+    /// Says when the kernel's queue overflowed: the counts are then lower bounds.
+    static func overflowDetail(_ kernel: KernelFileActivity) -> [Evidence] {
+        kernel.overflows == 0 ? [] : [Evidence(description: "the kernel's event queue overflowed \(kernel.overflows) time\(kernel.overflows == 1 ? "" : "s"): writes were missed, so these counts are lower bounds")]
+    }
 
     /// Bytes as a person reads them (`4 MiB`, `12 KiB`, `310 B`).
     static func bytes(_ count: Int) -> String {

@@ -130,7 +130,7 @@ extension Audits {
                                  description: "\($0.name) took \(DisplayFormat.number(Double($0.duration) / 1e6)) ms on the way back")
                     }
                 }
-                return .value(ms, display: "\(DisplayFormat.number(ms)) ms from resume to didBecomeActive returning", evidence: evidence)
+                return .value(ms, display: "\(DisplayFormat.number(ms)) ms from resume to the main thread free again (didBecomeActive returned, and the work queued with it ran)", evidence: evidence)
             }
         },
     ]

@@ -128,26 +128,36 @@ extension Audits {
             let network = NetworkAnalysis(analysis)
             guard let record = network.network else { return .unavailable("no shaping proxy ran for this run") }
             guard record.injectedFailures else { return .notApplicable("the scenario injected no failure (no fault step, no offline period)") }
-            guard !network.requests.isEmpty else {
-                if !network.wireRequests.isEmpty {
-                    return .notApplicable("the origin read \(network.wireRequests.count) request\(network.wireRequests.count == 1 ? "" : "s"), but the wire cannot tell an app's retry of an operation from a new one, nor see a request reset before it reached the server: only FrugalKit's NetworkClient reports operations")
+            // Decided from the wire (the proxy's refused and reset connections, the origin's
+            // answers): any client's. NetworkClient's failed attempts only name a connection the
+            // origin read no request on.
+            let clientFailures = network.requests.filter { $0.outcome == .failed }
+                .map { (label: "\($0.method) \($0.target)", start: analysis.runTime($0.start), end: analysis.runTime($0.end)) }
+            let ledger = WireFailureLedger(record, clientFailures: clientFailures)
+            guard !ledger.operations.isEmpty else {
+                return .notApplicable("no request of the app met the injected failures (the proxy refused or reset none of its connections with a request in flight)")
+            }
+            var evidence: [Evidence] = []
+            for operation in ledger.operations.prefix(20) {
+                let name = operation.label ?? "a request the run could not read (a refused connection carries none)"
+                let attempts = "\(operation.failures.count) failed attempt\(operation.failures.count == 1 ? "" : "s") (\(operation.failures.map(\.what).joined(separator: ", ")))"
+                if let success = operation.recoveredBy {
+                    evidence.append(Evidence(time: success.end, description: "recovered: \(name) after \(operation.cause): \(attempts), then \(success.label) answered \(success.status)"))
+                } else {
+                    evidence.append(Evidence(time: operation.failures.last?.time, description: "lost: \(name) after \(operation.cause): \(attempts), and no later request went through"))
                 }
-                return .notApplicable("the workload made no request through FrugalKit's NetworkClient")
             }
-            let ledger = OperationLedger(network.requests)
-            let lost = ledger.lost
-            var evidence = lost.prefix(20).map { operation in
-                Evidence(time: operation.attempts.last.map { analysis.runTime($0.end) },
-                         description: "lost: \(operation.name) after \(operation.attempts.count) attempt\(operation.attempts.count == 1 ? "" : "s") (last: \(operation.attempts.last?.error ?? "no response"))")
-            }
-            for operation in ledger.failed where !operation.lost {
-                evidence.append(Evidence(time: operation.attempts.first(where: \.succeeded).map { analysis.runTime($0.end) },
-                                         description: "recovered: \(operation.name) succeeded on attempt \((operation.attempts.firstIndex(where: \.succeeded) ?? 0) + 1)"))
+            // FrugalKit's client, where the app used it: its own account of each operation.
+            let clientLedger = OperationLedger(network.requests)
+            for operation in clientLedger.failed {
+                let outcome = operation.lost ? "never succeeded" : "succeeded on attempt \((operation.attempts.firstIndex(where: \.succeeded) ?? 0) + 1)"
+                evidence.append(Evidence(description: "NetworkClient: \(operation.name) met a failure and \(outcome)"))
             }
             for fault in record.faults {
                 evidence.append(Evidence(time: fault.time, description: "injected: \(fault.detail)"))
             }
-            return .value(Double(lost.count), display: "\(lost.count) operation\(lost.count == 1 ? "" : "s") lost of \(ledger.failed.count) that met a failure", evidence: evidence)
+            let lost = ledger.lost.count
+            return .value(Double(lost), display: "\(lost) operation\(lost == 1 ? "" : "s") lost of \(ledger.operations.count) that met a failure", evidence: evidence)
         },
     ]
 

@@ -16,9 +16,11 @@ extension Audits {
                 }
                 let platform = account.platformWakeups > 0
                     ? "; \(account.platformWakeups) more on libdispatch's manager thread, the platform's, not charged" : ""
+                let drawing = account.drawingWakeups > 0
+                    ? "; \(account.drawingWakeups) more on the main thread of the active app, drawing at a frame rate (\(DisplayFormat.number(RunAnalysis.lowestFrameRate))/s or more), not charged" : ""
                 return Evidence(time: analysis.runTime(account.phase.start), durationMs: account.phase.seconds * 1000,
                                 description: "\(account.idleWakeups) wakeups in \(DisplayFormat.number(account.idleSeconds)) s idle"
-                                    + platform
+                                    + platform + drawing
                                     + (excluded.isEmpty ? "" : " (not idle: " + excluded.joined(separator: ", ") + ")"))
             }
             if accounts.contains(where: { $0.platformWakeups > 0 }) {
@@ -30,7 +32,7 @@ extension Audits {
             switch Audit.require(metrics, MetricName.cpuIdleWakeupsPerSecond) {
             case .failure(let failure): return .unavailable(failure.reason)
             case .success(let rate):
-                evidence.append(Evidence(description: "idle: a wait's slices between /proc samples with no request in flight, no file being written and no frame drawn"))
+                evidence.append(Evidence(description: "idle: a wait's slices between /proc samples with no request in flight, no file being written and no frame drawn; an active app's main thread waking at a frame rate there is drawing, not charged"))
                 if let causes = analysis.wakeupCauses, causes.unavailable == nil, let top = causes.topCauseText {
                     evidence.append(Evidence(description: "top idle-wakeup cause (kernel scheduler trace): \(top)"))
                 }

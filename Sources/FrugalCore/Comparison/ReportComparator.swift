@@ -25,7 +25,7 @@ public enum ReportComparator {
         let headGroups = groups(head.runs)
         var results: [WorkloadComparison] = []
         var unmatched: [String] = []
-        for key in baseGroups.order where headGroups.runs[key] == nil { unmatched.append(label(key) + " (only in the baseline)") }
+        for key in baseGroups.order where headGroups.runs[key] == nil { unmatched.append("\(key) (only in the baseline)") }
         // Each workload and scenario on its own, side by side: the tests (a seeded bootstrap per
         // value) are independent and deterministic, and the results keep the head's order.
         let keys = headGroups.order
@@ -34,7 +34,7 @@ public enum ReportComparator {
             let key = keys[index]
             guard let headRuns = headGroups.runs[key], let first = headRuns.first else { return }
             guard let baseRuns = baseGroups.runs[key] else {
-                slots.withLock { $0[index] = .unmatched(label(key) + " (not in the baseline)") }
+                slots.withLock { $0[index] = .unmatched("\(key) (not in the baseline)") }
                 return
             }
             let comparison = workload(first, baseRuns: baseRuns, headRuns: headRuns, policy: policy,
@@ -137,16 +137,14 @@ public enum ReportComparator {
         return entry
     }
 
-    private static func groups(_ runs: [RunReport]) -> (order: [String], runs: [String: [RunReport]]) {
-        var order: [String] = []
-        var grouped: [String: [RunReport]] = [:]
+    private static func groups(_ runs: [RunReport]) -> (order: [ResultKey], runs: [ResultKey: [RunReport]]) {
+        var order: [ResultKey] = []
+        var grouped: [ResultKey: [RunReport]] = [:]
         for run in runs {
-            let key = run.workload + "\u{0}" + run.scenario
+            let key = run.resultKey
             if grouped[key] == nil { order.append(key) }
             grouped[key, default: []].append(run)
         }
         return (order, grouped)
     }
-
-    private static func label(_ key: String) -> String { key.replacingOccurrences(of: "\u{0}", with: " · ") }
 }

@@ -11,13 +11,17 @@ public struct DiskActivity: Sendable {
     /// Monotonic ns spans of `didEnterBackground` handlers: on iOS leaving is how an app "quits"
     /// (it may be killed once suspended, and the guide asks for unsaved changes to be written then).
     public let backgroundTransitions: [ClosedRange<UInt64>]
+    /// The writes the kernel showed the harness (inotify on the sandbox), whoever made them; nil
+    /// when the sandbox was not watched.
+    public let kernel: KernelFileActivity?
 
     public init(journal: [FileWrite], terminationStart: UInt64?, sandboxFiles: [SandboxFileRecord]?,
-                backgroundTransitions: [ClosedRange<UInt64>] = []) {
+                backgroundTransitions: [ClosedRange<UInt64>] = [], fileChanges: FileChangeLog? = nil) {
         self.journal = journal.sorted { $0.start < $1.start }
         self.terminationStart = terminationStart
         self.sandboxFiles = sandboxFiles
         self.backgroundTransitions = backgroundTransitions
+        kernel = fileChanges.flatMap { $0.unavailable == nil ? KernelFileActivity($0) : nil }
     }
 
     /// The activity of a run.
@@ -28,7 +32,8 @@ public struct DiskActivity: Sendable {
         }
         self.init(journal: journal, terminationStart: analysis.handlers.first { $0.name == "willTerminate" }?.start,
                   sandboxFiles: analysis.record.sandboxFiles,
-                  backgroundTransitions: analysis.handlers.filter { $0.name == "didEnterBackground" }.map { $0.start...max($0.start, $0.end) })
+                  backgroundTransitions: analysis.handlers.filter { $0.name == "didEnterBackground" }.map { $0.start...max($0.start, $0.end) },
+                  fileChanges: analysis.record.fileChanges)
     }
 
     /// Writes of content (replacements, in-place writes, appends).
@@ -43,9 +48,10 @@ public struct DiskActivity: Sendable {
     /// fsyncs: synced writes (a replacement syncs its new file) and explicit fsyncs.
     public var fsyncs: Int { journal.filter { $0.synced || $0.operation == .fsync }.count }
 
-    /// Whether the app wrote anything through FrugalKit or left any file in its sandbox.
+    /// Whether the app wrote any file the kernel saw, wrote anything through FrugalKit, or left
+    /// any file in its sandbox.
     public var wroteAnything: Bool {
-        !journal.isEmpty || (sandboxFiles?.contains { $0.location != .bundle } ?? false)
+        !(kernel?.writes.isEmpty ?? true) || !journal.isEmpty || (sandboxFiles?.contains { $0.location != .bundle } ?? false)
     }
 
     /// Whether a write happened while the app was quitting: in `willTerminate` or after it began,
@@ -123,6 +129,7 @@ public struct DiskActivity: Sendable {
             summaries[file.path]!.bytesAtEnd = file.bytes
             summaries[file.path]!.backedUp = file.isBackedUp
             summaries[file.path]!.exclusion = file.exclusion
+            summaries[file.path]!.servedAs = file.servedAs
         }
         if sandboxFiles != nil {
             // Scanned: a journaled file missing at the end was deleted, and is not backed up.
@@ -131,9 +138,11 @@ public struct DiskActivity: Sendable {
         return order.map { summaries[$0]! }
     }
 
-    /// Files at the end that backups copy although the app declared their data re-creatable.
+    /// Files at the end that backups copy although their data is re-creatable: the bytes of a
+    /// response the run served (downloaded verbatim: the app can download them again), or data
+    /// the app declared re-creatable to FrugalKit.
     public var recreatableBackedUpFiles: [FileSummary] {
-        files.filter { $0.backedUp == true && ($0.dataClass?.isRecreatable ?? false) && ($0.bytesAtEnd ?? 0) > 0 }
+        files.filter { $0.backedUp == true && $0.isRecreatable && ($0.bytesAtEnd ?? 0) > 0 }
     }
 
     /// Bytes that backups copy at the end of the run (nil without a scan).
@@ -166,6 +175,11 @@ public struct FileSummary: Codable, Sendable, Equatable {
     public var backedUp: Bool?
     /// How it was excluded from backup, if it was.
     public var exclusion: BackupExclusionMechanism?
+    /// The response whose body it holds byte for byte, if one of the run's did.
+    public var servedAs: String?
+
+    /// Whether its data can be re-created: downloaded verbatim, or declared so to FrugalKit.
+    public var isRecreatable: Bool { servedAs != nil || (dataClass?.isRecreatable ?? false) }
 
     public init(path: String, location: SandboxLocation, dataClass: FileDataClass? = nil, writes: Int = 0, bytesWritten: Int = 0,
                 changedBytes: Int = 0, fsyncs: Int = 0, bytesAtEnd: Int? = nil, backedUp: Bool? = nil,

@@ -33,11 +33,16 @@ public struct SandboxFileRecord: Codable, Sendable, Equatable {
     public var bytes: Int
     /// How the file is excluded from backup, or nil if it is not.
     public var exclusion: BackupExclusionMechanism?
+    /// The response of this run whose body the file holds byte for byte (`GET host/path`): data
+    /// downloaded verbatim, which the app can download again. Nil when none matched or the
+    /// harness did not look (only files that backups copy are compared).
+    public var servedAs: String?
 
-    public init(path: String, bytes: Int, exclusion: BackupExclusionMechanism? = nil) {
+    public init(path: String, bytes: Int, exclusion: BackupExclusionMechanism? = nil, servedAs: String? = nil) {
         self.path = path
         self.bytes = bytes
         self.exclusion = exclusion
+        self.servedAs = servedAs
     }
 
     public var location: SandboxLocation { SandboxLocation(relativePath: path) }

@@ -43,10 +43,10 @@ public struct FixPriority: Sendable, Equatable {
     /// Every audit of the report that does not pass, largest score gain first (then largest
     /// energy saving, then lowest score), across workloads.
     public static func rank(_ report: Report, profile: DeviceProfile = .reference) -> [FixPriority] {
-        var runsByResult: [String: [RunReport]] = [:]
-        for run in report.runs { runsByResult[run.workload + "\u{0}" + run.scenario, default: []].append(run) }
+        var runsByResult: [ResultKey: [RunReport]] = [:]
+        for run in report.runs { runsByResult[run.resultKey, default: []].append(run) }
         let all = report.results.flatMap { result in
-            FixPriority.items(for: result, runs: runsByResult[result.workload + "\u{0}" + result.scenario] ?? [], profile: profile)
+            FixPriority.items(for: result, runs: runsByResult[result.resultKey] ?? [], profile: profile)
         }
         return sorted(all)
     }

@@ -1,6 +1,6 @@
 /// Which audits judge a black-box program: those whose number the harness measures from outside
 /// (idle wakeups, listening sockets while frozen, background CPU, the OOM killer, block writes,
-/// traffic through the proxy). Every other audit is "not applicable" with the reason.
+/// the files written in the sandbox, traffic through the proxy). Every other audit is "not applicable" with the reason.
 extension ReportBuilder {
     /// The audits a black-box run can be judged on, when its scenario gives them something to judge.
     public static let programAudits: Set<String> = [
@@ -8,12 +8,14 @@ extension ReportBuilder {
         "disk.write-budget", "disk.clean-tmp", "network.transmit-in-bursts", "network.no-server-polling",
         "network.compact-transfers", "network.avoid-chatty-protocols", "network.enqueue-together", "main.no-long-blocks",
         "memory.respond-to-warnings",
+        // From the kernel's view of the sandbox's files (inotify, block diffs), as for any app.
+        "disk.avoid-frequent-writes", "disk.write-changed-portions", "disk.backup-placement",
     ]
 
     /// Why an audit outside `programAudits` does not apply to a black-box program.
     static func programNotApplicableReason(_ id: String) -> String {
         if id.hasPrefix("memory.") { return "needs the app's memory warnings, caches or resources (FrugalKit); a black-box program reports none" }
-        if id.hasPrefix("disk.") { return "needs FrugalKit's write journal; a black-box program's writes are seen only as block totals" }
+        if id.hasPrefix("disk.") { return "needs FrugalKit's write journal (which data the app declared cache); a black-box program declares none" }
         if id.hasPrefix("network.") { return "needs the app's operations and retries (FrugalKit's network client): the wire shows requests, not which ones retry an operation" }
         if id.hasPrefix("lifecycle.") { return "needs the app's lifecycle callbacks (FrugalKit); a black-box program is only frozen and signalled" }
         if id.hasPrefix("main.") { return "needs the app's event-handler boundaries" }

@@ -58,13 +58,13 @@ public enum ReportMerger {
 
         // Runs, grouped by workload and scenario in first-seen order; a group found in several
         // reports is pooled and its repetitions numbered again.
-        var order: [String] = []
-        var groups: [String: [RunReport]] = [:]
-        var origin: [String: Set<Int>] = [:]
+        var order: [ResultKey] = []
+        var groups: [ResultKey: [RunReport]] = [:]
+        var origin: [ResultKey: Set<Int>] = [:]
         for (index, report) in reports.enumerated() {
             for var run in report.runs {
                 if several && run.machine == nil { run.machine = report.environment.hostname }
-                let key = run.workload + "\u{0}" + run.scenario
+                let key = run.resultKey
                 if groups[key] == nil { order.append(key) }
                 groups[key, default: []].append(run)
                 origin[key, default: []].insert(index)
@@ -74,7 +74,7 @@ public enum ReportMerger {
         for key in order {
             let group = groups[key] ?? []
             if let sources = origin[key], sources.count > 1 {
-                warnings.append("\(key.replacingOccurrences(of: "\u{0}", with: " · ")) is in \(sources.sorted().map { names[$0] }.joined(separator: " and ")): its \(group.count) runs are pooled")
+                warnings.append("\(key) is in \(sources.sorted().map { names[$0] }.joined(separator: " and ")): its \(group.count) runs are pooled")
                 runs += group.enumerated().map { offset, run in
                     var run = run
                     run.repetition = offset + 1

@@ -5,29 +5,29 @@ extension RuleCatalogue {
     /// By rule id: (evidence, not applicable when).
     static let evidence: [String: (evidence: String, notApplicable: String)] = [
         "power.avoid-polling": (
-            "/proc/<pid>/task/*/status voluntary context switches of every thread, sampled from outside every 0.2 s through the wait steps; libdispatch's manager thread (known by its stack) up to its 1 Hz pool monitor is the platform's; slices with a request on the wire, a file being written, frames drawn, a delivered warning, suspension or a fifth of a CPU are not idle. Any process (app or black box)",
+            "/proc/<pid>/task/*/status voluntary context switches of every thread, sampled from outside every 0.2 s through the wait steps; libdispatch's manager thread (known by its stack) up to its 1 Hz pool monitor is the platform's; slices with a request on the wire (a proxy connection open or refused, an origin request), a file being written, frames drawn, a delivered warning, suspension or a fifth of a CPU are not idle; the main thread's wakeups while the active app drew at a frame rate (10/s or more in every slice for 0.5 s or longer) are not charged. Any process (app or black box)",
             "the scenario has no wait step, or the app was idle under 1 s in all"),
         "power.coalesce-work": ("planned", "planned"),
         "power.cpu-budget": ("planned", "planned"),
         "power.frame-rate": ("planned", "planned"),
         "disk.avoid-frequent-writes": (
-            "FrugalKit's write journal (FileStore writes, with their sizes and fsyncs); /proc/<pid>/io write_bytes as evidence. Writes made with Foundation or POSIX directly are not in the journal",
-            "the app wrote nothing through FrugalKit"),
+            "the kernel's view of the sandbox (inotify: each file closed after writing or renamed into place, with the time the harness read it), whoever wrote it — FrugalKit, Foundation, POSIX, a black-box program; a `.atomic` save (temporary file renamed over the file) is one write. Writes putting under 64 KiB on storage count. FrugalKit's write journal adds call sites as detail, and decides only where the sandbox could not be watched",
+            "no file in the sandbox was written"),
         "disk.write-changed-portions": (
-            "FrugalKit's write journal: bytes written against the bytes that changed (the harness diffs each file's blocks)",
-            "the app wrote nothing through FrugalKit, or every write created a new file"),
+            "the kernel's view of the sandbox (inotify) and the harness's block diff of each written file against the copy it kept of the file before: a replaced file (renamed over, or a new inode) counts every byte, a file written in place counts the 4 KiB blocks that changed (everything from the point it was seen truncated); any process. FrugalKit's journal is detail, or the evidence where the sandbox was not watched",
+            "no file in the sandbox was written, or every write created a new file"),
         "disk.write-budget": (
-            "FrugalKit's write journal after launch; for a black box, taskstats write_bytes of every process of the run (what reached storage)",
-            "the app wrote nothing (a program: write_bytes 0)"),
+            "bytes written after launch: FrugalKit's journal plus what /proc/<pid>/io wchar shows written around it (an app), taskstats write_bytes of every process (a black box); the kernel's view of the sandbox's files (inotify, block diffs) as evidence",
+            "the app wrote no file and left none in its sandbox (a program: write_bytes 0)"),
         "disk.no-cache-files": (
             "FrugalKit's write journal (paths under Library/Caches and tmp, and when they were written)",
             "the app wrote nothing through FrugalKit"),
         "disk.backup-placement": (
-            "the files the harness finds in the app's sandbox at the end of the run (Documents, Library/Application Support: backed up), whatever wrote them",
-            "the app wrote nothing and left no file in its sandbox"),
+            "the files the harness finds in the sandbox at the end of the run (Documents, Library and Application Support are backed up unless excluded), whatever wrote them; a file's data is re-creatable when its bytes equal, byte for byte, the body of a response the run's origin served (downloaded verbatim), or when the app declared it support, cache or temporary data to FrugalKit",
+            "the app wrote no file and left none in its sandbox"),
         "disk.clean-tmp": (
             "the files the harness finds in the sandbox's tmp at the end of the run, whatever wrote them",
-            "the app wrote nothing and left no file in its sandbox"),
+            "the app wrote no file and left none in its sandbox"),
         "memory.respond-to-warnings": (
             "the footprint (smaps_rollup Anonymous − LazyFree, as iOS counts it) sampled from outside at the warning's delivery and 1 s later, against the least footprint since launch, after FrugalKit has trimmed glibc's arenas; any allocation counts (a dictionary as much as a Cache). FrugalKit's ledger of its caches, purgeable buffers and resources is shown as detail",
             "the scenario delivered no warning, or the app's footprint was under 4 MiB above its launch footprint at every warning"),
@@ -65,8 +65,8 @@ extension RuleCatalogue {
             "the requests the origin read (every client), with FrugalKit's client's times where it made them, and the proxy's trace",
             "no two requests ran within 1.5 s of each other"),
         "network.handle-failures": (
-            "FrugalKit's NetworkClient operations (attempts sharing an operation name): the wire cannot tell a retry from a new request",
-            "the scenario injected no failure, or the app made no request through NetworkClient"),
+            "the wire, any client: the proxy's connections refused or reset by an injected failure with a request in flight, named by the request the origin read on them (else NetworkClient's failed attempt nearest in time, as detail; else unknown), and the origin's whole answers after them: an operation is recovered by a later answer to the same request (unnamed: to any request started after it), and failed attempts of one request under one injected failure are its retries",
+            "the scenario injected no failure, or none of the app's connections with a request in flight met it"),
         "main.no-long-blocks": (
             "an app: the main run loop's handlers (FrugalKit measures every pass: input, timers, main-queue blocks, Foundation run-loop work) with their schedstat run-queue time, against the harness's input steps; a black-box program: its main thread's stretches without a voluntary switch, seen from outside (/proc every 25 ms), pass or fail at 250 ms",
             "never: a scenario with no input still has its launch and its timers judged (the value is then the longest stretch of 250 ms or more, or 0)"),
@@ -95,7 +95,7 @@ extension RuleCatalogue {
             "the listening sockets the harness finds in /proc/<pid>/net while the app is suspended, whatever opened them",
             "the app was never suspended"),
         "lifecycle.resume-fast": (
-            "the time from the harness's foreground step to the end of the app's didBecomeActive (FrugalKit's handler events)",
+            "the time from the harness's foreground step until the app's main thread is free again: the end of its didBecomeActive, or of the main-loop passes that follow it back to back (work queued during the return: a notification observer's main-queue block), from FrugalKit's handler events",
             "the app never returned to the foreground"),
     ]
 }

@@ -44,7 +44,7 @@ extension RuleCatalogue {
         Rule(id: "lifecycle.resume-fast", category: .lifecycle, title: "Resume fast",
              guideSection: "App States and Multitasking › Processing Queued Notifications at Wakeup Time",
              guideQuote: "However, if your app appears sluggish when it returns from the background state, use Instruments to determine whether your notification handler code is causing the delay.",
-             measures: "ms from resume (SIGCONT) to didBecomeActive returning: willEnterForeground, the queued notifications, didBecomeActive", unit: "ms",
+             measures: "ms from resume (SIGCONT) until the main thread is free again: willEnterForeground, the queued notifications, didBecomeActive, and main-thread work queued during them that runs straight after (a block an observer sent to the main queue: the next pass beginning within 1 ms of the last)", unit: "ms",
              scoring: .logNormal(good: 100, poor: 500), calibration: rulesProposal, measured: true),
     ]
 }

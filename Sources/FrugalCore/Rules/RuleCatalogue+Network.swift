@@ -45,7 +45,7 @@ extension RuleCatalogue {
         Rule(id: "network.handle-failures", category: .network, title: "Handle network failures",
              guideSection: networkingSection,
              guideQuote: "you should be sure to make it as robust as possible when it comes to failure handling.",
-             measures: "operations (attempts sharing an operation name in FrugalKit's client) that met an injected failure — a fault step or an offline period — and never succeeded", unit: "count",
+             measures: "operations that met an injected failure — a fault step or an offline period — and never succeeded, from the wire: connections the proxy refused or reset with a request in flight, against the origin's whole answers after them (any client; FrugalKit's NetworkClient names a failed attempt the origin could not read)", unit: "count",
              scoring: .binary(maxPassing: 0), calibration: rulesProposal, measured: true),
     ]
 }

@@ -92,7 +92,7 @@ public struct RunWakeupCauses: Codable, Sendable, Equatable {
     /// The top cause in words, for an audit's evidence: "timer: closure #1 in … (frugal-workload-host), 48% of 120 idle wakeups".
     public var topCauseText: String? {
         guard let first = top.first else { return nil }
-        let percent = Int((first.share * 100).rounded())
+        let percent = Int(saturating: first.share * 100).map(String.init) ?? "–"
         let kinds = first.kinds.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map(\.key).joined(separator: " + ")
         return "\(kinds): \(first.cause.symbol ?? "no named frame")"
             + (first.cause.module.map { " (\($0))" } ?? "") + (first.cause.handler.map { ", handler \($0)" } ?? "") + ", \(percent)% of \(scopeWakeups) \(scope == "idle" ? "idle " : "")wakeups"

@@ -1,0 +1,78 @@
+/// A run's writes as the kernel saw them (``FileChangeLog``): the evidence the disk audits decide
+/// from for any process, FrugalKit's write journal being detail beside it. Pure, so the audits
+/// and their tests share one reading.
+public struct KernelFileActivity: Sendable {
+    /// The content writes (new, replaced and in-place files), in time order.
+    public let writes: [FileChange]
+    /// Deletions, in time order.
+    public let deletions: [FileChange]
+    /// Times events were lost to a full queue.
+    public let overflows: Int
+
+    public init(_ log: FileChangeLog) {
+        let sorted = log.changes.sorted { $0.time < $1.time }
+        writes = sorted.filter { $0.kind.writesContent && $0.location != .bundle }
+        deletions = sorted.filter { $0.kind == .deleted }
+        overflows = log.overflows
+    }
+
+    /// The kernel's view of a run, if the harness watched its sandbox.
+    public init?(_ record: RunRecord) {
+        guard let log = record.fileChanges, log.unavailable == nil else { return nil }
+        self.init(log)
+    }
+
+    /// Writes that put fewer than `DiskActivity.smallWriteBytes` on storage: the guide's "small
+    /// changes", whose cost is per operation (a journal commit, an fsync's metadata).
+    public var smallWrites: [FileChange] { writes.filter { $0.bytesWritten < DiskActivity.smallWriteBytes } }
+
+    /// The most small writes within any `window` ns (a run shorter than the window counts as one
+    /// window), and when that window began.
+    public func busiestWindow(_ window: UInt64 = 60_000_000_000) -> (count: Int, start: UInt64?) {
+        let times = smallWrites.map(\.time)
+        var best = 0, bestStart: UInt64?
+        var first = 0
+        for (index, time) in times.enumerated() {
+            while times[first] + window <= time { first += 1 }
+            if index - first + 1 > best {
+                best = index - first + 1
+                bestStart = times[first]
+            }
+        }
+        return (best, bestStart)
+    }
+
+    /// Writes to a file that was there before (replaced or written in place): the ones that
+    /// could have written only what changed.
+    public var updates: [FileChange] { writes.filter { $0.existed && $0.kind != .created } }
+
+    /// Write amplification of the updates: bytes put on storage and bytes of the blocks that changed.
+    public var amplification: (written: Int, changed: Int)? {
+        let updates = self.updates
+        guard !updates.isEmpty else { return nil }
+        return (updates.reduce(0) { $0 + $1.bytesWritten }, updates.reduce(0) { $0 + $1.changedBytes })
+    }
+
+    /// Bytes put on storage by writes seen at or after `time`.
+    public func bytesWritten(since time: UInt64) -> Int {
+        writes.filter { $0.time >= time }.reduce(0) { $0 + $1.bytesWritten }
+    }
+
+    /// How a write reads in evidence: `replaced Documents/journal.db: 4 MiB written, 4 KiB of blocks changed`.
+    public static func describe(_ change: FileChange) -> String {
+        let written = Audits.bytes(change.bytesWritten)
+        var text = "\(change.kind.rawValue) \(change.path): \(written) written"
+        switch change.kind {
+        case .replaced, .inPlace:
+            if let diff = change.diff {
+                text += ", \(Audits.bytes(diff.changedBlockBytes)) of blocks changed (\(Audits.bytes(diff.differingBytes)) differ)"
+            } else {
+                text += ", earlier content not kept (changes not compared)"
+            }
+        case .created, .deleted: break
+        }
+        if change.truncated { text += ", truncated first" }
+        if let via = change.via { text += ", renamed from \(via)" }
+        return text
+    }
+}

@@ -1,0 +1,140 @@
+import XCTest
+@testable import FrugalCore
+
+/// The disk audits over the kernel's view of a run's files (``FileChangeLog``: inotify on the
+/// sandbox, block diffs), on hand-made records with nothing in FrugalKit's journal: an app that
+/// writes with Foundation is judged as one writing through FileStore would be.
+final class KernelFileActivityTests: XCTestCase {
+    static let s: UInt64 = 1_000_000_000
+    static let ms: UInt64 = 1_000_000
+    static let start: UInt64 = 10 * s
+    static let mib = 1 << 20
+
+    static func record(_ changes: [FileChange], files: [SandboxFileRecord] = [], seconds: UInt64 = 4,
+                       unavailable: String? = nil) -> RunRecord {
+        var record = RunRecord(workload: "w", scenario: "disk-session", repetition: 1, startTime: start, endTime: start + seconds * s, pid: 1,
+                               steps: [StepRecord(index: 0, step: .launch, start: start, end: start + 100 * ms)], events: [], samples: [],
+                               outcome: .completed, outcomeDetail: nil, exitStatus: ExitStatus(code: 0), resourceUsage: nil)
+        record.fileChanges = FileChangeLog(changes: changes, unavailable: unavailable)
+        record.sandboxFiles = files
+        return record
+    }
+
+    static func audit(_ record: RunRecord, _ id: String) throws -> AuditResult {
+        let analysis = RunAnalysis(record)
+        return try XCTUnwrap(Audits.evaluate(analysis, metrics: MetricExtraction.metrics(of: analysis))[id], id)
+    }
+
+    static func blocks(_ count: Int) -> BlockDiff {
+        BlockDiff(blockSize: 4096, changedBlocks: count, changedBlockBytes: count * 4096, differingBytes: count * 30)
+    }
+
+    /// `journal.rewrites-file`: six edits, each a 4 MiB `.atomic` save (a temporary file renamed
+    /// over the journal) that changed one 4 KiB block.
+    static let rewrites = (0..<6).map { edit in
+        FileChange(path: "Documents/journal.db", kind: .replaced, time: start + UInt64(edit + 1) * 250 * ms, sizeAfter: 4 * mib,
+                   bytesWritten: 4 * mib, existed: true, diff: blocks(1), via: "Documents/.journal.db.tmp")
+    }
+    /// `journal.patches-record`: the same edits as 1 KiB records written in place (one block each).
+    static let patches = (0..<6).map { edit in
+        FileChange(path: "Documents/journal.db", kind: .inPlace, time: start + UInt64(edit + 1) * 250 * ms, sizeAfter: 4 * mib,
+                   bytesWritten: 4096, existed: true, diff: blocks(1))
+    }
+
+    func testRewritingTheWholeFileFailsWriteOnlyWhatChanged() throws {
+        let bad = try Self.audit(Self.record(Self.rewrites), "disk.write-changed-portions")
+        // 6 × 4 MiB written for 6 × 4 KiB changed: 1024×.
+        XCTAssertEqual(try XCTUnwrap(bad.numericValue), 1024, accuracy: 1e-9)
+        XCTAssertLessThan(try XCTUnwrap(bad.score), 0.5, bad.displayValue)
+        XCTAssertTrue(bad.evidence.first?.description.contains("renamed from Documents/.journal.db.tmp") ?? false,
+                      bad.evidence.first?.description ?? "")
+        let good = try Self.audit(Self.record(Self.patches), "disk.write-changed-portions")
+        XCTAssertEqual(try XCTUnwrap(good.numericValue), 1, accuracy: 1e-9)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(good.score), 0.9, good.displayValue)
+    }
+
+    func testANewFileIsNoUpdate() throws {
+        let created = FileChange(path: "Library/Caches/episode-1.mp3", kind: .created, time: Self.start + Self.s, sizeAfter: 3 * Self.mib,
+                                 bytesWritten: 3 * Self.mib, existed: false)
+        let audit = try Self.audit(Self.record([created]), "disk.write-changed-portions")
+        XCTAssertEqual(audit.scoreDisplayMode, .notApplicable)
+        XCTAssertEqual(audit.explanation, "every write created a new file: nothing was rewritten")
+    }
+
+    func testATruncatingRewriteInPlaceCountsFromTheTruncation() throws {
+        // Truncated to 0 and written again in place (O_TRUNC): 4 MiB put on storage for one changed block.
+        let rewrite = FileChange(path: "Documents/a", kind: .inPlace, time: Self.start + Self.s, sizeAfter: 4 * Self.mib,
+                                 bytesWritten: 4 * Self.mib, existed: true, diff: Self.blocks(1), truncated: true)
+        let audit = try Self.audit(Self.record([rewrite]), "disk.write-changed-portions")
+        XCTAssertEqual(try XCTUnwrap(audit.numericValue), 1024, accuracy: 1e-9)
+        XCTAssertTrue(audit.evidence.first?.description.contains("truncated first") ?? false)
+    }
+
+    /// `settings.saves-each-change`: ten JSON saves per slider drag, six drags 0.25 s apart.
+    func testSavingEachChangeFailsAvoidFrequentWrites() throws {
+        let saves = (0..<60).map { (save: Int) -> FileChange in
+            let time: UInt64 = Self.start + UInt64(save / 10 + 1) * 250 * Self.ms + UInt64(save % 10) * Self.ms
+            return FileChange(path: "Library/Application Support/settings.json", kind: save == 0 ? .created : .replaced,
+                              time: time, sizeAfter: 140, bytesWritten: 140, existed: save > 0, diff: save == 0 ? nil : Self.blocks(1))
+        }
+        let bad = try Self.audit(Self.record(saves), "disk.avoid-frequent-writes")
+        XCTAssertEqual(bad.numericValue, 60)
+        XCTAssertLessThan(try XCTUnwrap(bad.score), 0.5, bad.displayValue)
+        // Debounced: one save once the drags pause.
+        let good = try Self.audit(Self.record(Array(saves.prefix(1))), "disk.avoid-frequent-writes")
+        XCTAssertEqual(good.numericValue, 1)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(good.score), 0.9, good.displayValue)
+        XCTAssertEqual(RunAnalysis(Self.record(saves)).record.fileChanges?.changes.count, 60)
+        let metrics = MetricExtraction.metrics(of: RunAnalysis(Self.record(saves)))
+        XCTAssertEqual(metrics[MetricName.diskWriteOpsBusiestMinute]?.value, 60)
+        XCTAssertEqual(metrics[MetricName.diskWriteOpsBusiestMinute]?.source, FileChangeLog.source)
+    }
+
+    func testLargeWritesAreNotSmallChanges() throws {
+        // Four 3 MiB downloads: judged by their volume (write budget), not as frequent small writes.
+        let downloads = (0..<4).map { index in
+            FileChange(path: "Library/Caches/episode-\(index).mp3", kind: .created, time: Self.start + UInt64(index + 1) * 300 * Self.ms,
+                       sizeAfter: 3 * Self.mib, bytesWritten: 3 * Self.mib, existed: false)
+        }
+        let audit = try Self.audit(Self.record(downloads), "disk.avoid-frequent-writes")
+        XCTAssertEqual(audit.numericValue, 0)
+    }
+
+    func testNothingWrittenIsNotApplicable() throws {
+        let audit = try Self.audit(Self.record([]), "disk.avoid-frequent-writes")
+        XCTAssertEqual(audit.scoreDisplayMode, .notApplicable)
+        XCTAssertEqual(audit.explanation, Audits.nothingWritten)
+        // A deletion alone writes nothing.
+        let deletion = FileChange(path: "tmp/x", kind: .deleted, time: Self.start + Self.s, sizeAfter: nil, bytesWritten: 0, existed: true)
+        XCTAssertEqual(try Self.audit(Self.record([deletion]), "disk.write-changed-portions").scoreDisplayMode, .notApplicable)
+    }
+
+    func testWithoutTheKernelsViewTheJournalDecides() throws {
+        // The sandbox could not be watched: FrugalKit's journal (empty here) is all there is.
+        let audit = try Self.audit(Self.record(Self.rewrites, unavailable: "inotify_init1: Too many open files (errno 24)"),
+                                   "disk.write-changed-portions")
+        XCTAssertEqual(audit.scoreDisplayMode, .notApplicable)
+        XCTAssertEqual(audit.explanation, Audits.nothingJournaled)
+    }
+
+    /// `podcasts.in-documents`: four 3 MiB episodes downloaded verbatim into Documents.
+    func testDownloadsKeptVerbatimInDocumentsFailBackupPlacement() throws {
+        let downloads = (1...4).map { index in
+            FileChange(path: "Documents/episode-\(index).mp3", kind: .created, time: Self.start + UInt64(index) * 300 * Self.ms,
+                       sizeAfter: 3 * Self.mib, bytesWritten: 3 * Self.mib, existed: false)
+        }
+        let served = (1...4).map { SandboxFileRecord(path: "Documents/episode-\($0).mp3", bytes: 3 * Self.mib, servedAs: "GET api.corpus.test/random/3145728") }
+        let bad = try Self.audit(Self.record(downloads, files: served), "disk.backup-placement")
+        XCTAssertEqual(bad.numericValue, Double(12 * Self.mib))
+        XCTAssertLessThan(try XCTUnwrap(bad.score), 0.5, bad.displayValue)
+        XCTAssertTrue(bad.evidence.first?.description.contains("downloaded verbatim") ?? false, bad.evidence.first?.description ?? "")
+        // The same bytes in Library/Caches are not backed up.
+        let cached = (1...4).map { SandboxFileRecord(path: "Library/Caches/episode-\($0).mp3", bytes: 3 * Self.mib, servedAs: nil) }
+        let good = try Self.audit(Self.record(downloads, files: cached), "disk.backup-placement")
+        XCTAssertEqual(good.numericValue, 0)
+        // The user's own document in Documents (no response holds its bytes) is critical data, in its place.
+        let own = try Self.audit(Self.record(Self.patches, files: [SandboxFileRecord(path: "Documents/journal.db", bytes: 4 * Self.mib)]),
+                                 "disk.backup-placement")
+        XCTAssertEqual(own.numericValue, 0)
+    }
+}
