@@ -96,6 +96,7 @@ static void fill(frugal_task_exit *record, const struct taskstats *stats, int is
     record->elapsedMicroseconds = stats->ac_etime;
     record->exitCode = stats->ac_exitcode;
     record->isProcessTotal = isProcessTotal;
+    record->cpuDelayNanoseconds = stats->cpu_delay_total;
 }
 
 int frugal_taskstats_receive(int fd, frugal_task_exit *records, int capacity) {

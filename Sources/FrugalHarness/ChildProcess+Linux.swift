@@ -39,8 +39,9 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
     /// count in the process's `wchar`/`syscw` (which survive exec), but they are the harness's.
     private var stubWrites: (bytes: Int, calls: Int) = (0, 0)
     /// The held child's voluntary switches before its exec (its setup: joining groups, closing
-    /// fds), read at the release: the harness's work in the program's thread, not the program's.
-    private var switchesBeforeExec = 0
+    /// fds), read by the child itself just before its execve: the harness's work in the program's
+    /// thread, not the program's. Nil for a child that was not held (or did not report).
+    private var switchesBeforeExec: Int?
     private var controlClosed = false
     /// Held for a whole control message, and by `closeControl`: messages from two threads (a
     /// scenario step, a forwarded pressure warning) never interleave, and the descriptor is never
@@ -213,13 +214,15 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
         var failedCall: UnsafePointer<CChar>?
         // Time zero is the release: the program's exec and all after it are its own time; the
         // moment this thread wakes after the exec is the scheduler's (late on a loaded machine).
-        // Beside CPU hogs the setup before the hold slept on locks: `sleep 0.003` read 10 wakeups.
-        let before = (try? FileReader.readText("/proc/\(pid)/status")).flatMap { ProcFS.parseStatus($0).voluntaryContextSwitches } ?? 0
+        // Beside CPU hogs the setup before the hold slept on locks (`sleep 0.003` read 10
+        // wakeups): the child reads its own count just before its execve, so the program's count
+        // starts there (a read of /proc from here could come before the setup had ended).
         let released = MonotonicClock.now()
-        let status = frugal_direct_release(handle, pid, &failedCall)
+        var before = -1
+        let status = frugal_direct_release(handle, pid, &before, &failedCall)
         condition.lock()
         startTime = released
-        switchesBeforeExec = before
+        switchesBeforeExec = before >= 0 ? before : nil
         condition.unlock()
         guard status == 0 else {
             throw SystemCallError(call: failedCall.map { String(cString: $0) } ?? "execve", subject: nil, errno: status)
@@ -260,8 +263,15 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         guard var status = exitMainThread else { return nil }
-        status.voluntaryContextSwitches = status.voluntaryContextSwitches.map { max(0, $0 - switchesBeforeExec) }
+        status.voluntaryContextSwitches = status.voluntaryContextSwitches.map { max(0, $0 - (switchesBeforeExec ?? 0)) }
         return status
+    }
+
+    /// The main thread's voluntary switches before its exec (``switchesBeforeExec``).
+    var voluntarySwitchesBeforeExec: Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        return switchesBeforeExec
     }
 
     /// Sends `signal` to the process group.
@@ -278,8 +288,12 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
         _ = try? SystemCall.retrying("tgkill", subject: "\(pid)") { frugal_tgkill(pid, pid, signal) }
     }
 
-    /// `/proc/<pid>` read from the harness: its threads, memory and I/O.
-    func sample(at time: UInt64) -> ProcessSample? { try? ProcFS.sample(pid: pid, time: time) }
+    /// `/proc/<pid>` read from the harness: its threads, memory and I/O; its memory by kind
+    /// (`smaps_rollup`) only once it has run ``ProcFS/addressSpaceQuietAfterStart``, so the
+    /// harness never holds its address space's lock while its loader maps it.
+    func sample(at time: UInt64) -> ProcessSample? {
+        try? ProcFS.sample(pid: pid, time: time, memoryBreakdown: time >= spawnTime + ProcFS.addressSpaceQuietAfterStart)
+    }
 
     /// From `/proc/<tid>/wchan` (``ProcFS/isOffRunQueue(tid:)``).
     func isOffRunQueue(tid: Int32) -> Bool? { ProcFS.isOffRunQueue(tid: tid) }
@@ -319,7 +333,7 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
 
     deinit {
         if let holdHandle {
-            // Never released (the run failed before it could start): end the spinning child.
+            // Never released (the run failed before it could start): end the held child.
             _ = Glibc.kill(pid, SIGKILL)
             frugal_direct_abandon(holdHandle)
         }

@@ -22,6 +22,9 @@ struct MainThreadJudge {
     private var unusable: MainQueueProbe.Unusable?
     private var attempts = 0
     private var nextAttempt: UInt64 = 0
+    /// When `pid` started (monotonic ns, else when it was first judged): its maps are not read
+    /// before ``ProcFS/addressSpaceQuietAfterStart`` after it.
+    private var firstSeen: UInt64 = 0
     private var lastDrainer: Int32?
     /// The address space's size (pages) when the last look found no libdispatch: while it stays
     /// the same nothing was mapped, and a look would read and parse the maps for nothing.
@@ -35,7 +38,7 @@ struct MainThreadJudge {
     private(set) var unbound = false
 
     static let choiceLimit = 32
-    /// Looks for libdispatch at every sample for the process's first 0.5 s (the dynamic loader maps it
+    /// Looks for libdispatch at every sample for the process's first 0.5 s (from 0.1 s on: not while its loader maps it, ``ProcFS/addressSpaceQuietAfterStart``; the dynamic loader maps it
     /// at exec, a `dlopen` later), then once a second up to 10 looks: a program with no libdispatch
     /// costs a few reads of its maps, not one per sample.
     static let quickAttempts = 20
@@ -45,6 +48,9 @@ struct MainThreadJudge {
     mutating func choose(pid: Int32, now: UInt64) -> (tid: Int32, idle: Bool) {
         if pid != self.pid {
             self.pid = pid
+            // From the process's own start, not from when it was first judged: a wrapper's child is
+            // seen a tick or more after its fork, by then often past its loader (or its end).
+            firstSeen = min(now, ProcFS.startTime(pid: pid) ?? now)
             probe = nil
             search = nil
             unusable = nil
@@ -53,7 +59,10 @@ struct MainThreadJudge {
             lastDrainer = nil
             sizeAtLastMiss = nil
         }
-        if probe == nil, search == nil, attempts < Self.attemptLimit, now >= nextAttempt {
+        // Not while the program's loader maps it: a read of the maps holds its mmap_lock, which
+        // the loader's mmap calls then sleep on (wakeups that would be the harness's doing).
+        if probe == nil, search == nil, attempts < Self.attemptLimit, now >= nextAttempt,
+           now >= firstSeen + ProcFS.addressSpaceQuietAfterStart {
             attempts += 1
             nextAttempt = attempts < Self.quickAttempts ? now : now + 1_000_000_000
             let size = ProcFS.addressSpacePages(pid: pid)

@@ -421,6 +421,7 @@ final class RunSession {
         var segment = ProcessSegment(pid: process.pid, startTime: process.spawnTime, endTime: exit.time,
                                      exitStatus: exit.status, resourceUsage: exit.usage)
         segment.mainThreadWakeupsAtExit = process.finalMainThreadStatus?.voluntaryContextSwitches
+        segment.voluntarySwitchesBeforeExec = process.voluntarySwitchesBeforeExec
         finishedProcesses.append((segment, events, sampler.all, reader.malformedLines, sampler.threadEvidence.all))
         finishedIO.append((process.finalIO, reader.bytesRead))
     }

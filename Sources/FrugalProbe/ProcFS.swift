@@ -23,16 +23,31 @@ public enum ProcFS {
         (try? FileReader.readText("/proc/\(pid)/smaps_rollup")).flatMap(MemoryBreakdown.parseSmapsRollup)
     }
 
+    /// How long after a program's start the harness reads nothing of it that takes its address
+    /// space's lock (`smaps_rollup`, `maps`), ns. Such a read holds `mmap_lock` for reading while
+    /// it walks the mappings; the dynamic loader's `mmap` calls need it for writing and sleep until
+    /// it is free, and beside CPU hogs a preempted reader holds it for milliseconds: a C model of
+    /// the held spawn (`sleep 0.003`, 60 executions, two `yes` hogs) read 2 voluntary switches
+    /// every time alone, and 2–10 with a thread reading the child's `maps` and `smaps_rollup` in a
+    /// loop (`BlackBoxRunTests` saw 9–10 main-thread wakeups for `sleep 0.003`). Counters that
+    /// need no lock (`status`, `statm`, `io`, `schedstat`) are read from the start.
+    public static let addressSpaceQuietAfterStart: UInt64 = 100_000_000
+
     /// A sample of every thread of `pid`, its resident size, its memory by kind and its block writes. Threads that
-    /// exit while being read are skipped; a process that is gone throws.
-    public static func sample(pid: Int32, time: UInt64) throws -> ProcessSample {
+    /// exit while being read are skipped; a process that is gone throws. Without `memoryBreakdown`
+    /// the split comes from `status`'s counters instead (``addressSpaceQuietAfterStart``:
+    /// `smaps_rollup` is not read): anonymous `RssAnon`, file `RssFile` + `RssShmem`, and no
+    /// `LazyFree` (status has none; a program in its first 100 ms has rarely given pages back).
+    public static func sample(pid: Int32, time: UInt64, memoryBreakdown: Bool = true) throws -> ProcessSample {
         let status = parseStatus(try FileReader.readText("/proc/\(pid)/status"))
         var threads: [ThreadSample] = []
         for tid in try threadIDs(pid: pid) {
             if let thread = try? threadSample(pid: pid, tid: tid) { threads.append(thread) }
         }
         let io = try? parseIO(FileReader.readText("/proc/\(pid)/io"))
-        let memory = (try? FileReader.readText("/proc/\(pid)/smaps_rollup")).flatMap(MemoryBreakdown.parseSmapsRollup)
+        let memory = memoryBreakdown ? (try? FileReader.readText("/proc/\(pid)/smaps_rollup")).flatMap(MemoryBreakdown.parseSmapsRollup)
+            : status.residentAnonymousBytes.map { MemoryBreakdown(anonymousBytes: $0, fileBytes: (status.residentFileBytes ?? 0) + (status.residentSharedBytes ?? 0),
+                                                                  lazyFreeBytes: 0) }
         var sample = ProcessSample(time: time, threads: threads, residentBytes: status.residentBytes,
                              physicalBytesWritten: io?["write_bytes"], charactersWritten: io?["wchar"], writeSyscalls: io?["syscw"],
                              memory: memory)
@@ -54,6 +69,11 @@ public enum ProcFS {
         public var residentBytes: Int?
         /// `VmHWM`: the peak resident size of this address space (it only rises).
         public var peakResidentBytes: Int?
+        /// `RssAnon`, `RssFile`, `RssShmem`: the resident split from the address space's counters,
+        /// which are read without its lock (``addressSpaceQuietAfterStart``).
+        public var residentAnonymousBytes: Int?
+        public var residentFileBytes: Int?
+        public var residentSharedBytes: Int?
     }
 
     /// Parses `/proc/.../status` (`Key:\tvalue` lines; sizes in kB). Over the UTF-8 bytes, and
@@ -82,6 +102,9 @@ public enum ProcFS {
                     case .involuntary: status.involuntaryContextSwitches = decimal(value)
                     case .resident: status.residentBytes = decimal(value, upToSpace: true).map { $0 * 1024 }
                     case .peakResident: status.peakResidentBytes = decimal(value, upToSpace: true).map { $0 * 1024 }
+                    case .anonymous: status.residentAnonymousBytes = decimal(value, upToSpace: true).map { $0 * 1024 }
+                    case .file: status.residentFileBytes = decimal(value, upToSpace: true).map { $0 * 1024 }
+                    case .shared: status.residentSharedBytes = decimal(value, upToSpace: true).map { $0 * 1024 }
                     }
                 }
                 lineStart = lineEnd + 1
@@ -92,7 +115,7 @@ public enum ProcFS {
 
     /// The status keys `parseStatus` keeps.
     private enum StatusKey {
-        case name, state, voluntary, involuntary, resident, peakResident
+        case name, state, voluntary, involuntary, resident, peakResident, anonymous, file, shared
 
         init?(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
             let key = UnsafeBufferPointer(rebasing: bytes[start..<end])
@@ -105,6 +128,9 @@ public enum ProcFS {
             else if equals("nonvoluntary_ctxt_switches") { self = .involuntary }
             else if equals("VmRSS") { self = .resident }
             else if equals("VmHWM") { self = .peakResident }
+            else if equals("RssAnon") { self = .anonymous }
+            else if equals("RssFile") { self = .file }
+            else if equals("RssShmem") { self = .shared }
             else { return nil }
         }
     }

@@ -119,6 +119,7 @@ public final class TaskExitMonitor: Sendable {
                                       startTime: now > elapsed ? now - elapsed : 0, endTime: now)
                 exit.writeCharacters = Int(record.writeCharacters)
                 exit.writeSyscalls = Int(record.writeSyscalls)
+                exit.runQueueWaitSeconds = Double(record.cpuDelayNanoseconds) / 1e9
                 batch.append(exit)
             }
             state.withLock { $0.exits.append(contentsOf: batch) }

@@ -8,6 +8,7 @@ import FrugalReport
 /// candidate against GOOD; resumable.
 struct Bisect: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "bisect",
         abstract: "Find the first commit between GOOD and BAD at which an audit or metric regresses, by A/B runs against GOOD.",
         discussion: """
         Walks the first-parent history GOOD..BAD. Each candidate is checked out in a worktree of its

@@ -8,6 +8,7 @@ import FrugalReport
 /// fingerprint, for `frugal compare --calibration` and `frugal ab --calibration`.
 struct Calibrate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "calibrate",
         abstract: "Measure each value's noise on this host (A/A runs of one build) and store it with the host's fingerprint.",
         discussion: """
         Runs the same build twice over, interleaved ABBA as frugal ab does, and stores each metric's and

@@ -6,6 +6,7 @@ import FrugalReport
 /// `frugal compare`: a report against a baseline, over their repetitions.
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "compare",
         abstract: "Compare a report against a baseline: exit 2 regressed, 4 inconclusive, 0 unchanged.",
         discussion: """
         For each workload and scenario in both reports, every audit's value and every metric is

@@ -5,6 +5,7 @@ import FrugalHarness
 /// `frugal doctor`: what can be measured here, and why not.
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "doctor",
         abstract: "Show what can be measured on this machine and why not.",
         discussion: "Tries each counter through PAPI, checks privileges, cgroups, PSI and loopback sockets. Always exits 0.")
 

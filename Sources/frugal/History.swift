@@ -6,6 +6,7 @@ import FrugalHistory
 /// `frugal history`: each audit's score over the recorded runs.
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "history",
         abstract: "Print each audit's score over recent runs (from the history database).")
 
     @Option(help: ArgumentHelp("The history database.", valueName: "path"))

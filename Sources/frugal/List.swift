@@ -7,6 +7,7 @@ import FrugalWorkloads
 /// `frugal list`: the built-in workloads and scenarios, and those of `frugal.yml` when there is one.
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List the workloads and scenarios, one line each: frugal.yml's (if any), then the built-in ones.")
 
     @Option(help: ArgumentHelp("The project file (default: ./frugal.yml if present).", valueName: "file"))

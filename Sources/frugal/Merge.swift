@@ -6,6 +6,7 @@ import FrugalReport
 /// `frugal merge`: joins shard reports into one report set.
 struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "merge",
         abstract: "Join the reports of a suite's shards (run --shard I/N) into one report set.",
         discussion: """
         Writes report.json, report.html, summary.md and junit.xml into --out, aggregated over

@@ -7,6 +7,7 @@ import FrugalReport
 /// Frugal's rules, without running anything.
 struct Reaudit: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "reaudit",
         abstract: "Make a report set again from a suite's evidence.json by this Frugal's rules, without running anything.",
         discussion: """
         frugal run keeps the raw evidence of every run (event streams, /proc samples, the proxy's

@@ -7,6 +7,7 @@ import FrugalHarness
 /// writes the exchanges as a HAR file, for later runs to replay with `--har` or `server: har:`.
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "record",
         abstract: "Run a scenario against a real server through the proxy and write what it answered as a HAR file.",
         discussion: """
         Every request the app makes through the run's proxy is forwarded to --upstream (an

@@ -90,11 +90,13 @@ enum ReportInput {
         }
     }
 
-    /// The git commit of the working directory: `FRUGAL_COMMIT` or `GITHUB_SHA` if set, else
-    /// `git rev-parse HEAD`; nil outside a repository or without git.
+    /// The git commit of the working directory: `FRUGAL_COMMIT` or `GITHUB_SHA` if set, else the
+    /// checkout's `HEAD` as its files say (``GitHead``), else `git rev-parse HEAD`; nil outside a
+    /// repository or without git.
     static func gitCommit() -> String? {
         let environment = ProcessInfo.processInfo.environment
         if let commit = environment["FRUGAL_COMMIT"] ?? environment["GITHUB_SHA"], !commit.isEmpty { return commit }
+        if let commit = GitHead.commit(in: FileManager.default.currentDirectoryPath, environment: environment) { return commit }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git", "rev-parse", "HEAD"]

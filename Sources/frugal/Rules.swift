@@ -5,6 +5,7 @@ import FrugalCore
 /// `frugal rules`: the rule catalogue.
 struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rules",
         abstract: "Show the rule catalogue: id, guide section, the guide's words, metric, evidence, when not applicable, control points and their sources, weight.")
 
     @Flag(help: "Print the catalogue as JSON.")

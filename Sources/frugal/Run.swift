@@ -10,6 +10,7 @@ import FrugalWorkloads
 /// `frugal run`: runs workloads under scenarios and writes the report.
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Run workloads under scenarios and write a scored report.",
         discussion: """
         With no arguments, runs every built-in workload under its default scenarios and writes

@@ -8,6 +8,7 @@ import FrugalWorkloads
 /// `frugal verdicts`: the confusion matrix of a report of the built-in suite.
 struct Verdicts: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "verdicts",
         abstract: "Check a report of the built-in suite, or of a frugal.yml's apps: false alarms on good workloads, misses on bad ones, pairs not separated.",
         discussion: """
         Reads a report of the built-in workloads (`frugal run`'s report.json, or `-` for standard

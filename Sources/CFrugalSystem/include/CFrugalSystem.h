@@ -59,8 +59,8 @@ typedef struct {
        (as frugal_spawn_with_private_file). */
     const char *private_source;
     const char *private_target;
-    /* Nonzero: the child is held just before its exec (spinning, so with no voluntary switch of
-       its own) until frugal_direct_release, so counters attached to its pid see all of the
+    /* Nonzero: the child is held just before its exec (asleep on a futex; it counts its own
+       voluntary switches before its execve, frugal_direct_release) until frugal_direct_release, so counters attached to its pid see all of the
        program; the spawn returns at once with *hold_handle set. */
     int hold;
 } frugal_direct_spawn;
@@ -74,8 +74,10 @@ typedef struct {
 int frugal_spawn_direct(const frugal_direct_spawn *spawn, pid_t *pid, int *born_in_group, void **hold_handle, const char **failed_call);
 
 /* Lets a held child exec and waits until it has (or has failed: its setup's or exec's errno is
-   returned, *failed_call set, and the child reaped). Frees the handle. */
-int frugal_direct_release(void *handle, pid_t pid, const char **failed_call);
+   returned, *failed_call set, and the child reaped). Frees the handle. *voluntary_before_exec is
+   the child's own voluntary switches (getrusage RUSAGE_THREAD) just before its execve, or -1 when
+   it did not get that far: the harness's setup in the program's thread, not the program's. */
+int frugal_direct_release(void *handle, pid_t pid, long *voluntary_before_exec, const char **failed_call);
 
 /* Frees a held child's handle without releasing it (the caller kills the child). */
 void frugal_direct_abandon(void *handle);

@@ -22,6 +22,8 @@ typedef struct {
     uint64_t elapsedMicroseconds; /* ac_etime: from the thread's start to its exit */
     uint32_t exitCode;            /* ac_exitcode */
     int32_t isProcessTotal;       /* 1 for the whole process (TASKSTATS_TYPE_AGGR_TGID), 0 for one thread */
+    uint64_t cpuDelayNanoseconds; /* cpu_delay_total: time runnable, waiting for a CPU (sched_info
+                                     run_delay, filled whether or not kernel.task_delayacct is on) */
 } frugal_task_exit;
 
 /* Opens a netlink socket registered for the exits on `cpumask` (e.g. "0-1"). Returns the fd, or

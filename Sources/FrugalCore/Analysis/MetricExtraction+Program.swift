@@ -35,7 +35,8 @@ extension MetricExtraction {
         let containment = record.containment
         let exits = containment?.taskExits
         if let exits {
-            let wakeups = Double(exits.reduce(0) { $0 + $1.voluntarySwitches })
+            // Less the spawned processes' switches before their exec: the harness's setup in them.
+            let wakeups = Double(max(0, exits.reduce(0) { $0 + $1.voluntarySwitches } - switchesBeforeExec(record)))
             metrics[MetricName.cpuWakeups] = MetricValue(wakeups, unit: "count", source: Source.taskstatsVoluntary)
             if wall > 0 { metrics[MetricName.cpuWakeupsPerSecond] = MetricValue(wakeups / wall, unit: "1/s", source: Source.taskstatsVoluntary) }
             let storageBytes = Double(exits.reduce(0) { $0 + $1.writeBytes })
@@ -107,6 +108,12 @@ extension MetricExtraction {
         }
     }
 
+    /// The voluntary switches the spawned processes took before their exec (the harness's setup
+    /// in the held child), summed over the run's processes: in the kernel's exit records, not the program's.
+    static func switchesBeforeExec(_ record: RunRecord) -> Int {
+        (record.processes ?? []).reduce(0) { $0 + ($1.voluntarySwitchesBeforeExec ?? 0) }
+    }
+
     /// The program's main thread's final voluntary switches, summed over the run's processes
     /// (relaunches): from the kernel's exit records past any wrapper, else the spawned process's
     /// own at exit. Nil when neither was read.
@@ -118,7 +125,10 @@ extension MetricExtraction {
                 let tree = ProcessTree(root: segment.pid, exits: exits, stragglers: Set(record.containment?.stragglers.map(\.pid) ?? []),
                                        parentsSeen: record.containment?.parentsSeen ?? [:])
                 guard let program = tree.programChain.last, let main = tree.mainThread(of: program) else { return nil }
-                total += main.voluntarySwitches
+                // The spawned process's count starts at its execve (a wrapper's child was forked
+                // by the wrapper: its start is the wrapper's, as `perf stat`'s is).
+                let setup = program == segment.pid ? segment.voluntarySwitchesBeforeExec ?? 0 : 0
+                total += max(0, main.voluntarySwitches - setup)
             }
             return MetricValue(Double(total), unit: "count", source: Source.taskstatsMainVoluntary)
         }

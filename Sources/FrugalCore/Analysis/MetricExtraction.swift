@@ -26,9 +26,11 @@ public enum MetricExtraction {
 
         if let usage = record.resourceUsage {
             metrics[MetricName.cpuTimeSeconds] = MetricValue(usage.userSeconds + usage.systemSeconds, unit: "s", source: Source.wait4CPU)
-            metrics[MetricName.cpuWakeups] = MetricValue(Double(usage.voluntaryContextSwitches), unit: "count", source: Source.wait4Voluntary)
+            // From the exec on: the held child's setup before it is the harness's (``ProcessSegment``).
+            let wakeups = Double(max(0, usage.voluntaryContextSwitches - switchesBeforeExec(record)))
+            metrics[MetricName.cpuWakeups] = MetricValue(wakeups, unit: "count", source: Source.wait4Voluntary)
             metrics[MetricName.cpuWakeupsPerSecond] = wall > 0
-                ? MetricValue(Double(usage.voluntaryContextSwitches) / wall, unit: "1/s", source: Source.wait4Voluntary)
+                ? MetricValue(wakeups / wall, unit: "1/s", source: Source.wait4Voluntary)
                 : .unavailable(unit: "1/s", source: Source.wait4Voluntary, reason: "the run had no duration")
             metrics[MetricName.memoryMajorFaults] = MetricValue(Double(usage.majorFaults), unit: "count", source: Source.wait4MajorFaults)
         } else {
@@ -55,8 +57,9 @@ public enum MetricExtraction {
             // Read at exit, before the reap: the final count, which the last periodic sample is not.
             metrics[MetricName.mainThreadWakeups] = MetricValue(Double(atExit.reduce(0, +)), unit: "count", source: Source.exitMainVoluntary)
         } else if !mainThreads.isEmpty {
-            metrics[MetricName.mainThreadWakeups] = MetricValue(Double(mainThreads.reduce(0) { $0 + $1.voluntaryContextSwitches }),
-                                                                unit: "count", source: Source.procMainVoluntary)
+            // From the exec on, as above: the held child's wait before it is the harness's.
+            let counted = mainThreads.reduce(0) { $0 + $1.voluntaryContextSwitches } - switchesBeforeExec(record)
+            metrics[MetricName.mainThreadWakeups] = MetricValue(Double(max(0, counted)), unit: "count", source: Source.procMainVoluntary)
         } else {
             metrics[MetricName.mainThreadWakeups] = .unavailable(unit: "count", source: Source.procMainVoluntary,
                                                                  reason: "no /proc sample of the main thread was taken")

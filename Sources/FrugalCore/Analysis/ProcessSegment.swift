@@ -10,6 +10,12 @@ public struct ProcessSegment: Codable, Sendable, Equatable {
     /// The main thread's voluntary context switches read once it had exited and before it was
     /// reaped (`waitid(WNOWAIT)`, then `/proc/<pid>/status`): its final count, which no periodic sample has.
     public var mainThreadWakeupsAtExit: Int?
+    /// The main thread's voluntary switches before its exec, read by the child itself just
+    /// before its `execve` (the harness's setup in the held child: joining cgroups, closing
+    /// descriptors, which sleep on locks on a loaded machine). Already taken off
+    /// `mainThreadWakeupsAtExit`; the kernel's exit records (taskstats) still hold them, so the
+    /// program's counts from those take them off. Nil when not known (older records, test doubles).
+    public var voluntarySwitchesBeforeExec: Int?
 
     public init(pid: Int32, startTime: UInt64, endTime: UInt64, exitStatus: ExitStatus?, resourceUsage: ResourceUsage?) {
         self.pid = pid

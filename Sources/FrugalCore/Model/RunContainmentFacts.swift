@@ -104,9 +104,10 @@ public struct ProcessTree: Sendable {
     /// first, or within a second after it when one signal ended both, as SIGTERM to the run does;
     /// never a child the harness ended as a straggler) and lived not much longer than it: the
     /// child lived at least half the wrapper's life, or, however short the child's life, the
-    /// wrapper's own life outside it (its start, its exit) was at most ``wrapperOwnTimeLimit``
-    /// (a wrapper starts, waits and exits; a program that works and then runs one short helper
-    /// lives longer than that outside it).
+    /// wrapper's own life outside it (its start, its exit), less the time it waited for a CPU
+    /// (its threads' run-queue wait, from the same exit records), was at most
+    /// ``wrapperOwnTimeLimit`` (a wrapper starts, waits and exits; a program that works, or
+    /// sleeps, and then runs one short helper lives longer than that outside it).
     /// The chain is followed from the spawned process down to the first process that is not one.
     /// Returns the chain, the program last.
     public var programChain: [Int32] {
@@ -118,16 +119,22 @@ public struct ProcessTree: Sendable {
                   !chain.contains(child.tgid) else { break }
             let parentLife = parent.endTime &- parent.startTime
             let childLife = child.endTime &- child.startTime
+            // Less the time the wrapper waited for a CPU: a loaded machine stretches its start and
+            // its report by the run queue, not by anything it does (while its child runs it sleeps).
+            let queued = UInt64(max(0, ((threadsByProcess[current] ?? []).reduce(0) { $0 + ($1.runQueueWaitSeconds ?? 0) }) * 1e9))
             let ownTime = parentLife > childLife ? parentLife - childLife : 0
-            let waited = Double(childLife) >= 0.5 * Double(parentLife) || ownTime <= Self.wrapperOwnTimeLimit
+            let ownWork = ownTime > queued ? ownTime - queued : 0
+            let waited = Double(childLife) >= 0.5 * Double(parentLife) || ownWork <= Self.wrapperOwnTimeLimit
             guard waited else { break }
             chain.append(child.tgid)
         }
         return chain
     }
 
-    /// The longest life a wrapper has outside its one child, ns: `sh -c` takes about 1 ms to
-    /// start and `perf stat` 60–145 ms (with 11–46 wakeups of its own, seen around a 3 ms
-    /// program on a loaded machine), whatever the program's length.
+    /// The longest life a wrapper has outside its one child, ns, not counting its wait for a CPU:
+    /// `sh -c` takes about 1 ms to start and `perf stat` 60–145 ms (with 11–46 wakeups of its
+    /// own, seen around a 3 ms program on a loaded machine), whatever the program's length.
+    /// Its wall time alone is no bound: beside two CPU hogs and builds (load 25 on 2 cores) the
+    /// same `perf stat` took 180–420 ms of wall for 12–16 ms of CPU, the rest its run-queue wait.
     public static let wrapperOwnTimeLimit: UInt64 = 250_000_000
 }

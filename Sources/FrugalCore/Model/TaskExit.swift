@@ -20,6 +20,10 @@ public struct TaskExit: Codable, Sendable, Equatable {
     /// nil in records made before they were kept.
     public var writeCharacters: Int?
     public var writeSyscalls: Int?
+    /// Seconds the thread was runnable but waiting for a CPU (taskstats `cpu_delay_total`, the
+    /// scheduler's `run_delay`): what a loaded machine added to its wall time. Nil in records made
+    /// before it was kept.
+    public var runQueueWaitSeconds: Double?
     /// The process's peak resident size (`hiwater_rss`), bytes.
     public var peakResidentBytes: Int
     /// When the thread started and exited.

@@ -9,7 +9,8 @@ extension Timeline {
         let record = analysis.record
         guard let first = record.samples.first, let last = record.samples.last else { return (nil, nil) }
         let head = ActivitySample(time: analysis.runTime(first.time), interval: Double(first.time &- record.startTime) / 1e9,
-                                  wakeups: first.voluntaryContextSwitches, cpuSeconds: Double(first.onCPUNanoseconds) / 1e9,
+                                  wakeups: max(0, first.voluntaryContextSwitches - (record.processes?.first?.voluntarySwitchesBeforeExec ?? 0)),
+                                  cpuSeconds: Double(first.onCPUNanoseconds) / 1e9,
                                   residentBytes: first.residentBytes)
         guard let totals else { return (head, nil) }
         let seenWakeups = head.wakeups + between.reduce(0) { $0 + $1.wakeups }
@@ -20,12 +21,15 @@ extension Timeline {
         return (head, tail)
     }
 
-    /// The run's totals the lane must add up to: the kernel's exit records of the whole tree, else `wait4`'s.
+    /// The run's totals the lane must add up to: the kernel's exit records of the whole tree, else
+    /// `wait4`'s; less the spawned processes' switches before their exec (`cpu.wakeups` as well).
     static func activityTotals(_ record: RunRecord) -> (wakeups: Int, cpuSeconds: Double)? {
+        let setup = MetricExtraction.switchesBeforeExec(record)
         if let exits = record.containment?.taskExits {
-            return (exits.reduce(0) { $0 + $1.voluntarySwitches }, record.containment?.cgroupCPUSeconds ?? exits.reduce(0) { $0 + $1.cpuSeconds })
+            return (max(0, exits.reduce(0) { $0 + $1.voluntarySwitches } - setup),
+                    record.containment?.cgroupCPUSeconds ?? exits.reduce(0) { $0 + $1.cpuSeconds })
         }
-        if let usage = record.resourceUsage { return (usage.voluntaryContextSwitches, usage.userSeconds + usage.systemSeconds) }
+        if let usage = record.resourceUsage { return (max(0, usage.voluntaryContextSwitches - setup), usage.userSeconds + usage.systemSeconds) }
         return nil
     }
 }

@@ -33,6 +33,9 @@ protocol AppProcess: AnyObject, Sendable {
     func sample(at time: UInt64) -> ProcessSample?
     /// Lets a process started held (``LaunchRequest/hold``) run; throws when it could not start.
     func release() throws
+    /// Its main thread's voluntary switches before its exec (the harness's setup in the held
+    /// child), once released; nil when not known.
+    var voluntarySwitchesBeforeExec: Int? { get }
     /// Whether thread `tid` (of it or of another process of the run) is asleep and off the run
     /// queue; nil when that cannot be told.
     func isOffRunQueue(tid: Int32) -> Bool?
@@ -41,6 +44,9 @@ protocol AppProcess: AnyObject, Sendable {
 extension AppProcess {
     /// Nothing to release: the process started running when it was launched.
     func release() throws {}
+
+    /// Not held, so nothing of the harness ran in it before its exec.
+    var voluntarySwitchesBeforeExec: Int? { nil }
 
     /// Whether thread `tid` is off the CPU and off the run queue (``ProcFS/isOffRunQueue(tid:)``);
     /// nil when that cannot be told (a test double's threads are not the kernel's).
