@@ -100,6 +100,7 @@ extension RunSession {
         if suspendedByFreezer { containment?.thaw() }
         killEveryProcess()
         _ = finishWakeupTrace()
+        if case .success(let watch)? = resourceWatch { watch.stop() }
         sampler.stop()
         hangWatcher.stop()
         outsideWatcher?.stop()
