@@ -176,7 +176,7 @@ final class ResourceWatch: Sendable {
         guard !events.isEmpty else { return }
         let now = MonotonicClock.now()
         let after = readBytes()
-        var closedUnread: [Int] = []
+        var unread: [Int] = []
         state.withLock { state in
             for event in events {
                 if event.mask & UInt32(IN_OPEN) != 0 {
@@ -206,16 +206,17 @@ final class ResourceWatch: Sendable {
                         state.open[event.path] = nil
                         state.accesses[open.index].closed = now
                         Self.extend(&state.accesses[open.index], to: after)
-                        if state.accesses[open.index].reads == 0 { closedUnread.append(open.index) }
                     }
                 }
             }
             // Uses still open have read at most what the processes read until now.
             for open in state.open.values { Self.extend(&state.accesses[open.index], to: after) }
             state.previousBefore = before ?? state.previousBefore
+            // A use with no read so far is either mapped (its pages fault in unseen) or only
+            // opened; a mapping outlives its descriptor, and a descriptor may stay open with it.
+            unread = state.accesses.indices.filter { !state.accesses[$0].mapped && state.accesses[$0].reads == 0 }
         }
-        // A file closed without a read is either mapped (its pages fault in unseen) or only opened.
-        for index in closedUnread {
+        for index in unread {
             let path = state.withLock { $0.accesses[index].path }
             if isMapped(path) { state.withLock { $0.accesses[index].mapped = true } }
         }

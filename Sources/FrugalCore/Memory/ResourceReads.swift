@@ -81,6 +81,6 @@ extension RunRecord {
 
     /// The scenario step under way at `time`, as the report names it (`input(show)`), if any.
     func stepName(at time: UInt64) -> String? {
-        steps.last { $0.start <= time }.map { "\($0.step)" }
+        steps.last { $0.start <= time }.map(\.step.description)
     }
 }
