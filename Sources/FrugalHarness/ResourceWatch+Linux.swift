@@ -37,6 +37,9 @@ final class ResourceWatch: Sendable {
         var finished = false
     }
     private let state = Mutex(State())
+    /// Held while a batch is read and applied: by the watching thread, or by the session at a
+    /// step's start (``settle()``).
+    private let draining = Mutex(())
     private let done = NSCondition()
     private let threadEnded = Mutex(false)
 
@@ -99,6 +102,17 @@ final class ResourceWatch: Sendable {
         return (found.sorted { $0.path < $1.path }, folders)
     }
 
+    /// Reads what is queued now, on the caller's thread: called as each scenario step begins, so
+    /// a use that happened before the step (a file read at launch) is stamped before it, however
+    /// late the watching thread would have woken under load. A use's time is when the harness
+    /// read its event, which is after it happened and, from here, before the next step's start.
+    func settle() {
+        draining.withLock { _ in
+            drain()
+            checkMappings()
+        }
+    }
+
     /// The run's main process is now `pid` (its launch, or a relaunch).
     func follow(_ pid: pid_t) {
         state.withLock { $0.main = pid }
@@ -143,7 +157,7 @@ final class ResourceWatch: Sendable {
                 return
             }
             let stopping = polls[1].revents != 0
-            drain()
+            draining.withLock { _ in drain() }
             if stopping { return }
         }
     }
@@ -176,7 +190,6 @@ final class ResourceWatch: Sendable {
         guard !events.isEmpty else { return }
         let now = MonotonicClock.now()
         let after = readBytes()
-        var unread: [Int] = []
         state.withLock { state in
             for event in events {
                 if event.mask & UInt32(IN_OPEN) != 0 {
@@ -212,13 +225,19 @@ final class ResourceWatch: Sendable {
             // Uses still open have read at most what the processes read until now.
             for open in state.open.values { Self.extend(&state.accesses[open.index], to: after) }
             state.previousBefore = before ?? state.previousBefore
-            // A use with no read so far is either mapped (its pages fault in unseen) or only
-            // opened; a mapping outlives its descriptor, and a descriptor may stay open with it.
-            unread = state.accesses.indices.filter { !state.accesses[$0].mapped && state.accesses[$0].reads == 0 }
         }
-        for index in unread {
-            let path = state.withLock { $0.accesses[index].path }
-            if isMapped(path) { state.withLock { $0.accesses[index].mapped = true } }
+        checkMappings()
+    }
+
+    /// A use with no read so far is either mapped (its pages fault in unseen) or only opened. A
+    /// mapping outlives its descriptor, and a descriptor may stay open beside it (no close event
+    /// to look again on), so this runs after every batch and at every step's start.
+    private func checkMappings() {
+        let unread = state.withLock { state in
+            state.accesses.indices.filter { !state.accesses[$0].mapped && state.accesses[$0].reads == 0 }.map { ($0, state.accesses[$0].path) }
+        }
+        for (index, path) in unread where isMapped(path) {
+            state.withLock { $0.accesses[index].mapped = true }
         }
     }
 

@@ -316,6 +316,7 @@ final class RunSession {
 
     /// Carries out one step; sets `stopped` when the scenario cannot go on.
     func perform(_ step: ScenarioStep, index: Int) {
+        if case .success(let watch)? = resourceWatch { watch.settle() }
         let start = index == 0 ? process.spawnTime : clock.now()
         if isBlackBox {
             performProgramStep(step, index: index, start: start)
