@@ -114,6 +114,7 @@ extension RunSession {
         killEveryProcess()
         _ = finishWakeupTrace()
         if case .success(let watcher)? = fileWatcher { _ = watcher.finish() }
+        if case .success(let watch)? = resourceWatch { watch.stop() }
         sampler.stop()
         hangWatcher.stop()
         outsideWatcher?.stop()

@@ -93,6 +93,9 @@ final class RunSession {
     var tornDown = false
     /// The sandbox's file writes as the kernel shows them (RunSession+Disk).
     var fileWatcher: Result<SandboxFileWatcher, SystemCallError>?
+    /// The watch of the bundle's resource files (`ResourceWatch+Linux.swift`), or why there is none;
+    /// nil for an in-memory app.
+    let resourceWatch: Result<ResourceWatch, SystemCallError>?
 
     /// `launchArguments` is the program's argv for a black-box run (its path resolved).
     init(plan: RunPlan, workload: String, options: HarnessOptions, launchArguments: [String]? = nil,
@@ -163,6 +166,12 @@ final class RunSession {
         let groupSyncs = Self.attachSyncCountersToGroup(blackBox: isBlackBox, containment: containment)
         syncSession = groupSyncs
         if options.traceWakeups { wakeupTracer = Self.startWakeupTracer(containment: containment, containmentUnavailable: containmentUnavailable) }
+        // Watched before the first exec: what the app reads at launch is the point.
+        var groupMembers: (@Sendable () -> [pid_t])?
+        if let group = containment { groupMembers = { group.pids } }
+        resourceWatch = launcher.startsSystemProcesses
+            ? ResourceWatch.start(bundle: sandbox.root.appendingPathComponent(SandboxLayout.bundle), members: groupMembers)
+            : nil
         do {
             // Without counters on the group, the per-process ones are attached to the held process.
             let pidSyncs: Result<SyncCallSession, HardwareCountersUnavailable>?
@@ -172,6 +181,7 @@ final class RunSession {
                                launcher: launcher, clock: clock, countSyncs: isBlackBox && groupSyncs == nil)
             syncSession = groupSyncs ?? pidSyncs
         } catch {
+            if case .success(let watch)? = resourceWatch { watch.stop() }
             if case .success(let counters)? = syncSession { counters.close() }
             if case .success(let tracer)? = wakeupTracer { _ = tracer.finish() }
             if case .success(let watcher)? = fileWatcher { _ = watcher.finish() }
@@ -184,6 +194,7 @@ final class RunSession {
         }
         registerForInterruption()
         currentProcess.value = (process, sampler)
+        if case .success(let watch)? = resourceWatch { watch.follow(process.pid) }
         if isBlackBox { startProgramWatch() }
         if !isBlackBox || programMemoryWarningSignal != nil { startMemoryMonitoring() }
     }
@@ -295,6 +306,7 @@ final class RunSession {
                            options: options, sandbox: sandbox, network: network, memory: memory, containment: containment,
                            launcher: launcher, clock: clock, countSyncs: isBlackBox && groupSyncs == nil)
         syncSession = groupSyncs ?? pidSyncs
+        if case .success(let watch)? = resourceWatch { watch.follow(process.pid) }
         if isBlackBox { startProgramWatch() }
         registerForInterruption()
         currentProcess.value = (process, sampler)
@@ -308,6 +320,7 @@ final class RunSession {
 
     /// Carries out one step; sets `stopped` when the scenario cannot go on.
     func perform(_ step: ScenarioStep, index: Int) {
+        if case .success(let watch)? = resourceWatch { watch.settle() }
         let start = index == 0 ? process.spawnTime : clock.now()
         if isBlackBox {
             performProgramStep(step, index: index, start: start)
@@ -479,6 +492,8 @@ final class RunSession {
                                blackBox: isBlackBox, network: networkRecord)
         record.containment = containmentFacts
         record.sandboxPath = sandbox.root.path
+        // Before the disk scan below, which reads the sandbox itself.
+        record.resources = finishResourceWatch()
         recordDisk(into: &record)
         record.processes = processes.map(\.segment)
         record.suspensions = suspensions.isEmpty ? nil : suspensions

@@ -64,6 +64,9 @@ public struct RunRecord: Codable, Sendable {
     public var wakeups: WakeupAttribution?
     /// The package energy the machine measured over the run (RAPL via powercap); nil: not read.
     public var measuredEnergy: MeasuredEnergy?
+    /// The bundle's resource files and each use of them, watched from outside (``ResourceTrace``);
+    /// nil: an older record, or a run with no bundle watch.
+    public var resources: ResourceTrace?
 
     public init(workload: String, scenario: String, repetition: Int, startTime: UInt64, endTime: UInt64,
                 pid: Int32?, steps: [StepRecord], events: [WorkloadEvent], samples: [ProcessSample],

@@ -23,31 +23,10 @@ extension Audits {
             backgroundRetention(analysis)
         },
         Audit("memory.lazy-resources") { analysis, _ in
-            let memory = MemoryAnalysis(analysis.record)
-            guard !memory.resources.isEmpty else { return .notApplicable("the app loaded no resource through FrugalKit") }
-            guard let launch = analysis.launchNanoseconds else { return .unavailable("the app never finished launching") }
-            let launchEnd = analysis.record.startTime + launch
-            let unused = memory.unusedLaunchBytes(launchEnd: launchEnd)
-            let evidence = memory.resources.filter { $0.loadedAt <= launchEnd }.map { resource in
-                Evidence(time: analysis.runTime(resource.loadedAt),
-                         description: "\(resource.name) (\(ByteCount.display(Double(resource.bytes))), \(resource.mapped ? "mapped" : "loaded")) at launch: "
-                            + (resource.firstUse.map { "first used at \(DisplayFormat.number(analysis.runTime($0))) s" } ?? "never used"))
-            }
-            return .value(Double(unused.bytes), display: "\(ByteCount.display(Double(unused.bytes))) loaded at launch and never used", evidence: evidence)
+            lazyResources(analysis)
         },
         Audit("memory.map-large-resources") { analysis, _ in
-            let memory = MemoryAnalysis(analysis.record)
-            let large = memory.resources.filter { $0.bytes > MemoryAnalysis.largeResourceBytes }
-            guard !large.isEmpty else { return .notApplicable("the app used no resource file over 1 MiB") }
-            let peak = memory.peakLargeCopyBytes
-            var evidence = large.map { resource in
-                Evidence(time: analysis.runTime(resource.loadedAt),
-                         description: "\(resource.name): \(ByteCount.display(Double(resource.bytes))) \(resource.mapped ? "mapped (no copy)" : "read whole into anonymous memory")")
-            }
-            if let anonymous = analysis.record.samples.compactMap(\.memory).map(\.anonymousBytes).max() {
-                evidence.append(Evidence(description: "peak held anonymous memory of the process (smaps_rollup): \(ByteCount.display(Double(anonymous)))"))
-            }
-            return .value(Double(peak.bytes), display: "\(ByteCount.display(Double(peak.bytes))) held in copies of large resources", evidence: evidence)
+            mapLargeResources(analysis)
         },
         Audit("memory.no-leaks") { analysis, _ in
             let ends = MemoryAnalysis.cycleEnds(analysis.record)

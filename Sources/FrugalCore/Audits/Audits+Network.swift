@@ -102,27 +102,7 @@ extension Audits {
             return .value(Double(extra), display: display, evidence: Array(evidence))
         },
         Audit("network.enqueue-together") { analysis, _ in
-            let network = NetworkAnalysis(analysis)
-            guard let record = network.network else { return .unavailable("no shaping proxy ran for this run") }
-            // How the app issues its items: each operation's first attempt, when it did not fail.
-            // Retries and failed attempts belong to network.handle-failures. Requests of every
-            // client count (the wire's), with NetworkClient's detail where it has it.
-            var seen: Set<String> = []
-            let firstAttempts = network.attempts(analysis).filter { seen.insert($0.operation).inserted }
-            let issued = firstAttempts.filter(\.completed)
-            let spans = issued.map(\.span)
-            let limit = issued.compactMap(\.connectionLimit).max()
-            let batches = TransferBatch.group(spans, chunks: network.chunks, connectionLimit: limit) { record.conditions(at: $0) }
-            guard !batches.isEmpty else { return .notApplicable("no two requests ran within 1.5 s of each other (no batch)") }
-            let actual = batches.reduce(0) { $0 + $1.seconds }
-            let once = batches.reduce(0) { $0 + $1.issuedAtOnceSeconds }
-            guard once > 0 else { return .unavailable("the batches took no measurable time") }
-            let ratio = actual / once
-            let evidence = batches.prefix(20).map { batch in
-                Evidence(time: batch.start, durationMs: batch.seconds * 1000,
-                         description: "\(batch.transfers.count) transfers in \(DisplayFormat.number(batch.seconds * 1000)) ms; issued at once about \(DisplayFormat.number(batch.issuedAtOnceSeconds * 1000)) ms")
-            }
-            return .value(ratio, display: "\(DisplayFormat.number(ratio))× the radio-active time of the same batch issued at once", evidence: Array(evidence))
+            enqueueTogether(analysis)
         },
         Audit("network.handle-failures") { analysis, _ in
             let network = NetworkAnalysis(analysis)

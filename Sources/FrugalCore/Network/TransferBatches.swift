@@ -36,13 +36,18 @@ extension TransferBatch {
     /// the batch so far joins it (ARO's 1.5 s burst silence), so a chain of one-after-another
     /// transfers is one batch. `conditions` gives the link in force at a time (rates in bit/s,
     /// nil = unlimited); `connectionLimit` is how many transfers the client runs at once (nil =
-    /// no limit). Only batches of two or more transfers are returned.
+    /// no limit). An input step (`prompts`, seconds since exec) after the batch's last start and
+    /// before a transfer's start begins a new batch: what the user asked for separately (a
+    /// download per tap) is not one batch the app could have enqueued together. Only batches of
+    /// two or more transfers are returned.
     public static func group(_ transfers: [TransferSpan], chunks: [TrafficChunk], gapSeconds: Double = BurstCriteria.aro.silenceSeconds,
-                             connectionLimit: Int? = nil, conditions: (Double) -> NetworkProfile?) -> [TransferBatch] {
+                             connectionLimit: Int? = nil, prompts: [Double] = [], conditions: (Double) -> NetworkProfile?) -> [TransferBatch] {
         var groups: [[TransferSpan]] = []
         var groupEnd = -Double.infinity
         for transfer in transfers.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) {
-            if !groups.isEmpty, transfer.start <= groupEnd + gapSeconds {
+            let lastStart = groups.last?.last?.start ?? -Double.infinity
+            let prompted = prompts.contains { $0 > lastStart && $0 <= transfer.start }
+            if !groups.isEmpty, transfer.start <= groupEnd + gapSeconds, !prompted {
                 groups[groups.count - 1].append(transfer)
                 groupEnd = max(groupEnd, transfer.end)
             } else {

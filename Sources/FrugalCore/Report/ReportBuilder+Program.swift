@@ -7,13 +7,16 @@ extension ReportBuilder {
         "power.avoid-polling", "lifecycle.close-listeners", "lifecycle.minimal-background-work", "memory.survive-pressure",
         "disk.write-budget", "disk.clean-tmp", "network.transmit-in-bursts", "network.no-server-polling",
         "network.compact-transfers", "network.avoid-chatty-protocols", "network.enqueue-together", "main.no-long-blocks",
-        "memory.respond-to-warnings",
+        "memory.respond-to-warnings", "memory.map-large-resources",
         // From the kernel's view of the sandbox's files (inotify, block diffs), as for any app.
         "disk.avoid-frequent-writes", "disk.write-changed-portions", "disk.backup-placement",
     ]
 
     /// Why an audit outside `programAudits` does not apply to a black-box program.
     static func programNotApplicableReason(_ id: String) -> String {
+        if id == "memory.lazy-resources" {
+            return "a program is sent no input, so what it read before it was asked for anything cannot be told from what its job needed (its copies of large resource files are judged by memory.map-large-resources)"
+        }
         if id.hasPrefix("memory.") { return "needs the app's memory warnings, caches or resources (FrugalKit); a black-box program reports none" }
         if id.hasPrefix("disk.") { return "needs FrugalKit's write journal (which data the app declared cache); a black-box program declares none" }
         if id.hasPrefix("network.") { return "needs the app's operations and retries (FrugalKit's network client): the wire shows requests, not which ones retry an operation" }

@@ -38,11 +38,11 @@ extension RuleCatalogue {
             "the footprint (smaps_rollup Anonymous − LazyFree, as iOS counts it) sampled from outside before the app entered the background and late in it, against the least footprint since launch, after FrugalKit has trimmed glibc's arenas; any allocation counts",
             "the app never entered the background with samples on both sides, or had gained under 4 MiB since launch"),
         "memory.lazy-resources": (
-            "FrugalKit's resource events (loaded, mapped, first used): which files were read at launch and never used",
-            "the app loaded no resource through FrugalKit"),
+            "the harness's inotify watch of the bundle (IN_OPEN, IN_ACCESS on each read(), IN_CLOSE_NOWRITE; a mapping's page faults raise none) with the run's processes' /proc/<pid>/io rchar read around each use, bounding the bytes read: which resource files any process read into memory before the first input step. FrugalKit's resource events (which were used) are detail, and decide only where the bundle was not watched",
+            "the run installed no resource file in the bundle (resources:) and the app loaded none through FrugalKit"),
         "memory.map-large-resources": (
-            "FrugalKit's resource events (read whole or mapped, with sizes); peak anonymous memory (smaps_rollup) as evidence",
-            "the app used no resource file over 1 MiB through FrugalKit"),
+            "the harness's inotify watch of the bundle and rchar as for memory.lazy-resources: the bytes of resource files over 1 MiB copied into memory with read() (a file opened, never read and present in /proc/<pid>/maps is mapped: no copy); FrugalKit's resource events and peak anonymous memory (smaps_rollup) as detail",
+            "the run installed no resource file over 1 MiB in the bundle, or the app never opened one"),
         "memory.no-leaks": (
             "anonymous memory (smaps_rollup) sampled from outside at the end of each identical foreground/background cycle",
             "the scenario has fewer than 3 cycles"),
@@ -62,8 +62,8 @@ extension RuleCatalogue {
             "the requests the origin read (every client: URLSession, curl, FrugalKit's client), with their times on the proxy's link, and the scenario's input steps; requests with no whole response and retries FrugalKit's client reports are left out",
             "the origin read no request"),
         "network.enqueue-together": (
-            "the requests the origin read (every client), with FrugalKit's client's times where it made them, and the proxy's trace",
-            "no two requests ran within 1.5 s of each other"),
+            "the requests the origin read (every client), placed on the proxy's link, with FrugalKit's client's times and connection limit where it made them, and the scenario's input steps: which transfers started alone on the wire once every earlier one of their batch had ended",
+            "no two requests ran within 1.5 s of each other with no input step between"),
         "network.handle-failures": (
             "the wire, any client: the proxy's connections refused or reset by an injected failure with a request in flight, named by the request the origin read on them (else NetworkClient's failed attempt nearest in time, as detail; else unknown), and the origin's whole answers after them: an operation is recovered by a later answer to the same request (unnamed: to any request started after it), and failed attempts of one request under one injected failure are its retries",
             "the scenario injected no failure, or none of the app's connections with a request in flight met it"),

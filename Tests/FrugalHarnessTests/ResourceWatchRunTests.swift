@@ -1,0 +1,65 @@
+import Foundation
+import XCTest
+@testable import FrugalHarness
+import FrugalCore
+import FrugalWorkloads
+
+/// The bundle watched from outside (inotify and rchar), on real runs: what any process read of
+/// its resource files, and what it mapped, whatever API it used.
+final class ResourceWatchRunTests: XCTestCase {
+    static let big = BundleResource(path: "data/big.bin", bytes: 24 << 20, content: .pattern, seed: 3)
+
+    func program(_ script: String) throws -> (RunRecord, RunReport) {
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", script]), scenario: BlackBoxRunTests.toItsEnd,
+                                                                  repetition: 1, bundleResources: [Self.big]))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        return (record, ReportBuilder.runReport(record))
+    }
+
+    func testAProgramCopyingALargeResourceWholeFailsAndOneReadingAPortionPasses() throws {
+        // cat reads the 24 MiB file whole into its buffers; tail -c seeks to the end and reads 4 KiB.
+        let (whole, wholeReport) = try program(#"cat "$HOME/Bundle/data/big.bin" > /dev/null"#)
+        let trace = try XCTUnwrap(whole.resources)
+        XCTAssertNil(trace.unavailable)
+        XCTAssertEqual(trace.files, [ResourceTrace.File(path: "data/big.bin", bytes: 24 << 20)], "the subdirectory's file, by its path under the bundle")
+        let use = try XCTUnwrap(trace.accesses.first { $0.path == "data/big.bin" })
+        XCTAssertGreaterThan(use.reads, 0, "read() raises IN_ACCESS")
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(use.bytesReadAtMost), 24 << 20, "rchar moved by the whole file at least")
+        let copied = try XCTUnwrap(wholeReport.audits["memory.map-large-resources"])
+        XCTAssertEqual(copied.numericValue, Double(24 << 20), copied.displayValue)
+        XCTAssertLessThan(try XCTUnwrap(copied.score), 0.5)
+        XCTAssertEqual(wholeReport.audits["memory.lazy-resources"]?.scoreDisplayMode, .notApplicable)
+
+        let (_, portionReport) = try program(#"tail -c 4096 "$HOME/Bundle/data/big.bin" > /dev/null"#)
+        let portion = try XCTUnwrap(portionReport.audits["memory.map-large-resources"])
+        XCTAssertLessThan(try XCTUnwrap(portion.numericValue), Double(1 << 20), portion.displayValue)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(portion.score), 0.9)
+
+        // A program that never opens its resources has nothing to judge.
+        let (_, idleReport) = try program("true")
+        XCTAssertEqual(idleReport.audits["memory.map-large-resources"]?.scoreDisplayMode, .notApplicable)
+    }
+
+    func builtIn(_ workload: String) throws -> RunRecord {
+        let definition = try XCTUnwrap(WorkloadCatalogue.named(workload))
+        let scenario = try XCTUnwrap(ScenarioCatalogue.named(try XCTUnwrap(definition.defaultScenarios.first)))
+        return try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: workload), scenario: scenario, repetition: 1,
+                                                            bundleResources: definition.bundleResources))
+    }
+
+    func testAMappedResourceShowsNoReadsAndPreloadedOnesShowEveryRead() throws {
+        // atlas.maps maps its 64 MiB atlas (FrugalKit's MappedResource: mmap) and touches 1 MiB.
+        let mapped = try XCTUnwrap(try builtIn("atlas.maps").resources)
+        let atlas = mapped.accesses.filter { $0.path == "atlas.bin" }
+        XCTAssertFalse(atlas.isEmpty, "\(mapped)")
+        XCTAssertTrue(atlas.allSatisfy { $0.reads == 0 }, "page faults raise no IN_ACCESS: \(atlas)")
+        XCTAssertTrue(atlas.contains { $0.mapped }, "found in /proc/<pid>/maps: \(atlas)")
+        // startup.preloads reads its 8 screens' 1 MiB files at launch, before the input that opens one.
+        let record = try builtIn("startup.preloads")
+        let trace = try XCTUnwrap(record.resources)
+        let early = ResourceReads(trace).uses.filter { $0.access.opened < record.firstInputTime && $0.access.reads > 0 }
+        XCTAssertEqual(Set(early.map(\.path)).count, 8, "\(trace.accesses)")
+        let total = try XCTUnwrap(ResourceReads.bytesByFile(early).bytes)
+        XCTAssertEqual(total, 8 << 20, "each at most its size, the eight together what rchar moved")
+    }
+}
