@@ -74,7 +74,12 @@ public struct DiskActivity: Sendable {
     /// The most small content writes that started within any `window` ns; a run shorter than
     /// the window counts as one window. Also when the busiest window began.
     public func busiestWindow(_ window: UInt64 = 60_000_000_000) -> (count: Int, start: UInt64?) {
-        let times = smallContentWrites.map(\.start)
+        Self.busiestWindow(of: smallContentWrites.map(\.start), window: window)
+    }
+
+    /// The most of `times` (ascending, ns) within any `window` ns, and when that window began:
+    /// one sliding window for the journal's writes and the kernel's.
+    static func busiestWindow(of times: [UInt64], window: UInt64) -> (count: Int, start: UInt64?) {
         var best = 0, bestStart: UInt64?
         var first = 0
         for (index, time) in times.enumerated() {

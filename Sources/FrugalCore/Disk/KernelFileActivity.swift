@@ -11,7 +11,10 @@ public struct KernelFileActivity: Sendable {
 
     public init(_ log: FileChangeLog) {
         let sorted = log.changes.sorted { $0.time < $1.time }
-        writes = sorted.filter { $0.kind.writesContent && $0.location != .bundle }
+        // A close after writing that put no byte in the file (the watcher saw the file created
+        // empty, or closed again with nothing new) is no write of its own: counting it read each
+        // careful save (create a temporary file, write, close, rename) as two small writes.
+        writes = sorted.filter { $0.kind.writesContent && $0.location != .bundle && ($0.bytesWritten > 0 || $0.kind == .replaced) }
         deletions = sorted.filter { $0.kind == .deleted }
         overflows = log.overflows
     }
@@ -29,17 +32,7 @@ public struct KernelFileActivity: Sendable {
     /// The most small writes within any `window` ns (a run shorter than the window counts as one
     /// window), and when that window began.
     public func busiestWindow(_ window: UInt64 = 60_000_000_000) -> (count: Int, start: UInt64?) {
-        let times = smallWrites.map(\.time)
-        var best = 0, bestStart: UInt64?
-        var first = 0
-        for (index, time) in times.enumerated() {
-            while times[first] + window <= time { first += 1 }
-            if index - first + 1 > best {
-                best = index - first + 1
-                bestStart = times[first]
-            }
-        }
-        return (best, bestStart)
+        DiskActivity.busiestWindow(of: smallWrites.map(\.time), window: window)
     }
 
     /// Writes to a file that was there before (replaced or written in place): the ones that

@@ -60,8 +60,14 @@ public final class ForecastModel {
     }
 
     /// Fetches the city's forecast and shows it.
+    /// In a background task, so that a fetch still under way when the user leaves finishes, and
+    /// its result is handled, with the time the system grants rather than as background work
+    /// outside any task.
     public func refresh() {
+        let app = Application.current
+        let task = app?.beginBackgroundTask(withName: "refresh-forecast", expirationHandler: nil) ?? .invalid
         Task {
+            defer { if task != .invalid { app?.endBackgroundTask(task) } }
             do {
                 let response = try await client.forecast(city: city)
                 forecasts = response.days
@@ -72,10 +78,35 @@ public final class ForecastModel {
         }
     }
 
+    /// The save waiting for the refreshes to pause (`didLoad`).
+    private var pendingSave: DispatchWorkItem?
+
+    /// Drops the save waiting for the refreshes to pause: the caller saves now instead.
+    public func cancelPendingSave() {
+        pendingSave?.cancel()
+        pendingSave = nil
+    }
+
     private func didLoad() {
         DispatchQueue.main.async { self.status = "updated" }
+        // Saved once the refreshes pause for a second, not after each: a user tapping refresh
+        // twice wrote the same forecast twice (the guide: "aggregate changes when you can").
         let forecasts = forecasts, store = store
-        Task.detached(priority: .utility) { try? store.save(forecasts) }
+        pendingSave?.cancel()
+        // Inside a background task: a refresh that lands after the user left still gets its save
+        // done with the time the system grants, not as background work outside any task.
+        let save = DispatchWorkItem {
+            MainActor.assumeIsolated {
+                let app = Application.current
+                let task = app?.beginBackgroundTask(withName: "save-forecast", expirationHandler: nil) ?? .invalid
+                Task.detached(priority: .utility) {
+                    try? store.save(forecasts)
+                    await MainActor.run { if task != .invalid { app?.endBackgroundTask(task) } }
+                }
+            }
+        }
+        pendingSave = save
+        DispatchQueue.main.asyncAfter(deadline: .now() + 1, execute: save)
         if mode == .mainIO {
             // On the main actor: the whole history file is read, decoded, extended, encoded and
             // written while the screen cannot respond.

@@ -29,6 +29,9 @@ public final class WeatherAppDelegate: AppDelegate {
             // The mistake, twice: not even the expiration handler ends it.
             if mode != .leaksTask { app.endBackgroundTask(saveTask) }
         }
+        // This save, inside the background task, takes the place of one still waiting for the
+        // refreshes to pause, which would otherwise run in the background outside any task.
+        model.cancelPendingSave()
         let forecasts = model.forecasts, store = model.store, mode = mode
         Task.detached(priority: .utility) { [saveTask] in
             try? store.save(forecasts)
