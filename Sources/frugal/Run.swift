@@ -261,29 +261,23 @@ struct Run: ParsableCommand {
         if let interrupted {
             environment.notes.append("the suite was interrupted (\(interrupted == SIGTERM ? "SIGTERM" : "SIGINT")): \(records.filter { $0.outcome != .interrupted }.count) of \(plans.count) runs finished")
         }
-        var report = ReportBuilder.build(records: records, tool: ToolInfo(version: Frugal.version),
-                                         generatedAt: ISO8601DateFormatter().string(from: started),
-                                         environment: environment)
-        report.shard = shardInfo
-        report.schedule = ScheduleSummary.of(records, mode: jobs.map { "jobs \($0)" } ?? "demand", wallSeconds: suiteSeconds,
-                                             cores: environment.cores, scenarioSeconds: plans.reduce(0.0) { $0 + $1.scenario.waitSeconds })
+        // The report is made from the evidence, the one way `frugal reaudit` makes it again.
+        let schedule = ScheduleSummary.of(records, mode: jobs.map { "jobs \($0)" } ?? "demand", wallSeconds: suiteSeconds,
+                                          cores: environment.cores, scenarioSeconds: plans.reduce(0.0) { $0 + $1.scenario.waitSeconds })
+        let evidence = RunEvidence(gatheredBy: ToolInfo(version: Frugal.version), generatedAt: ISO8601DateFormatter().string(from: started),
+                                   environment: environment, shard: shardInfo, schedule: schedule, assertions: assertions,
+                                   rulePacks: rulePacks.isEmpty ? nil : rulePacks, traces: trace.map { $0 ? "always" : "never" },
+                                   records: records)
+        var report = evidence.report(tool: evidence.gatheredBy)
         if !quiet, let schedule = report.schedule { ProcessIO.progress("frugal: \(schedule.line)") }
         if let baselineReport, let baseline {
             report.comparison = ReportComparator.compare(base: baselineReport, head: report, baseline: baseline)
             if let warning = report.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }
         }
-        if let assertions { report.assertions = AssertionEvaluator.evaluate(assertions, results: report.results) }
-        if rulePacks.contains(AppleLimits.packName) {
-            for index in report.runs.indices { report.runs[index].appleLimits = AppleLimits.evaluate(report.runs[index]) }
-        }
         let traces = TraceFiles.render(&report, mode: trace.map { $0 ? .always : .never } ?? .withinBudget)
         // An interrupted suite is not a point of the history: its trends would show a partial suite.
         let history = noHistory || interrupted != nil ? nil : record(report)
         do {
-            let evidence = RunEvidence(gatheredBy: report.tool, generatedAt: report.generatedAt, environment: report.environment,
-                                       shard: report.shard, schedule: report.schedule, assertions: assertions,
-                                       rulePacks: rulePacks.isEmpty ? nil : rulePacks, traces: trace.map { $0 ? "always" : "never" },
-                                       records: records)
             let files = try TraceFiles.writeSet(report, traces: traces, to: directory, history: history?.trends, evidence: evidence)
             let traceCount = traces.count
             if !quiet {

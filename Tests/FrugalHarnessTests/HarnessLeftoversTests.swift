@@ -4,16 +4,21 @@ import XCTest
 
 /// A harness that died (SIGKILL) leaves its sandboxes; the next one removes them, and only them.
 final class HarnessLeftoversTests: XCTestCase {
-    func testSandboxesOfADeadHarnessAreSweptAndLiveOnesKept() throws {
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-leftovers-\(getpid())")
-        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: parent) }
-        // A pid that is surely gone: a child that has exited and been reaped.
+    /// A pid that is surely gone: a child that has exited and been reaped.
+    static func reapedPID() throws -> Int32 {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/bin/true")
         try child.run()
         child.waitUntilExit()
-        let dead = parent.appendingPathComponent("frugal-sandbox-news.polling-\(child.processIdentifier)-0000ABCD")
+        return child.processIdentifier
+    }
+
+    func testSandboxesOfADeadHarnessAreSweptAndLiveOnesKept() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-leftovers-\(getpid())")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let gone = try Self.reapedPID()
+        let dead = parent.appendingPathComponent("frugal-sandbox-news.polling-\(gone)-0000ABCD")
         let live = parent.appendingPathComponent("frugal-sandbox-news.polling-\(getppid())-0000ABCD")
         let ours = parent.appendingPathComponent("frugal-sandbox-idle-\(getpid())-0000ABCD")
         for directory in [dead, live, ours] {
@@ -36,12 +41,9 @@ final class HarnessLeftoversTests: XCTestCase {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-leftovers-kept-\(getpid())")
         try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: parent) }
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/bin/true")
-        try child.run()
-        child.waitUntilExit()
-        let kept = parent.appendingPathComponent("frugal-sandbox-idle-\(child.processIdentifier)-0000ABCD")
-        let died = parent.appendingPathComponent("frugal-sandbox-idle-\(child.processIdentifier)-0000DCBA")
+        let gone = try Self.reapedPID()
+        let kept = parent.appendingPathComponent("frugal-sandbox-idle-\(gone)-0000ABCD")
+        let died = parent.appendingPathComponent("frugal-sandbox-idle-\(gone)-0000DCBA")
         for directory in [kept, died] {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent("Documents"), withIntermediateDirectories: true)
         }
