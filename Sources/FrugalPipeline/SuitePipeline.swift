@@ -1,7 +1,6 @@
 import Foundation
 import FrugalCore
 import FrugalHarness
-import FrugalHistory
 import FrugalReport
 
 /// Everything a suite needs besides its plans: how to run, what to judge by, where to write.
@@ -135,24 +134,12 @@ public enum SuitePipeline {
             }
         }
         let evidence = makeEvidence(request, records: records, started: started, suiteSeconds: suiteSeconds, interrupted: interrupted)
-        var report = evidence.report(tool: evidence.gatheredBy)
-        if let baseline = request.baseline {
-            report.comparison = ReportComparator.compare(base: baseline.report, head: report, baseline: baseline.name)
-        }
-        let traces = TraceFiles.render(&report, mode: request.trace.map { $0 ? .always : .never } ?? .withinBudget)
         // An interrupted suite is not a point of the history: its trends would show a partial suite.
-        let history = interrupted != nil ? nil : request.history.map { record(report, in: $0, commit: request.commit) }
-        let files: [URL]
-        do {
-            files = try TraceFiles.writeSet(report, traces: traces, to: request.out, history: history?.trends, evidence: evidence)
-        } catch {
-            // The history must not hold a run whose report does not exist.
-            history?.undo()
-            throw PipelineFailure.harness("cannot write the report to \(out): \(error)")
-        }
-        return SuiteOutcome(report: report, files: files, traceCount: traces.count, runCount: records.count,
+        let history = interrupted != nil ? nil : request.history.map { (path: $0, commit: request.commit) }
+        let written = try EvidenceReport.write(evidence, tool: evidence.gatheredBy, baseline: request.baseline, history: history, to: request.out)
+        return SuiteOutcome(report: written.report, files: written.files, traceCount: written.traceCount, runCount: records.count,
                             harnessFailure: harnessFailure, interrupted: interrupted,
-                            lateSignal: interrupted == nil ? options.interruption.signal : nil, historyFailure: history?.failure)
+                            lateSignal: interrupted == nil ? options.interruption.signal : nil, historyFailure: written.historyFailure)
     }
 
     /// The run's evidence (`evidence.json`): every record with the machine, shard, schedule,
@@ -175,26 +162,5 @@ public enum SuitePipeline {
                            environment: environment, shard: request.shard, schedule: schedule, assertions: request.assertions,
                            rulePacks: request.rulePacks.isEmpty ? nil : request.rulePacks,
                            traces: request.trace.map { $0 ? "always" : "never" }, records: records)
-    }
-
-    /// What recording the run in the history gave: the trends for the HTML report, a way to take
-    /// the run out again, or why it could not be recorded.
-    struct HistoryRecording {
-        var trends: ReportHistory?
-        var failure: String?
-        var undo: () -> Void = {}
-    }
-
-    /// Appends the report to the history (waiting for another run that holds the database, up to
-    /// `HistoryStore.defaultBusyTimeout`) and reads back the recent trends.
-    static func record(_ report: Report, in path: String, commit: String?) -> HistoryRecording {
-        do {
-            let store = try HistoryStore(path: path)
-            let id = try store.append(report, commit: commit, recordedAt: report.generatedAt)
-            let trends = try? store.history(limit: 20)
-            return HistoryRecording(trends: trends, failure: nil, undo: { try? store.removeRun(id) })
-        } catch {
-            return HistoryRecording(trends: nil, failure: "\(error)")
-        }
     }
 }

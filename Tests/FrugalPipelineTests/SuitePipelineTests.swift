@@ -2,6 +2,7 @@ import Foundation
 import FrugalCore
 import FrugalHarness
 import FrugalPipeline
+import FrugalReport
 import XCTest
 
 /// The suite as a library, called without the CLI: what `frugal run` is over, and what a test
@@ -83,6 +84,15 @@ final class SuitePipelineTests: XCTestCase {
         let written = try JSONDecoder().decode(Report.self, from: Data(contentsOf: out.appendingPathComponent("report.json")))
         XCTAssertEqual(written.runs.map(\.workload), outcome.report.runs.map(\.workload))
         XCTAssertEqual(seen.kinds, ["starting", "finished", "runsEnded"])
+
+        // Gather once, audit many: the recorded evidence makes the same report again, the one
+        // way the run made it (what `frugal reaudit` does), without running anything.
+        let evidence = try EvidenceFile.decode(Data(contentsOf: out.appendingPathComponent("evidence.json")))
+        let again = scratch.appendingPathComponent("again")
+        let rewritten = try EvidenceReport.write(evidence, tool: ToolInfo(version: "test"), baseline: nil, history: nil, to: again)
+        XCTAssertNil(rewritten.historyFailure)
+        XCTAssertEqual(try Data(contentsOf: again.appendingPathComponent("report.json")),
+                       try Data(contentsOf: out.appendingPathComponent("report.json")), "report.json byte for byte")
     }
 
     /// A suite stopped before any run finished writes nothing: what was in the output stays.
