@@ -55,4 +55,20 @@ final class MetricCatalogueTests: XCTestCase {
         let improved = ReportComparator.compare(base: head, head: base, baseline: "head.json")
         XCTAssertNotEqual(improved.results.first?.metrics.first { $0.name == MetricName.memoryFreedOnWarningBytes }?.verdict, .regressed)
     }
+
+    /// The thread count: the most threads one sample listed, or unavailable without samples.
+    func testThePeakThreadCountIsTheMostInOneSample() throws {
+        var record = RunAnalysisTests.record()
+        let start = record.startTime
+        record.samples = [RunAnalysisTests.sample(start + 1_000_000_000, [(100, 1), (101, 0)]),
+                          RunAnalysisTests.sample(start + 2_000_000_000, [(100, 2), (101, 0), (102, 0), (103, 0)]),
+                          RunAnalysisTests.sample(start + 3_000_000_000, [(100, 3)])]
+        let value = try XCTUnwrap(MetricExtraction.metrics(of: RunAnalysis(record))[MetricName.threadsPeak])
+        XCTAssertEqual(value.value, 4)
+        XCTAssertEqual(value.unit, MetricCatalogue.named(MetricName.threadsPeak)?.unit)
+        record.samples = []
+        let none = try XCTUnwrap(MetricExtraction.metrics(of: RunAnalysis(record))[MetricName.threadsPeak])
+        XCTAssertNil(none.value)
+        XCTAssertNotNil(none.unavailable)
+    }
 }

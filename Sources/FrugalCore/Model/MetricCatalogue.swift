@@ -26,7 +26,7 @@ public struct MetricDefinition: Sendable, Equatable {
 /// The declared metrics, by area.
 public enum MetricCatalogue {
     /// Every metric Frugal reports.
-    public static let all: [MetricDefinition] = cpu + mainThread + lifecycle + run + memory + disk + network + energy
+    public static let all: [MetricDefinition] = cpu + mainThread + lifecycle + run + memory + disk + network + energy + threads
 
     private static let byName: [String: MetricDefinition] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
