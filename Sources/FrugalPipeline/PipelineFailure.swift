@@ -1,7 +1,7 @@
 /// Why a stage of the pipeline could not go on, in the terms of the user's contract: the
-/// caller's input was wrong, the harness failed, or the user stopped it.
+/// caller's input was wrong, the harness failed, the user stopped it, or a comparison could not tell.
 ///
-/// The `frugal` executable turns each kind into its exit code (1, 3, 130/143); a test or
+/// The `frugal` executable turns each kind into its exit code (1, 3, 130/143, 4); a test or
 /// another tool reads ``kind`` and ``message``.
 public struct PipelineFailure: Error, CustomStringConvertible, Sendable, Equatable {
     /// What went wrong, as the exit-code contract tells it apart.
@@ -12,6 +12,8 @@ public struct PipelineFailure: Error, CustomStringConvertible, Sendable, Equatab
         case harness
         /// A signal (SIGINT or SIGTERM) stopped the suite (exit 130 or 143).
         case interrupted(signal: Int32)
+        /// A comparison could not tell at its threshold (exit 4): never a failure, never "unchanged".
+        case inconclusive
     }
 
     /// What went wrong.

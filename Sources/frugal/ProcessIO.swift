@@ -78,12 +78,13 @@ struct CLIFailure: Error {
 }
 
 extension CLIFailure {
-    /// The pipeline's failure with its contract exit code (1, 3, 130 or 143).
+    /// The pipeline's failure with its contract exit code (1, 3, 130 or 143, 4).
     init(_ failure: PipelineFailure) {
         switch failure.kind {
         case .badInput: self = .badInput(failure.message)
         case .harness: self = .harness(failure.message)
         case .interrupted(let signal): self = Run.interruptedFailure(signal, detail: failure.message)
+        case .inconclusive: self = CLIFailure(code: .inconclusive, message: failure.message)
         }
     }
 }
