@@ -40,17 +40,17 @@ scripts/setup.sh
 # 142 s): apps and programs that sleep through their runs and are judged on counts, never on how
 # long something took: AnyAppEvidenceRunTests (wakeups of a 25 Hz timer scored with a stray one a
 # second to spare, refused and reset connections), VerdictsConfigCLITests (a quiet program and a
-# 20 Hz poller), ResourceWatchRunTests (bytes read and mapped), WakeupTraceTests (the shares of
-# traced wakeups by cause, in the run's own cgroup, held to bounds measured beside two CPU hogs).
-# About 38 s off the main lane. ThreadAttributionTests stays there: it allows one stray wakeup,
-# seen once beside its own runs alone.
+# 20 Hz poller), WakeupTraceTests (the shares of traced wakeups by cause, in the run's own cgroup,
+# held to bounds measured beside two CPU hogs). About 33 s off the main lane. Two stay there:
+# ThreadAttributionTests allows one stray wakeup, seen once beside its own runs alone; and
+# ResourceWatchRunTests, whose `cat` of 24 MiB read 3980 bytes by rchar at load 20 in this lane and
+# in one of two runs alone at load 8 (a race of its own, not of the lane), until that is fixed.
 network=(
     FrugalHarnessTests.NetworkWorkloadPairTests
     FrugalCLITests.ABCommandTests
     FrugalCLITests.CLIOutputPathTests
     FrugalHarnessTests.AnyAppEvidenceRunTests
     FrugalCLITests.VerdictsConfigCLITests
-    FrugalHarnessTests.ResourceWatchRunTests
     FrugalHarnessTests.WakeupTraceTests
 )
 beside=(
