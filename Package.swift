@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "FrugalReport", targets: ["FrugalReport"]),
         // For the fuzz targets in Fuzz/ (a package of its own, so the fuzzer never touches this build).
         .library(name: "FrugalConfig", targets: ["FrugalConfig"]),
+        // The suite as a library: plan, run, report, history (what `frugal run` is over).
+        .library(name: "FrugalPipeline", targets: ["FrugalPipeline"]),
         // The fuzz targets' bodies: Fuzz/ runs them under libFuzzer, the tests replay their seeds.
         .library(name: "FrugalFuzzTargets", targets: ["FrugalFuzzTargets"]),
         // `swift package frugal run` in a user's package (Examples/ and docs/YOUR-APP.md).
@@ -97,6 +99,8 @@ let package = Package(
         // What the libFuzzer targets in Fuzz/ call, built with everything else so the tests replay the
         // committed seeds and a bounded set of mutations through the same code (FuzzReplayTests).
         .target(name: "FrugalFuzzTargets", dependencies: ["FrugalCore", "FrugalConfig", "FrugalReport"]),
+        // A suite from plans to report set, one way for the CLI, tests and other tools (docs/ARCHITECTURE.md).
+        .target(name: "FrugalPipeline", dependencies: ["FrugalCore", "FrugalHarness", "FrugalReport", "FrugalHistory", "FrugalConfig", "FrugalWorkloads"]),
         .target(name: "FrugalTesting", dependencies: ["FrugalKit", "FrugalProtocol", "FrugalCore", "FrugalProbe"]),
         .target(name: "FrugalWorkloads", dependencies: ["FrugalKit", "FrugalCore", "FrugalProbe"]),
         // The process every built-in workload runs in: it links only the app runtime and the
@@ -106,7 +110,7 @@ let package = Package(
             name: "frugal",
             dependencies: [
                 "FrugalCore", "FrugalProbe", "FrugalHarness", "FrugalReport", "FrugalWorkloads",
-                "FrugalHistory", "FrugalConfig",
+                "FrugalHistory", "FrugalConfig", "FrugalPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
@@ -138,6 +142,7 @@ let package = Package(
         .testTarget(name: "FrugalHistoryTests", dependencies: ["FrugalHistory", "FrugalCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "FrugalConfigTests", dependencies: ["FrugalConfig", "FrugalCore"]),
         .testTarget(name: "FrugalFuzzTargetsTests", dependencies: ["FrugalFuzzTargets"]),
+        .testTarget(name: "FrugalPipelineTests", dependencies: ["FrugalPipeline", "FrugalHarness", "FrugalCore", "FrugalReport", "frugal-workload-host"]),
         .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host", .product(name: "Yams", package: "Yams")]),
     ],
     // Swift 6 language mode: strict concurrency checking, data races are compile errors.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import FrugalCore
 import FrugalHarness
+import FrugalPipeline
 import FrugalReport
 
 /// `frugal bisect GOOD BAD`: the first commit at which one value regresses, by A/B runs of each
@@ -97,15 +98,10 @@ struct Bisect: ParsableCommand {
             if let known = current.verdicts[commit] { return known }
             ProcessIO.progress("frugal bisect: step \(current.verdicts.count + 1): \(commit.prefix(12)) \(builder.subject(commit)) against GOOD")
             if !current.built.contains(commit) { current.built.append(commit) }
-            var session = ABSession(options: ab,
-                                    base: ABSideSpec(label: "base", productsDir: ab.baseProductsDir, executable: ab.baseExecutable,
-                                                     environment: ABOptions.environment(ab.baseEnv), revision: goodCommit),
-                                    head: ABSideSpec(label: "head", productsDir: ab.headProductsDir, executable: ab.headExecutable,
-                                                     environment: ABOptions.environment(ab.headEnv), revision: commit))
+            var session = ab.session(base: ab.baseSide(revision: goodCommit), head: ab.headSide(revision: commit))
             session.focus = { $0.kind == kind && $0.name == name }
             session.interruption = interruption
-            session.installSignals = false
-            let result = try session.run(outForSignals: directory)
+            let result = try session.runFromCommandLine(out: directory, installingSignals: false)
             let entries = (result.head.comparison?.results ?? []).flatMap { $0.audits + $0.metrics }.filter { $0.kind == kind && $0.name == name }
             guard !entries.isEmpty else {
                 throw CLIFailure.badInput("\(target) was not measured in the runs of \(commit.prefix(12)) and GOOD (check --workload, --scenario)")

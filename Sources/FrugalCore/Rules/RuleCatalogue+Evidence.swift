@@ -5,7 +5,7 @@ extension RuleCatalogue {
     /// By rule id: (evidence, not applicable when).
     static let evidence: [String: (evidence: String, notApplicable: String)] = [
         "power.avoid-polling": (
-            "/proc/<pid>/task/*/status voluntary context switches of every thread, sampled from outside every 0.2 s through the wait steps; libdispatch's manager thread (known by its stack) up to its 1 Hz pool monitor is the platform's; slices with a request on the wire (a proxy connection open or refused, an origin request), a file being written, frames drawn, a delivered warning, suspension or a fifth of a CPU are not idle; the main thread's wakeups while the active app drew at a frame rate (10/s or more in every slice for 0.5 s or longer) are not charged. Any process (app or black box)",
+            "/proc/<pid>/task/*/status voluntary context switches of every thread, sampled from outside every 0.2 s through the wait steps; libdispatch's manager thread (known by its stack) up to its 1 Hz pool monitor is the platform's; slices with a request on the wire (a proxy connection open or refused, an origin request, to its last byte and one sample after it for the result's hand-off), a file being written, frames drawn, a delivered warning, suspension or a fifth of a CPU are not idle; the main thread's wakeups while the active app drew at a frame rate (10/s or more in every slice for 0.5 s or longer) are not charged. Any process (app or black box)",
             "the scenario has no wait step, or the app was idle under 1 s in all"),
         "power.coalesce-work": ("planned", "planned"),
         "power.cpu-budget": ("planned", "planned"),
