@@ -13,7 +13,9 @@ struct Merge: ParsableCommand {
         all the shards' runs as if the suite had been run at once. Shards run on different
         machines keep each machine's environment, and each run names the machine it ran on;
         comparing such a report with a baseline warns. A missing shard is a warning; the same
-        shard twice, or shards of different splits, is bad input (exit 1).
+        shard twice, or shards of different splits, is bad input (exit 1). Reports that are no
+        shards pool their runs when they ran the same workloads and scenarios; reports of
+        different suites are bad input unless --allow-different-suites (then a warning).
 
         --config (default: ./frugal.yml if present) judges the joined results by the project's
         assertions, as frugal run does (exit 2 when an error-level one fails): an assertion on a
@@ -34,6 +36,9 @@ struct Merge: ParsableCommand {
     @Option(help: ArgumentHelp("The project file whose assertions judge the joined report (default: ./frugal.yml if present); exit 2 when an error-level one fails.", valueName: "file"))
     var config: String?
 
+    @Flag(help: "Merge reports that are no shards even when they ran different workloads or scenarios (a warning names them); without it they are refused.")
+    var allowDifferentSuites = false
+
     @Flag(help: "Print GitHub Actions annotations (::error ...) for regressions and failed assertions.")
     var githubAnnotations = false
 
@@ -51,7 +56,7 @@ struct Merge: ParsableCommand {
         let reports = try inputs.map(ReportInput.load)
         let baselineReport = try baseline.map(ReportInput.load)
         var (report, warnings) = try { () throws -> (Report, [String]) in
-            do { return try ReportMerger.merge(reports, names: inputs) } catch let failure as ReportMerger.Failure {
+            do { return try ReportMerger.merge(reports, names: inputs, allowDifferentSuites: allowDifferentSuites) } catch let failure as ReportMerger.Failure {
                 throw CLIFailure.badInput(failure.description)
             }
         }()
@@ -75,7 +80,7 @@ struct Merge: ParsableCommand {
             files.append(junit)
             ProcessIO.progress("frugal: merged \(reports.count) report\(reports.count == 1 ? "" : "s") (\(report.runs.count) runs) into " + files.map(\.path).joined(separator: ", "))
         } catch {
-            throw CLIFailure.harness("cannot write the merged report to \(directory.path): \(error)")
+            throw CLIFailure.harness("cannot write the merged report to \(directory.path): \(ErrorText.reason(error))")
         }
         if let comparison = report.comparison { print(ComparisonTextRenderer.render(comparison), terminator: "") }
         try CIOutput.finish(report, jsonStdout: false, annotations: githubAnnotations)

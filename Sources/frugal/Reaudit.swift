@@ -64,7 +64,7 @@ struct Reaudit: ParsableCommand {
             let files = try TraceFiles.writeSet(report, traces: traces, to: directory, evidence: evidence)
             if !quiet { ProcessIO.progress("frugal reaudit: wrote " + files.prefix(files.count - traces.count).map(\.path).joined(separator: ", ")) }
         } catch {
-            throw CLIFailure.harness("cannot write the report to \(directory.path): \(error)")
+            throw CLIFailure.harness("cannot write the report to \(directory.path): \(ErrorText.reason(error))")
         }
         if let comparison = report.comparison, !quiet { print(ComparisonTextRenderer.render(comparison), terminator: "") }
         try CIOutput.finish(report, jsonStdout: false, annotations: false)
@@ -95,14 +95,14 @@ struct Reaudit: ParsableCommand {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
-            throw CLIFailure.badInput("cannot read \(path): \(error.localizedDescription)")
+            throw CLIFailure.badInput("cannot read \(path): \(ErrorText.reason(error))")
         }
         do {
             return try EvidenceFile.decode(data)
         } catch let error as DecodingError {
-            throw CLIFailure.badInput("\(path) is not Frugal evidence: \(DecodingErrorText.describe(error))")
+            throw CLIFailure.badInput("\(path) is not Frugal evidence: \(DecodingErrorText.describe(error, data: data))")
         } catch {
-            throw CLIFailure.badInput("\(path): \(error)")
+            throw CLIFailure.badInput("\(path): \(ErrorText.reason(error))")
         }
     }
 }

@@ -136,7 +136,7 @@ struct ProductBuilder {
         do {
             try process.run()
         } catch {
-            throw CLIFailure.badInput("cannot run swift to build the products in \(project.file): \(error)")
+            throw CLIFailure.badInput("cannot run swift to build the products in \(project.file): \(ErrorText.reason(error))")
         }
         let output = capture ? pipe.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()

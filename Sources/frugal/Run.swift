@@ -293,7 +293,7 @@ struct Run: ParsableCommand {
         } catch {
             // The history must not hold a run whose report does not exist.
             history?.undo()
-            throw CLIFailure.harness("cannot write the report to \(directory.path): \(error)")
+            throw CLIFailure.harness("cannot write the report to \(directory.path): \(ErrorText.reason(error))")
         }
         if let harnessFailure {
             throw CLIFailure.harness("\(harnessFailure) (the report holds the \(records.count) runs that finished)")
@@ -328,9 +328,9 @@ struct Run: ParsableCommand {
             throw CLIFailure.badInput("--history \(path): it is \(kind), not a regular file; name a history file or a new path")
         }
         do {
-            try HistoryStore.checkUsable(path: path)
+            try HistoryStore.checkWritable(path: path)
         } catch {
-            throw CLIFailure.badInput("--history \(path): \(error)")
+            throw CLIFailure.badInput("--history \(path): \(HistoryStore.describe(error))")
         }
     }
 
@@ -356,7 +356,7 @@ struct Run: ParsableCommand {
             let trends = try? store.history(limit: 20)
             return HistoryRecording(trends: trends, failure: nil, undo: { try? store.removeRun(id) })
         } catch {
-            return HistoryRecording(trends: nil, failure: "\(error)")
+            return HistoryRecording(trends: nil, failure: HistoryStore.describe(error))
         }
     }
 
