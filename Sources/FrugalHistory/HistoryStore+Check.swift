@@ -55,7 +55,7 @@ extension HistoryStore {
         if let error = error as? HistoryError { return error.description }
         guard let error = error as? DatabaseError else { return ErrorText.reason(error) }
         switch error.resultCode {
-        case .SQLITE_NOTADB: return "not an SQLite database"
+        case .SQLITE_NOTADB: return "not a database SQLite can read"
         case .SQLITE_CORRUPT: return "a damaged SQLite database"
         case .SQLITE_CANTOPEN: return "SQLite cannot open it"
         case .SQLITE_READONLY: return "SQLite cannot write it (read-only)"
