@@ -7,6 +7,7 @@ pid_t frugal_gettid(void) { return (pid_t)syscall(SYS_gettid); }
 
 #include <sys/prctl.h>
 int frugal_set_current_thread_name(const char *name) { return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0); }
+int frugal_set_child_subreaper(int on) { return prctl(PR_SET_CHILD_SUBREAPER, (unsigned long)(on != 0), 0, 0, 0); }
 
 #include <fcntl.h>
 int frugal_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }

@@ -43,7 +43,7 @@ enum BoundedYAML {
             // One byte past the limit tells a file at the limit from a larger one without reading it all.
             data = try handle.read(upToCount: ConfigLimits.maxBytes + 1) ?? Data()
         } catch {
-            throw ConfigError(file: path, line: nil, problem: "cannot read the file (\(error.localizedDescription))")
+            throw ConfigError(file: path, line: nil, problem: "cannot read the file (\(ErrorText.reason(error)))")
         }
         guard data.count <= ConfigLimits.maxBytes else {
             throw ConfigError(file: path, line: nil, problem: "the file is larger than \(ConfigLimits.maxBytes / 1024) KiB, the limit for a config")

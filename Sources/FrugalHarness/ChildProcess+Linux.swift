@@ -121,6 +121,9 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
         var failedCall: UnsafePointer<CChar>?
         var path = shellStub ? SpawnPath.shellStub : SpawnPath.posixSpawn
         var writtenGroups = cgroupProcs.count
+        // The harness is the subreaper of what its runs start: its own child is recorded as such
+        // before any search for adopted processes can see it (ChildSubreaper).
+        ChildSubreaper.gate.lock()
         let status = if joining && !shellStub {
             Self.spawnDirect(path: arguments[0], argv: argv, envp: envp,
                              dups: [(controlPipe[0], FrugalProtocol.controlFD), (eventPipe[1], FrugalProtocol.eventFD), (STDERR_FILENO, STDOUT_FILENO)],
@@ -133,6 +136,8 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
             posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
         }
         let spawned = MonotonicClock.now()
+        if pid > 0 { ChildSubreaper.spawned(pid) }
+        ChildSubreaper.gate.unlock()
         // The child's ends, now its own (or nobody's): a failed close leaves nothing to undo.
         try? SystemCall.close(controlPipe[0], subject: "control pipe")
         try? SystemCall.close(eventPipe[1], subject: "event pipe")
@@ -165,6 +170,8 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
     }
 
     private func reap() {
+        // Reaped (or gone): the pid is no longer this harness's child.
+        defer { ChildSubreaper.reaped(pid) }
         // Wait for the exit without reaping, so /proc/<pid>/io still holds the final totals
         // (writes made in the last moments before exit, which no periodic sample saw).
         var info = siginfo_t()

@@ -1,4 +1,5 @@
 import Foundation
+import FrugalCore
 import FrugalProbe
 
 /// A failure of the harness itself (exit code 3), as opposed to a finding about the workload.
@@ -35,11 +36,11 @@ public enum HarnessError: Error, CustomStringConvertible, Sendable {
 
     public var description: String {
         switch self {
-        case .spawn(let program, let underlying): return "cannot start \(program): \(underlying)"
-        case .sandbox(let parent, let underlying): return "cannot create the app sandbox under \(parent): \(underlying)"
+        case .spawn(let program, let underlying): return "cannot start \(program): \(ErrorText.reason(underlying))"
+        case .sandbox(let parent, let underlying): return "cannot create the app sandbox under \(parent): \(ErrorText.reason(underlying))"
         case .resourceOutside(let path, let directory): return "'\(path)' is outside \(directory)"
         case .cgroup(let reason, _): return reason
-        case .network(let component, let underlying): return "cannot start the \(component) on loopback: \(underlying)"
+        case .network(let component, let underlying): return "cannot start the \(component) on loopback: \(ErrorText.reason(underlying))"
         case .controlPipeClosed: return "the control pipe is already closed"
         case .io(let error): return "\(error)"
         case .file(let path, let operation): return "cannot \(operation) \(path)"

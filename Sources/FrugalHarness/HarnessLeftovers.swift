@@ -79,6 +79,8 @@ extension HarnessLeftovers {
         // The runs' own groups (killing what is inside), then the pressure runs' memory groups:
         // a killed process leaves its cgroup a moment later, so retry for up to a second.
         RunContainment.endLiveRuns()
+        // And what left the groups: the adopted orphans would go on under init once this process exits.
+        ChildSubreaper.endEveryAdopted()
         for _ in 0..<10 {
             if MemoryCgroup.removeGroups(ownedBy: getpid()) == 0 { return }
             usleep(100_000)

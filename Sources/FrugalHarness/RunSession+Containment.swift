@@ -12,17 +12,37 @@ extension RunSession {
         guard launcher.startsSystemProcesses else { return [] }
         let members = containment.map { $0.pids } ?? ProcessGroupScan.members(ofGroup: process.pid)
         let escaped = EscapedProcessScan.carrying(sandbox.environment).filter { !members.contains($0) }
-        return (members + escaped).filter { $0 != process.pid }
+        var all = members + escaped
+        all += adoptedProcesses().filter { !all.contains($0) }
+        return all.filter { $0 != process.pid }
+    }
+
+    /// The run's processes by the parent chain, live: the main process's descendants and the
+    /// harness's adopted orphans that are the run's, however they left the cgroup and the process
+    /// group (`ChildSubreaper`). Their zombies are reaped here.
+    func adoptedProcesses() -> [pid_t] {
+        guard let adoption else { return [] }
+        let found = ChildSubreaper.adopted(run: adoption.token, roots: [process.pid])
+        ChildSubreaper.reapAdopted(found)
+        return found.filter { !$0.zombie }.map(\.pid)
+    }
+
+    /// SIGKILL to the run's processes by the parent chain until none is left (`ChildSubreaper`).
+    func endAdopted() {
+        guard let adoption else { return }
+        ChildSubreaper.endAdopted(run: adoption.token, roots: [process.pid])
     }
 
     /// SIGKILL to every process of the run: `cgroup.kill` (or the v1 freezer sweep), else the
-    /// process group; and any that left the cgroup but carries the run's sandbox.
+    /// process group; any that left the cgroup but carries the run's sandbox; and every one the
+    /// parent chain leads to (the main process's descendants, the run's adopted orphans).
     func killEveryProcess() {
         if let containment {
             containment.killAll()
         }
         process.kill(SIGKILL)
         killEscaped()
+        endAdopted()
     }
 
     /// SIGKILL to the processes that carry this run's sandbox in their environment but are not
@@ -63,6 +83,7 @@ extension RunSession {
         } else {
             for (pid, _, _) in found { _ = try? SystemCall.retrying("kill", subject: "\(pid)") { Glibc.kill(pid, SIGKILL) } }
         }
+        endAdopted()
         let ended = MonotonicClock.now()
         for (pid, command, started) in found {
             stragglers.append(Straggler(pid: pid, command: command,
@@ -123,6 +144,7 @@ extension RunSession {
         _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: true)
         taskExitToken.map(TaskExitMonitor.shared.endWatching)
         if options.keepSandboxes { HarnessLeftovers.markKept(sandbox.root.path) } else { sandbox.remove() }
+        adoption?.end()
     }
 }
 

@@ -64,6 +64,9 @@ final class RunSession {
     /// group is used instead, which a program can leave (`setsid`).
     let containment: RunCgroup?
     let containmentUnavailable: String?
+    /// The run among the runs going on, for the processes the harness adopts as their subreaper
+    /// (`Containment/ChildSubreaper+Linux.swift`); nil for an in-memory app.
+    let adoption: RunAdoption?
     /// This run's watch of the kernel's exit records, when the machine gives them.
     let taskExitToken: Int?
     /// Processes that outlived a main process of the run (ended by the harness).
@@ -105,6 +108,8 @@ final class RunSession {
         self.workload = workload
         self.launcher = launcher
         self.clock = clock
+        // First, before anything is started: what the run starts is adopted as the run's.
+        adoption = launcher.startsSystemProcesses ? RunAdoption() : nil
         if case .command = plan.target { isBlackBox = true } else { isBlackBox = false }
         let command = Self.launchCommand(plan, options: options)
         self.launchArguments = launchArguments ?? command.arguments

@@ -100,7 +100,7 @@ public struct BisectSession {
             do {
                 try encoder.encode(current).write(to: stateURL, options: .atomic)
             } catch {
-                throw PipelineFailure.harness("cannot write the bisection's state to \(statePath): \(error)")
+                throw PipelineFailure.harness("cannot write the bisection's state to \(statePath): \(ErrorText.reason(error))")
             }
         }
         func verdict(_ index: Int) throws -> String {

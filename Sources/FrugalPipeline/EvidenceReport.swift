@@ -38,7 +38,7 @@ public enum EvidenceReport {
         } catch {
             // The history must not hold a run whose report does not exist.
             recording?.undo()
-            throw PipelineFailure.harness("cannot write the report to \(out.path): \(error)")
+            throw PipelineFailure.harness("cannot write the report to \(out.path): \(ErrorText.reason(error))")
         }
     }
 
@@ -59,7 +59,7 @@ public enum EvidenceReport {
             let trends = try? store.history(limit: 20)
             return HistoryRecording(trends: trends, failure: nil, undo: { try? store.removeRun(id) })
         } catch {
-            return HistoryRecording(trends: nil, failure: "\(error)")
+            return HistoryRecording(trends: nil, failure: HistoryStore.describe(error))
         }
     }
 }

@@ -63,7 +63,7 @@ struct ProductBuilder {
         do {
             try process.run()
         } catch {
-            throw PipelineFailure.badInput("cannot run swift to build the products in \(project.file): \(error)")
+            throw PipelineFailure.badInput("cannot run swift to build the products in \(project.file): \(ErrorText.reason(error))")
         }
         let output = capture ? pipe.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()

@@ -15,15 +15,16 @@ public enum ReportSetMerge {
         public var files: [URL]
     }
 
-    /// Joins `reports` (named by `names` in messages) as if the suite had been run at once,
+    /// Joins `reports` (named by `names` in messages) as if the suite had been run at once
+    /// (reports of different suites that are no shards only with `allowDifferentSuites`),
     /// judges the joined results by `assertions` (an assertion on a median must see every
     /// shard's runs), compares with `baseline` and writes the set into `out`.
-    public static func merge(_ reports: [Report], names: [String], assertions: AssertionSet?,
+    public static func merge(_ reports: [Report], names: [String], allowDifferentSuites: Bool = false, assertions: AssertionSet?,
                              baseline: (report: Report, name: String)?, out: URL) throws -> Merged {
         var report: Report
         var warnings: [String]
         do {
-            (report, warnings) = try ReportMerger.merge(reports, names: names)
+            (report, warnings) = try ReportMerger.merge(reports, names: names, allowDifferentSuites: allowDifferentSuites)
         } catch let failure as ReportMerger.Failure {
             throw PipelineFailure.badInput(failure.description)
         }
@@ -46,7 +47,7 @@ public enum ReportSetMerge {
             files.append(junit)
             return Merged(report: report, warnings: warnings, files: files)
         } catch {
-            throw PipelineFailure.harness("cannot write the merged report to \(out.path): \(error)")
+            throw PipelineFailure.harness("cannot write the merged report to \(out.path): \(ErrorText.reason(error))")
         }
     }
 }

@@ -48,13 +48,21 @@ extension ProcFS {
     /// When `pid` started, in monotonic nanoseconds, or nil when it is gone.
     public static func startTime(pid: Int32) -> UInt64? {
         guard let text = try? FileReader.readText("/proc/\(pid)/stat"), let ticks = parseStartTicks(stat: text) else { return nil }
+        return startTime(ticks: ticks)
+    }
+
+    /// A start time in clock ticks after boot (``parseStartTicks(stat:)``) in monotonic
+    /// nanoseconds. It is the start rounded down to a tick (10 ms at 100 Hz).
+    public static func startTime(ticks: UInt64) -> UInt64 {
         let hertz = UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
         var boot = timespec(), monotonic = timespec()
         clock_gettime(CLOCK_BOOTTIME, &boot)
         clock_gettime(CLOCK_MONOTONIC, &monotonic)
         // The start time counts from boot, suspended time included; the monotonic clock does not.
         let suspended = (Int64(boot.tv_sec) - Int64(monotonic.tv_sec)) * 1_000_000_000 + Int64(boot.tv_nsec) - Int64(monotonic.tv_nsec)
-        let started = Int64(ticks * 1_000_000_000 / hertz) - max(0, suspended)
+        // Whole seconds and the rest apart: ticks × 10⁹ overflows after 5.8 years of uptime at 100 Hz.
+        let nanoseconds = (ticks / hertz).multipliedReportingOverflow(by: 1_000_000_000).partialValue + ticks % hertz * 1_000_000_000 / hertz
+        let started = Int64(clamping: nanoseconds) - max(0, suspended)
         return started > 0 ? UInt64(started) : 0
     }
 

@@ -1,5 +1,6 @@
 import CFrugalSystem
 import Foundation
+import FrugalCore
 import FrugalProbe
 
 /// Writes a report set as one: every file goes into a staging directory beside the target, and
@@ -186,48 +187,81 @@ public enum ReportDirectory {
 
     private static func topLevel(_ path: String) -> String { String(path.split(separator: "/").first ?? Substring(path)) }
 
-    private static func reason(_ error: Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let underlying, underlying.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(underlying.code))) }
-        return (error as NSError).localizedDescription
-    }
+    private static func reason(_ error: Error) -> String { ErrorText.reason(error) }
 }
 
 /// Held by the `frugal run` writing a report directory, for the whole run: a second run given the
 /// same `--out` is refused at its start instead of silently replacing the first one's report.
-/// An advisory `flock` on a hidden file beside the directory; the kernel releases it whatever
-/// way the process ends. Only the holder removes the file, and only while it holds the lock: a
-/// refused run leaves it alone (it once deleted the holder's file, so a third run got in). A run
-/// that opened the file just before the holder removed it finds its inode gone from the path once
-/// it has the lock, and tries again on the new file.
+///
+/// Keyed on the directory itself, not on the name it was given: the path is first made the one
+/// the kernel reaches (``OutputPath/canonicalDirectory(_:)``: links and `..` followed), the lock
+/// file is opened in the parent directory by its descriptor (so the parent reached by any name,
+/// a bind mount included, holds the one file), and the directory's own descriptor is locked too
+/// where it exists (a mount point, which is never swapped, reached through a second mount of it).
+/// Two names for one `--out` once took two locks.
+///
+/// An advisory `flock`; the kernel releases it whatever way the process ends. Only the holder
+/// removes the lock file, and only while it holds the lock: a refused run leaves it alone (it once
+/// deleted the holder's file, so a third run got in). A run that opened the file just before the
+/// holder removed it finds its inode gone from the name once it has the lock, and tries again.
 public final class ReportDirectoryLock {
     let path: String
+    private let name: String
+    private let parentFD: Int32
     private let fd: Int32
+    /// The directory's own descriptor, locked; -1 when it did not exist yet.
+    private let directoryFD: Int32
 
     /// Takes the lock, or throws a `ReportError` naming the run that holds it.
     public init(_ directory: URL) throws {
-        let directory = directory.standardizedFileURL
-        let path = directory.deletingLastPathComponent().appendingPathComponent(OutputPath.hiddenSibling(of: directory.lastPathComponent, suffix: ".frugal-lock")).path
-        self.path = path
-        fd = try Self.acquire(path, directory: directory)
+        let directory = URL(fileURLWithPath: try OutputPath.canonicalDirectory(directory.path))
+        let parent = directory.deletingLastPathComponent().path
+        name = OutputPath.hiddenSibling(of: directory.lastPathComponent, suffix: ".frugal-lock")
+        path = directory.deletingLastPathComponent().appendingPathComponent(name).path
+        let parentFD = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard parentFD >= 0 else { throw ReportError("cannot open \(parent): \(String(cString: strerror(errno)))") }
+        let fd: Int32
+        do {
+            fd = try Self.acquire(name, in: parentFD, path: path, directory: directory)
+        } catch {
+            close(parentFD)
+            throw error
+        }
         ftruncate(fd, 0)
         let pid = "\(getpid())\n"
         _ = pid.withCString { write(fd, $0, strlen($0)) }
+        // The directory itself (O_NOFOLLOW: it is the link's target already). Another name for it
+        // whose parent is not this one (a second mount of a mount point) meets this lock.
+        let own = open(directory.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if own >= 0, flock(own, LOCK_EX | LOCK_NB) != 0 {
+            let holder = Self.holder(ofDirectory: own)
+            close(own)
+            unlinkat(parentFD, name, 0)
+            close(fd)
+            close(parentFD)
+            throw ReportError("another frugal run\(holder.map { " (pid \($0))" } ?? "") is writing a report to \(directory.path) by another name")
+        }
+        self.parentFD = parentFD
+        self.fd = fd
+        directoryFD = own
         // Held: no live run writes here now, so a staging directory of a dead one is a leftover.
         ReportDirectory.removeStaleStaging(for: directory)
     }
 
-    private static func acquire(_ path: String, directory: URL) throws -> Int32 {
+    private static func acquire(_ name: String, in parentFD: Int32, path: String, directory: URL) throws -> Int32 {
         for _ in 0..<100 {
-            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            let fd = openat(parentFD, name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
             guard fd >= 0 else { throw ReportError("cannot create \(path): \(String(cString: strerror(errno)))") }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-                let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+                var bytes = [UInt8](repeating: 0, count: 32)
+                let count = pread(fd, &bytes, bytes.count, 0)
+                let holder = String(decoding: bytes.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                 close(fd)
                 throw ReportError("another frugal run\(holder.isEmpty ? "" : " (pid \(holder))") is writing a report to \(directory.path)")
             }
             var held = stat(), named = stat()
-            if fstat(fd, &held) == 0, stat(path, &named) == 0, held.st_ino == named.st_ino, held.st_dev == named.st_dev {
+            if fstat(fd, &held) == 0, fstatat(parentFD, name, &named, AT_SYMLINK_NOFOLLOW) == 0,
+               held.st_ino == named.st_ino, held.st_dev == named.st_dev {
                 return fd
             }
             // The previous holder removed the file between our open and our lock: lock the new one.
@@ -236,9 +270,27 @@ public final class ReportDirectoryLock {
         throw ReportError("cannot take the lock \(path): it was replaced 100 times in a row")
     }
 
+    /// The pid holding a `flock` on the directory open as `fd`, from `/proc/locks` (by the inode),
+    /// or nil when it cannot be told.
+    static func holder(ofDirectory fd: Int32) -> String? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return nil }
+        // "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF": pid, then major:minor:inode (hex device numbers).
+        let dev = UInt64(info.st_dev)
+        let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfff), minor = (dev & 0xff) | ((dev >> 12) & ~0xff)
+        let device = String(format: "%02llx:%02llx:%llu", major, minor, UInt64(info.st_ino))
+        for line in locks.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.count > 5, fields[1] == "FLOCK", fields[5] == device { return String(fields[4]) }
+        }
+        return nil
+    }
+
     deinit {
         // Still holding the lock: no other process can be between its open and its lock check.
-        unlink(path)
+        unlinkat(parentFD, name, 0)
         close(fd)
+        if directoryFD >= 0 { close(directoryFD) }
+        close(parentFD)
     }
 }

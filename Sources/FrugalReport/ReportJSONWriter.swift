@@ -18,10 +18,10 @@ public enum ReportJSONWriter {
 
     /// Writes `report` to `url` (created or truncated).
     public static func write(_ report: Report, to url: URL) throws {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw ReportError("cannot create \(url.path)")
-        }
-        let handle = try FileHandle(forWritingTo: url)
+        // open(2) itself, for its errno: Foundation's createFile says only that it failed.
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ReportError("cannot create \(url.path): \(String(cString: strerror(errno)))") }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
         defer { try? handle.close() }
         try write(report, to: handle)
     }

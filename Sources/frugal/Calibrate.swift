@@ -56,16 +56,23 @@ struct Calibrate: ParsableCommand {
     /// on another fingerprint.
     static func loadForGating(_ path: String) throws -> NoiseCalibration {
         let data: Data
+        // The kind first: a FIFO would be waited on for ever.
+        var info = stat()
+        if stat(path, &info) == 0, let kind = FileKind.nonRegular(mode: info.st_mode) {
+            throw CLIFailure.badInput("cannot read the calibration \(path): it is \(kind), not a calibration file")
+        }
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw CLIFailure.badInput("cannot read the calibration \(path): \(error.localizedDescription)")
+            throw CLIFailure.badInput("cannot read the calibration \(path): \(ErrorText.reason(error))")
         }
         let calibration: NoiseCalibration
         do {
             calibration = try JSONDecoder().decode(NoiseCalibration.self, from: data)
+        } catch let error as DecodingError {
+            throw CLIFailure.badInput("\(path) is not a frugal calibration: \(DecodingErrorText.describe(error, data: data))")
         } catch {
-            throw CLIFailure.badInput("\(path) is not a frugal calibration: \(error)")
+            throw CLIFailure.badInput("\(path) is not a frugal calibration: \(ErrorText.reason(error))")
         }
         if let refusal = calibration.refusal(on: HostFingerprint.current()) {
             throw CLIFailure.badInput("\(path): \(refusal)")

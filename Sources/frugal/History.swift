@@ -31,7 +31,7 @@ struct History: ParsableCommand {
             let store = try HistoryStore(readingFrom: db)
             history = try store.history(limit: limit, workload: workload)
         } catch {
-            throw CLIFailure.badInput("cannot read the history at \(db): \(error)")
+            throw CLIFailure.badInput("cannot read the history at \(db): \(HistoryStore.describe(error))")
         }
         print(HistoryText.render(history), terminator: "")
     }

@@ -14,7 +14,9 @@ struct Merge: ParsableCommand {
         all the shards' runs as if the suite had been run at once. Shards run on different
         machines keep each machine's environment, and each run names the machine it ran on;
         comparing such a report with a baseline warns. A missing shard is a warning; the same
-        shard twice, or shards of different splits, is bad input (exit 1).
+        shard twice, or shards of different splits, is bad input (exit 1). Reports that are no
+        shards pool their runs when they ran the same workloads and scenarios; reports of
+        different suites are bad input unless --allow-different-suites (then a warning).
 
         --config (default: ./frugal.yml if present) judges the joined results by the project's
         assertions, as frugal run does (exit 2 when an error-level one fails): an assertion on a
@@ -35,6 +37,9 @@ struct Merge: ParsableCommand {
     @Option(help: ArgumentHelp("The project file whose assertions judge the joined report (default: ./frugal.yml if present); exit 2 when an error-level one fails.", valueName: "file"))
     var config: String?
 
+    @Flag(help: "Merge reports that are no shards even when they ran different workloads or scenarios (a warning names them); without it they are refused.")
+    var allowDifferentSuites = false
+
     @Flag(help: "Print GitHub Actions annotations (::error ...) for regressions and failed assertions.")
     var githubAnnotations = false
 
@@ -53,7 +58,7 @@ struct Merge: ParsableCommand {
         let baselineReport = try baseline.map(ReportInput.load)
         let merged: ReportSetMerge.Merged
         do {
-            merged = try ReportSetMerge.merge(reports, names: inputs, assertions: assertions,
+            merged = try ReportSetMerge.merge(reports, names: inputs, allowDifferentSuites: allowDifferentSuites, assertions: assertions,
                                               baseline: baselineReport.map { ($0, baseline ?? "") }, out: directory)
         } catch let failure as PipelineFailure {
             throw CLIFailure(failure)

@@ -95,14 +95,14 @@ struct Reaudit: ParsableCommand {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
-            throw CLIFailure.badInput("cannot read \(path): \(error.localizedDescription)")
+            throw CLIFailure.badInput("cannot read \(path): \(ErrorText.reason(error))")
         }
         do {
             return try EvidenceFile.decode(data)
         } catch let error as DecodingError {
-            throw CLIFailure.badInput("\(path) is not Frugal evidence: \(DecodingErrorText.describe(error))")
+            throw CLIFailure.badInput("\(path) is not Frugal evidence: \(DecodingErrorText.describe(error, data: data))")
         } catch {
-            throw CLIFailure.badInput("\(path): \(error)")
+            throw CLIFailure.badInput("\(path): \(ErrorText.reason(error))")
         }
     }
 }

@@ -85,10 +85,14 @@ struct RenderReport: ParsableCommand {
             return parts[0] == run.workload && (parts.count < 2 || parts[1] == run.scenario) && (parts.count < 3 || parts[2] == String(run.repetition))
         }
         guard !chosen.isEmpty else { throw CLIFailure.badInput("--trace-run \(traceRun ?? ""): no run of \(input) matches (workload, workload/scenario or workload/scenario/repetition)") }
+        var info = stat()
+        if stat(directory, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
+            throw CLIFailure.badInput("--trace \(directory): it is \(FileKind.nonRegular(mode: info.st_mode) ?? "a regular file"), not a directory")
+        }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw CLIFailure.badInput("--trace \(directory): \(error.localizedDescription)")
+            throw CLIFailure.badInput("--trace \(directory): \(ErrorText.reason(error))")
         }
         for (index, run) in chosen {
             let name = String(TraceFiles.path(index: index, run: run).dropFirst(TraceFiles.directory.count + 1))
@@ -114,7 +118,7 @@ struct RenderReport: ParsableCommand {
         do {
             return try HistoryStore(readingFrom: history).history(limit: 20)
         } catch {
-            throw CLIFailure.badInput("cannot read the history at \(history): \(error)")
+            throw CLIFailure.badInput("cannot read the history at \(history): \(HistoryStore.describe(error))")
         }
     }
 }

@@ -21,14 +21,14 @@ enum ReportInput {
             // Mapped, not read: a large report is not held twice (file bytes and decoded model).
             data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
-            throw CLIFailure.badInput("cannot read \(path): \(error.localizedDescription)")
+            throw CLIFailure.badInput("cannot read \(path): \(ErrorText.reason(error))")
         }
         do {
             return try timelines ? ReportJSON.decode(data) : ReportJSON.decodeWithoutTimelines(data)
         } catch let error as DecodingError {
-            throw CLIFailure.badInput("\(path) is not a Frugal report: \(DecodingErrorText.describe(error))")
+            throw CLIFailure.badInput("\(path) is not a Frugal report: \(DecodingErrorText.describe(error, data: data))")
         } catch {
-            throw CLIFailure.badInput("\(path): \(error)")
+            throw CLIFailure.badInput("\(path): \(ErrorText.reason(error))")
         }
     }
 
@@ -43,18 +43,16 @@ enum ReportInput {
         }
     }
 
-    /// `--out` as the directory it names: a symbolic link is followed once, here, so the set is
-    /// swapped into its target and the lock is the target's (a link was itself swapped away and
-    /// replaced by a directory, and a second name for one directory escaped the lock). A link to
-    /// nothing is refused.
+    /// `--out` as the directory it names, by its one name (``OutputPath/canonicalDirectory(_:)``):
+    /// symbolic links are followed once, here, so the set is swapped into the target and the lock
+    /// is the target's (a link was itself swapped away and replaced by a directory, and a second
+    /// name for one directory, `link/` or `a/../out`, escaped the lock). A link to nothing is refused.
     static func resolveOut(_ out: String) throws -> String {
-        var info = stat()
-        guard lstat(out, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return out }
-        guard let resolved = realpath(out, nil) else {
-            throw CLIFailure.badInput("--out \(out): a symbolic link to nothing (\(String(cString: strerror(errno)))); name a directory or a new path")
+        do {
+            return try OutputPath.canonicalDirectory(out)
+        } catch {
+            throw CLIFailure.badInput("--out \(error)")
         }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     /// Checks that `--out` can take a report set and takes its lock, before any work: a second
@@ -77,7 +75,7 @@ enum ReportInput {
         do {
             try ReportFiles.writeAtomically(data, to: URL(fileURLWithPath: path))
         } catch {
-            throw CLIFailure.badInput("cannot write \(path): \(error.localizedDescription)")
+            throw CLIFailure.badInput("cannot write \(path): \(ErrorText.reason(error))")
         }
     }
 
@@ -86,7 +84,7 @@ enum ReportInput {
         do {
             try ReportFiles.writeAtomically(to: URL(fileURLWithPath: path)) { try ReportJSONWriter.write(report, to: $0) }
         } catch {
-            throw CLIFailure.badInput("cannot write \(path): \(error)")
+            throw CLIFailure.badInput("cannot write \(path): \(ErrorText.reason(error))")
         }
     }
 
@@ -124,7 +122,7 @@ enum CIOutput {
             do {
                 try ReportJSONWriter.write(report, to: FileHandle.standardOutput)
             } catch {
-                throw CLIFailure.harness("cannot write the report to standard output: \(error)")
+                throw CLIFailure.harness("cannot write the report to standard output: \(ErrorText.reason(error))")
             }
         }
         try findings(report)

@@ -315,9 +315,9 @@ struct Run: ParsableCommand {
             throw CLIFailure.badInput("--history \(path): it is \(kind), not a regular file; name a history file or a new path")
         }
         do {
-            try HistoryStore.checkUsable(path: path)
+            try HistoryStore.checkWritable(path: path)
         } catch {
-            throw CLIFailure.badInput("--history \(path): \(error)")
+            throw CLIFailure.badInput("--history \(path): \(HistoryStore.describe(error))")
         }
     }
 

@@ -91,6 +91,12 @@ pid_t frugal_gettid(void);
    when the thread object is already running). 0, or -1 with errno. */
 int frugal_set_current_thread_name(const char *name);
 
+/* Makes the calling process the child subreaper of its descendants (prctl
+   PR_SET_CHILD_SUBREAPER, Linux 3.4; no privilege needed): a process whose parent dies is
+   reparented to it rather than to init, however it left its process group, session or cgroup.
+   `on` 0 undoes it. 0, or -1 with errno. */
+int frugal_set_child_subreaper(int on);
+
 /* The signal the harness sends the main thread when a handler outlives the hang limit
    (SIGRTMIN + 4: a real-time signal nothing else in the process uses). */
 int frugal_hang_signal(void);

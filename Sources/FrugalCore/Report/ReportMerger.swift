@@ -7,12 +7,21 @@ public enum ReportMerger {
     }
 
     /// The joined report and what a reader should know about it (missing shards, pooled runs).
-    /// `names` label the reports in messages (their paths).
-    public static func merge(_ reports: [Report], names: [String]) throws -> (report: Report, warnings: [String]) {
+    /// `names` label the reports in messages (their paths). Reports that are no shards and ran
+    /// different suites (other workloads or scenarios) are refused unless `allowDifferentSuites`,
+    /// which merges them with a warning naming both.
+    public static func merge(_ reports: [Report], names: [String],
+                             allowDifferentSuites: Bool = false) throws -> (report: Report, warnings: [String]) {
         guard let first = reports.first else { throw Failure(description: "nothing to merge") }
         let names = reports.indices.map { $0 < names.count ? names[$0] : "report \($0 + 1)" }
         var warnings: [String] = []
         let shards = reports.compactMap(\.shard)
+        if shards.isEmpty, let mismatch = differentSuites(reports, names: names) {
+            guard allowDifferentSuites else {
+                throw Failure(description: mismatch + "; merge the reports of one suite, or give --allow-different-suites")
+            }
+            warnings.append(mismatch + "; merged as asked (--allow-different-suites)")
+        }
         if !shards.isEmpty {
             guard shards.count == reports.count else {
                 let unsharded = reports.indices.filter { reports[$0].shard == nil }.map { names[$0] }

@@ -1,4 +1,5 @@
 import Foundation
+import FrugalCore
 
 /// The parts of a HAR 1.2 file (W3C Web Performance WG's HTTP Archive, as browser DevTools,
 /// Charles and mitmproxy export it) that replaying and recording need. Fields Frugal does not
@@ -72,15 +73,29 @@ public struct HARArchive: Codable, Sendable {
 
     /// Reads a HAR file; errors name the file and what is wrong with it.
     public static func read(path: String) throws -> HARArchive {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw HARError(path: path, problem: "cannot be read (missing or not a file)")
+        // The kind first: a FIFO would be waited on for ever, a directory read as nothing.
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw HARError(path: path, problem: "cannot be read: \(String(cString: strerror(errno)))")
+        }
+        if let kind = FileKind.nonRegular(mode: info.st_mode) {
+            throw HARError(path: path, problem: "is \(kind), not a HAR file")
+        }
+        guard info.st_size <= maximumBytes else {
+            throw HARError(path: path, problem: "is \(info.st_size / 1_048_576) MiB, more than a HAR file may be (\(maximumBytes / 1_048_576) MiB)")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw HARError(path: path, problem: "cannot be read: \(ErrorText.reason(error))")
         }
         do {
             return try JSONDecoder().decode(HARArchive.self, from: data)
         } catch let error as DecodingError {
-            throw HARError(path: path, problem: "is not a HAR 1.2 file: \(Self.describe(error))")
+            throw HARError(path: path, problem: "is not a HAR 1.2 file: \(Self.describe(error, data: data))")
         } catch {
-            throw HARError(path: path, problem: "is not a HAR 1.2 file: \(error)")
+            throw HARError(path: path, problem: "is not a HAR 1.2 file: \(ErrorText.reason(error))")
         }
     }
 
@@ -94,13 +109,17 @@ public struct HARArchive: Codable, Sendable {
         }
     }
 
-    static func describe(_ error: DecodingError) -> String {
+    /// The largest HAR file read: as large as a report may be.
+    public static let maximumBytes: Int = 256 << 20
+
+    static func describe(_ error: DecodingError, data: Data? = nil) -> String {
         func at(_ path: [CodingKey]) -> String {
             path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         }
         switch error {
         case .keyNotFound(let key, let context): return "\(at(context.codingPath + [key])) is missing"
         case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(at(context.codingPath)): \(context.debugDescription)"
+        case .dataCorrupted(let context) where ErrorText.isWholeDocument(context): return ErrorText.invalidJSON(data)
         case .dataCorrupted(let context): return context.codingPath.isEmpty ? context.debugDescription : "\(at(context.codingPath)): \(context.debugDescription)"
         @unknown default: return "\(error)"
         }
