@@ -22,7 +22,11 @@ final class ChildSubreaperTests: XCTestCase {
                                                                   scenario: BlackBoxRunTests.toItsEnd, repetition: 1))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         XCTAssertFalse(BlackBoxRunTests.processExists(commandLine: "sleep \(marker)"), "the escaped orphan was ended")
-        XCTAssertEqual(record.containment?.stragglers.map(\.command), ["sleep \(marker)"], "and recorded")
+        // Recorded by its command line when it was found: `setsid` until it has exec'd `sleep`,
+        // which a loaded machine can delay past the main process's end (seen at load 8).
+        let recorded = record.containment?.stragglers.map(\.command) ?? []
+        XCTAssertEqual(recorded.count, 1, "and recorded: \(recorded)")
+        XCTAssertTrue(recorded.allSatisfy { $0.hasSuffix("sleep \(marker)") }, "\(recorded)")
     }
 
     /// What any user gets: without a cgroup the run is its process group, which `setsid` leaves;
@@ -36,7 +40,11 @@ final class ChildSubreaperTests: XCTestCase {
                                                                   scenario: BlackBoxRunTests.toItsEnd, repetition: 1))
         XCTAssertEqual(record.containment?.kind, "process-group")
         XCTAssertFalse(BlackBoxRunTests.processExists(commandLine: "sleep \(marker)"), "the orphan that left the process group was ended")
-        XCTAssertEqual(record.containment?.stragglers.map(\.command), ["sleep \(marker)"], "and recorded")
+        // Recorded by its command line when it was found: `setsid` until it has exec'd `sleep`,
+        // which a loaded machine can delay past the main process's end (seen at load 8).
+        let recorded = record.containment?.stragglers.map(\.command) ?? []
+        XCTAssertEqual(recorded.count, 1, "and recorded: \(recorded)")
+        XCTAssertTrue(recorded.allSatisfy { $0.hasSuffix("sleep \(marker)") }, "\(recorded)")
     }
 
     /// Which run an adopted process is from: not one that began after it started; and while
