@@ -30,6 +30,14 @@ final class StartupJudgeTests: XCTestCase {
         judge.observe(tid: 5, time: 30, state: state("S", cpu: 5, switches: 1, wchan: "do_wait", syscall: "61"))
         judge.observe(tid: 5, time: 40, state: state("S", cpu: 5, switches: 1, wchan: "do_wait", syscall: "61"))
         XCTAssertNil(judge.end, "a wrapper waiting for its child is not waiting for events")
+        #if arch(x86_64)
+        let futex = "202"
+        #else
+        let futex = "98"
+        #endif
+        judge.observe(tid: 5, time: 41, state: state("S", cpu: 5, switches: 1, wchan: "futex_wait_queue", syscall: futex))
+        judge.observe(tid: 5, time: 42, state: state("S", cpu: 5, switches: 1, wchan: "futex_wait_queue", syscall: futex))
+        XCTAssertNil(judge.end, "a main thread joining the worker that loads is not waiting for events")
         judge.observe(tid: 5, time: 50, state: state("S", cpu: 5, switches: 1))
         judge.observe(tid: 6, time: 60, state: state("S", cpu: 5, switches: 1))
         XCTAssertNil(judge.end, "a new thread's first sample starts over")

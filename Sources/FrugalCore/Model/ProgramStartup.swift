@@ -9,7 +9,8 @@
 /// pipe or socket — not the disk, which is `D`) and not run at all from one sample to the next
 /// (its on-CPU time from `schedstat` and its voluntary switches unchanged), so the wait lasted at
 /// least the sampling interval. A thread loading files or parsing runs, or waits on the disk, or
-/// sleeps for well under a 25 ms interval between reads of the page cache.
+/// sleeps for well under a 25 ms interval between reads of the page cache; a main thread waiting
+/// for a worker that loads (a `futex`) or for a child (`wait4`) is not waiting for events.
 public struct ProgramStartup: Codable, Sendable, Equatable {
     /// Monotonic ns when the watch of the process began (its spawn).
     public var start: UInt64
@@ -40,22 +41,25 @@ public struct StartupJudge: Sendable {
 
     public init(start: UInt64) { self.start = start }
 
-    /// Whether a sample shows the thread in an interruptible wait: `S`, or (under `dispatchMain()`)
-    /// the main queue not being drained by any thread. A wait for a child process (`wait4`,
-    /// `waitid`: `do_wait` in the kernel) is not one: a wrapper shell waits so while the program it
-    /// started is still loading, and the watch moves to that program once it sees it.
+    /// Whether a sample shows the thread waiting for an event: `S`, or (under `dispatchMain()`)
+    /// the main queue not being drained by any thread. Two interruptible waits are not for events:
+    /// for a child process (`wait4`, `waitid`: `do_wait` in the kernel) — a wrapper shell waits so
+    /// while the program it started is still loading, and the watch moves to that program once it
+    /// sees it — and for another thread (`futex`: a join or a lock), as a main thread does while a
+    /// worker loads for it. A program whose main thread only ever waits so has no start-up end
+    /// seen, and all its time is judged as before.
     static func waiting(_ state: ThreadWaitState, idle: Bool) -> Bool {
         if idle { return true }
         guard state.state == "S" else { return false }
-        return state.wchan != "do_wait" && !(state.syscall.map(childWaitCalls.contains) ?? false)
+        return state.wchan != "do_wait" && !(state.syscall.map(notEventWaits.contains) ?? false)
     }
 
-    /// `wait4` and `waitid` (x86-64 and arm64 numbers).
-    static let childWaitCalls: Set<String> = {
+    /// `wait4`, `waitid`, `futex`, `futex_waitv` (x86-64 and arm64 numbers).
+    static let notEventWaits: Set<String> = {
         #if arch(x86_64)
-        return ["61", "247"]
+        return ["61", "247", "202", "449"]
         #else
-        return ["260", "95"]
+        return ["260", "95", "98", "449"]
         #endif
     }()
 
