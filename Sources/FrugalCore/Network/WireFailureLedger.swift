@@ -54,10 +54,11 @@ public struct WireFailureLedger: Sendable, Equatable {
         for event in record.trace.events.sorted(by: { $0.time < $1.time }) {
             guard let cause = Self.cause(of: event, in: record) else { continue }
             let onConnection = wire.filter { $0.connection == event.connection }
-            if event.kind == .reset, let done = onConnection.filter(\.completed).compactMap(\.end).max(),
+            if event.kind == .reset, event.request == nil, let done = onConnection.filter(\.completed).compactMap(\.end).max(),
                !onConnection.contains(where: { !$0.completed }),
                !record.trace.chunks.contains(where: { $0.connection == event.connection && $0.direction == .uplink && $0.time > done + 0.001 }) {
-                // A kept-alive connection with nothing in flight, cut by going offline: no request failed.
+                // A kept-alive connection with nothing in flight, cut by going offline: no request
+                // failed. (One whose new request the reset cut before forwarding names it: a failure.)
                 continue
             }
             // The request the origin read on it, else the one the proxy read on a refused connection

@@ -167,9 +167,12 @@ final class ProxyConnection {
     func reset(detail: String) {
         guard phase != .closed else { return }
         phase = .closed
+        // A request the client had sent that the reset cut before any of it was forwarded (a
+        // kept-alive connection reused just as the network went offline): named, as a refusal's is.
+        let unsent = uplink?.unreleasedPrefix(RefusedRequest.readLimit) ?? early.flatMap { Array($0.buffer.readableBytesView) }
         uplink?.halt()
         downlink?.halt()
-        resetChannels(detail: detail)
+        resetChannels(detail: detail, request: RefusedRequest.label(firstLineOf: Array(unsent.prefix(RefusedRequest.readLimit))))
     }
 
     /// Resets the connection once `write` (the last permitted bytes) reached the kernel,
@@ -182,10 +185,10 @@ final class ProxyConnection {
         write.assumeIsolated().whenComplete { [self] _ in resetChannels(detail: detail) }
     }
 
-    private func resetChannels(detail: String) {
+    private func resetChannels(detail: String, request: String? = nil) {
         Self.reset(client)
         if let upstream { Self.reset(upstream) }
-        proxy.recorder.event(connection: id, .reset, detail: detail)
+        proxy.recorder.event(connection: id, .reset, detail: detail, request: request)
         proxy.unregister(self)
     }
 
