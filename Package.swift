@@ -1,6 +1,7 @@
 // swift-tools-version:6.1
-// Frugal: a performance and energy profiling harness. The layout (docs/ARCHITECTURE.md): a pure
-// model (FrugalCore), counters (FrugalProbe), the app runtime (FrugalKit), orchestration
+// Frugal: a performance and energy profiling harness. The layout (docs/ARCHITECTURE.md): the wire
+// protocol (FrugalProtocol), a pure model (FrugalCore), system calls (FrugalSystem), counters
+// (FrugalProbe), the app runtime (FrugalKit), orchestration
 // (FrugalHarness), renderers (FrugalReport), config (FrugalConfig), history (FrugalHistory),
 // sample apps (FrugalWorkloads) and the CLI. Linux only (epoll, /proc, cgroups, perf events): no
 // Apple platform is declared because none is supported.
@@ -11,6 +12,8 @@ let package = Package(
     products: [
         .executable(name: "frugal", targets: ["frugal"]),
         .executable(name: "frugal-workload-host", targets: ["frugal-workload-host"]),
+        // The wire protocol between the harness and an app (FrugalKit links it, not FrugalCore).
+        .library(name: "FrugalProtocol", targets: ["FrugalProtocol"]),
         .library(name: "FrugalCore", targets: ["FrugalCore"]),
         .library(name: "FrugalProbe", targets: ["FrugalProbe"]),
         .library(name: "FrugalKit", targets: ["FrugalKit"]),
@@ -20,6 +23,8 @@ let package = Package(
         .library(name: "FrugalReport", targets: ["FrugalReport"]),
         // For the fuzz targets in Fuzz/ (a package of its own, so the fuzzer never touches this build).
         .library(name: "FrugalConfig", targets: ["FrugalConfig"]),
+        // The suite as a library: plan, run, report, history (what `frugal run` is over).
+        .library(name: "FrugalPipeline", targets: ["FrugalPipeline"]),
         // The fuzz targets' bodies: Fuzz/ runs them under libFuzzer, the tests replay their seeds.
         .library(name: "FrugalFuzzTargets", targets: ["FrugalFuzzTargets"]),
         // `swift package frugal run` in a user's package (Examples/ and docs/YOUR-APP.md).
@@ -50,17 +55,28 @@ let package = Package(
         // The run CA's certificates and the TLS server context, in C (OpenSSL's X509 builders and
         // callbacks are C-shaped); the TLS engine itself drives OpenSSL from Swift.
         .target(name: "CFrugalTLS", dependencies: ["COpenSSL"]),
+        // The wire protocol (version, descriptors, control commands, events, environment names) and
+        // the records both sides share; no analysis, no dependency: what an app links of the model.
+        .target(name: "FrugalProtocol"),
         .target(
             name: "FrugalCore",
+            // Re-exports FrugalProtocol (Exports.swift), so its users see the protocol as before.
+            dependencies: ["FrugalProtocol"],
             // The radio profiles' JSON files are reference data that a test checks against the
             // built-in profiles; the library never loads them.
             exclude: ["Radio/Profiles"]
         ),
-        .target(name: "FrugalProbe", dependencies: ["CPAPI", "CFrugalSystem", "FrugalCore"]),
+        // The system-call layer an app's runtime needs too (each call wrapped once with its errno,
+        // the clock, per-thread counters through PAPI or getrusage): no FrugalCore.
+        .target(name: "FrugalSystem", dependencies: ["CPAPI", "CFrugalSystem", "FrugalProtocol"]),
+        // The harness's probes (/proc readers, energy, task exits); re-exports FrugalSystem.
+        .target(name: "FrugalProbe", dependencies: ["CPAPI", "CFrugalSystem", "FrugalSystem", "FrugalCore"]),
         // libdispatch's main-queue hooks and CoreFoundation's main run loop, which FrugalKit's main
         // run loop services (both libraries come with Foundation; named so a C-only link finds them).
         .target(name: "CFrugalMainLoop", linkerSettings: [.linkedLibrary("dispatch"), .linkedLibrary("Foundation")]),
-        .target(name: "FrugalKit", dependencies: ["FrugalProbe", "FrugalCore", "CFrugalSystem", "CFrugalMainLoop"]),
+        // No FrugalCore, not even through FrugalProbe: an app links the protocol, not the analysis
+        // (scripts/check-module-graph.sh, a CI step, fails if it comes back).
+        .target(name: "FrugalKit", dependencies: ["FrugalSystem", "FrugalProtocol", "CFrugalSystem", "CFrugalMainLoop"]),
         .target(
             name: "FrugalHarness",
             dependencies: [
@@ -83,7 +99,9 @@ let package = Package(
         // What the libFuzzer targets in Fuzz/ call, built with everything else so the tests replay the
         // committed seeds and a bounded set of mutations through the same code (FuzzReplayTests).
         .target(name: "FrugalFuzzTargets", dependencies: ["FrugalCore", "FrugalConfig", "FrugalReport"]),
-        .target(name: "FrugalTesting", dependencies: ["FrugalKit", "FrugalCore", "FrugalProbe"]),
+        // A suite from plans to report set, one way for the CLI, tests and other tools (docs/ARCHITECTURE.md).
+        .target(name: "FrugalPipeline", dependencies: ["FrugalCore", "FrugalHarness", "FrugalReport", "FrugalHistory", "FrugalConfig", "FrugalWorkloads"]),
+        .target(name: "FrugalTesting", dependencies: ["FrugalKit", "FrugalProtocol", "FrugalCore", "FrugalProbe"]),
         .target(name: "FrugalWorkloads", dependencies: ["FrugalKit", "FrugalCore", "FrugalProbe"]),
         // The process every built-in workload runs in: it links only the app runtime and the
         // sample apps, so a workload's footprint is not inflated by the harness (SwiftNIO).
@@ -92,7 +110,7 @@ let package = Package(
             name: "frugal",
             dependencies: [
                 "FrugalCore", "FrugalProbe", "FrugalHarness", "FrugalReport", "FrugalWorkloads",
-                "FrugalHistory", "FrugalConfig",
+                "FrugalHistory", "FrugalConfig", "FrugalPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
@@ -111,7 +129,7 @@ let package = Package(
         .executableTarget(name: "frugal-idiom-fixtures", dependencies: ["FrugalKit"], path: "Tests/IdiomFixtures"),
         // Reports built by hand, shared by the test targets that need them (not in any product).
         .target(name: "FrugalTestSupport", dependencies: ["FrugalCore"], path: "Tests/FrugalTestSupport"),
-        .testTarget(name: "FrugalCoreTests", dependencies: ["FrugalCore", "FrugalTestSupport"]),
+        .testTarget(name: "FrugalCoreTests", dependencies: ["FrugalCore", "FrugalProtocol", "FrugalTestSupport"]),
         .testTarget(name: "FrugalProbeTests", dependencies: ["FrugalProbe", "FrugalCore", "CFrugalSystem"]),
         .testTarget(name: "FrugalKitTests", dependencies: ["FrugalKit", "FrugalCore", "FrugalProbe"]),
         .testTarget(name: "FrugalTestingTests", dependencies: ["FrugalTesting", "FrugalKit", "FrugalCore"]),
@@ -124,6 +142,7 @@ let package = Package(
         .testTarget(name: "FrugalHistoryTests", dependencies: ["FrugalHistory", "FrugalCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "FrugalConfigTests", dependencies: ["FrugalConfig", "FrugalCore"]),
         .testTarget(name: "FrugalFuzzTargetsTests", dependencies: ["FrugalFuzzTargets"]),
+        .testTarget(name: "FrugalPipelineTests", dependencies: ["FrugalPipeline", "FrugalHarness", "FrugalCore", "FrugalReport", "frugal-workload-host"]),
         .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host", .product(name: "Yams", package: "Yams")]),
     ],
     // Swift 6 language mode: strict concurrency checking, data races are compile errors.

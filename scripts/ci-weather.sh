@@ -86,5 +86,11 @@ for pair in weather.polling:power.avoid-polling weather.main-io:main.no-long-blo
     echo "ci-weather: $app fails $audit as it should: $score (${line#* })"
   fi
 done
+# The same verdicts as frugal.yml's `verdict:` keys state them, with the pairs' overall gap too.
+if ! "$FRUGAL_TOOL" verdicts --config frugal.yml "$report" > "$out/verdicts.txt"; then
+  echo "ci-weather: frugal verdicts is not clean:" >&2; cat "$out/verdicts.txt" >&2; failed=1
+else
+  grep -E '^(false alarms|misses|pairs not separated)' "$out/verdicts.txt" | sed 's/^/ci-weather: /'
+fi
 echo "ci-weather: $((SECONDS - started)) s in all"
 exit "$failed"

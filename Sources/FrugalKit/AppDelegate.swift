@@ -1,4 +1,4 @@
-import FrugalCore
+import FrugalProtocol
 
 /// The app's delegate, as `UIApplicationDelegate`: the runtime calls these on the main thread
 /// as the app moves between states. Every method has an empty default. A delegate is isolated

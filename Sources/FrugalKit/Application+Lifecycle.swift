@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
-import FrugalCore
-import FrugalProbe
+import FrugalProtocol
+import FrugalSystem
 
 /// Identifies a background task, as `UIBackgroundTaskIdentifier`.
 public struct BackgroundTaskIdentifier: Hashable, Sendable {

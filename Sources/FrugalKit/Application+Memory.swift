@@ -1,6 +1,6 @@
 import Foundation
-import FrugalCore
-import FrugalProbe
+import FrugalProtocol
+import FrugalSystem
 
 extension Notification.Name {
     /// Posted on the main thread when the app receives a memory warning (after `Cache`s have

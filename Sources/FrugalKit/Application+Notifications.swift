@@ -1,5 +1,5 @@
 import Foundation
-import FrugalCore
+import FrugalProtocol
 
 /// The lifecycle as model code observes it: `NotificationCenter.default`, with UIKit's names.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
-import FrugalCore
-import FrugalProbe
+import FrugalProtocol
+import FrugalSystem
 import CFrugalSystem
 
 /// The running app, as `UIApplication`: its state, its main run loop, and the way events and
@@ -80,7 +80,8 @@ public final class Application {
         if let problem = runLoop.platform.runLoopWaitSetProblem { mark("runloop-main-unwatched", detail: problem) }
         // The floor of "gained since launch" for the memory audits: no sample from outside may
         // fall between here and a cache the delegate fills while launching.
-        if let footprint = ProcFS.memory(pid: getpid())?.footprintBytes {
+        // ProcFS.memory's reading, without FrugalProbe (which links FrugalCore's analysis).
+        if let footprint = (try? FileReader.readText("/proc/\(getpid())/smaps_rollup")).flatMap(MemoryBreakdown.parseSmapsRollup)?.footprintBytes {
             emitter.emit(.memory(MemoryEvent(kind: .runtimeFootprint, bytes: footprint)))
         }
         transition(to: .inactive)

@@ -1,5 +1,5 @@
-import FrugalCore
-import FrugalProbe
+import FrugalProtocol
+import FrugalSystem
 import CFrugalSystem
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
-import FrugalCore
-import FrugalProbe
+import FrugalProtocol
+import FrugalSystem
 
 /// Writes the workload's events to the harness, one JSON line each, on the event pipe named by
 /// `FRUGAL_EVENT_FD`. Without that variable (an app run by hand) events are dropped.

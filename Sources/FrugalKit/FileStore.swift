@@ -1,6 +1,6 @@
 import Foundation
-import FrugalCore
-import FrugalProbe
+import FrugalProtocol
+import FrugalSystem
 import CFrugalSystem
 import Synchronization
 

@@ -1,5 +1,5 @@
 import Foundation
-import FrugalCore
+import FrugalProtocol
 
 /// One app an executable holds: the name `frugal.yml` (or the built-in catalogue) selects it by,
 /// and how to make its delegate.

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
-import FrugalProbe
-import FrugalCore
+import FrugalSystem
+import FrugalProtocol
 import CFrugalSystem
 import CFrugalMainLoop
 

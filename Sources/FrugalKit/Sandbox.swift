@@ -1,5 +1,5 @@
 import Foundation
-import FrugalCore
+import FrugalProtocol
 
 /// The app's home directory, as the harness laid it out (`FRUGAL_SANDBOX`): Documents,
 /// Library/Application Support, Library/Caches, tmp, and the read-only bundle.

@@ -1,5 +1,5 @@
 import Foundation
-import FrugalCore
+import FrugalProtocol
 
 /// An app whose state survives being killed while suspended, as UIKit's state preservation:
 /// the app says what its state is, writes it when it goes to the background

@@ -1,4 +1,4 @@
-import FrugalCore
+import FrugalProtocol
 
 /// A file an app keeps through `FileStore`: the place in its sandbox, its name there, the kind
 /// of data it holds and whether backups should skip it (as `NSURLIsExcludedFromBackupKey`).

@@ -39,22 +39,10 @@ extension CIOutput {
     /// else nothing thrown (0).
     static func verdictExit(_ comparison: ReportComparison) throws {
         if !comparison.regressions.isEmpty {
-            throw CLIFailure(code: .findings, message: "regressed: " + comparison.regressions.prefix(3).map(describe).joined(separator: "; "))
+            throw CLIFailure(code: .findings, message: "regressed: " + comparison.regressions.prefix(3).map(\.oneLine).joined(separator: "; "))
         }
         if let inconclusive = comparison.inconclusive, !inconclusive.isEmpty {
-            throw CLIFailure(code: .inconclusive, message: "inconclusive: \(inconclusive.count) gating value\(inconclusive.count == 1 ? "" : "s") too noisy to tell at the threshold, first: " + describe(inconclusive[0]))
+            throw CLIFailure(code: .inconclusive, message: "inconclusive: \(inconclusive.count) gating value\(inconclusive.count == 1 ? "" : "s") too noisy to tell at the threshold, first: " + inconclusive[0].oneLine)
         }
-    }
-
-    /// "name (workload · scenario): shift +x [l, u]".
-    static func describe(_ entry: ComparisonEntry) -> String {
-        var text = "\(entry.name) (\(entry.workload) · \(entry.scenario))"
-        if entry.channel == .count {
-            text += ": exact count \(entry.base.map { DisplayFormat.number($0.median) } ?? "–") → \(entry.head.map { DisplayFormat.number($0.median) } ?? "–")"
-        } else if let estimate = entry.shiftEstimate, let lower = entry.shiftLower, let upper = entry.shiftUpper {
-            let signed = { (value: Double) in (value >= 0 ? "+" : "") + DisplayFormat.number(value) }
-            text += ": shift \(signed(estimate)) \(entry.unit), 95% interval [\(signed(lower)), \(signed(upper))]"
-        }
-        return text
     }
 }

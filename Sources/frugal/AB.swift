@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import FrugalCore
 import FrugalHarness
+import FrugalPipeline
 import FrugalReport
 
 /// What both sides of an A/B run and how each differs: shared by `frugal ab`, `frugal calibrate`
@@ -71,188 +72,56 @@ struct ABOptions: ParsableArguments {
     }
 }
 
-/// One side as the command line describes it.
-struct ABSideSpec {
-    var label: String
-    var productsDir: String?
-    var executable: String?
-    var environment: [String: String]
-    var revision: String?
+extension ABOptions {
+    /// What both sides run, for the pipeline.
+    var settings: ABSettings {
+        var settings = ABSettings()
+        settings.workloads = workloads
+        settings.scenarios = scenarios
+        settings.config = config
+        settings.repetitions = repetitions
+        settings.maxRepeat = maxRepeat
+        settings.baseExecutable = baseExecutable
+        settings.headExecutable = headExecutable
+        settings.buildCommand = buildCommand
+        settings.repo = repo
+        settings.timeout = timeout
+        settings.command = command
+        settings.rawArguments = command.isEmpty ? nil : ProcessIO.rawArgumentsAfterTerminator(count: command.count).map { Array($0.dropFirst()) }
+        return settings
+    }
+
+    /// The base side as `--base-*` describe it, at `revision` if given.
+    func baseSide(revision: String? = nil) -> ABSideSpec {
+        ABSideSpec(label: "base", productsDir: baseProductsDir, executable: baseExecutable,
+                   environment: Self.environment(baseEnv), revision: revision ?? baseRev)
+    }
+
+    /// The head side as `--head-*` describe it, at `revision` if given.
+    func headSide(revision: String? = nil) -> ABSideSpec {
+        ABSideSpec(label: "head", productsDir: headProductsDir, executable: headExecutable,
+                   environment: Self.environment(headEnv), revision: revision ?? headRev)
+    }
+
+    /// A session of `base` against `head`, its progress on standard error unless `--quiet`.
+    func session(base: ABSideSpec, head: ABSideSpec, calibration: NoiseCalibration? = nil) -> ABSession {
+        ABSession(options: settings, base: base, head: head, calibration: calibration, toolVersion: Frugal.version,
+                  log: quiet ? nil : { ProcessIO.progress($0) })
+    }
 }
 
-/// An A/B session: both sides' plans, the runs, the reports and the comparison.
-struct ABSession {
-    var options: ABOptions
-    var base: ABSideSpec
-    var head: ABSideSpec
-    /// Which entries decide whether more runs are needed (bisect: the one value it follows).
-    var focus: (ComparisonEntry) -> Bool = { $0.minimumEffect.gating }
-    var calibration: NoiseCalibration?
-    var interruption = SuiteInterruption()
-    /// False when the caller already handles SIGINT and SIGTERM for `interruption` (bisect's steps).
-    var installSignals = true
-
-    struct Result {
-        var base: Report
-        var head: Report
-        var rounds: [[Int]]
-    }
-
-    /// Builds what must be built, runs both sides interleaved and compares them.
-    func run(outForSignals: URL) throws -> Result {
-        let builder = GitRevisionBuilder(repository: URL(fileURLWithPath: options.repo).standardizedFileURL,
-                                         worktrees: URL(fileURLWithPath: options.repo).appendingPathComponent(".frugal/worktrees").standardizedFileURL,
-                                         buildCommand: options.buildCommand)
-        let (basePlans, baseRoot) = try plans(base, builder: builder)
-        let (headPlans, headRoot) = try plans(head, builder: builder)
-        guard basePlans.count == headPlans.count, !basePlans.isEmpty else {
-            throw CLIFailure.badInput("the two sides run different workloads (\(basePlans.count) vs \(headPlans.count) workload · scenario pairs)")
+extension ABSession {
+    /// Runs the session with the CLI's exit codes; SIGINT and SIGTERM stop it and remove its
+    /// leftovers, unless `installingSignals` is false because the caller handles them (bisect).
+    func runFromCommandLine(out directory: URL, installingSignals: Bool = true) throws -> Result {
+        if installingSignals {
+            SignalHandling.install(interruption, sandboxParent: FileManager.default.temporaryDirectory, out: directory, quiet: log == nil)
         }
-        let host = WorkloadHostLocator.locate()
-        var harness = HarnessOptions(workloadHost: host ?? WorkloadHostLocator.executableName, commandTimeout: options.timeout)
-        harness.interruption = interruption
-        if basePlans.contains(where: { if case .builtIn = $0.target { return true } else { return false } }), host == nil {
-            throw CLIFailure.harness("cannot find \(WorkloadHostLocator.executableName) beside frugal, on PATH or in FRUGAL_WORKLOAD_HOST")
-        }
-        var baseOptions = harness, headOptions = harness
-        baseOptions.environment = base.environment
-        headOptions.environment = head.environment
-        // A revision's built-in workloads run in its own workload host, when it built one.
-        for (root, index) in [(baseRoot, 0), (headRoot, 1)] {
-            guard let root, let own = Self.workloadHost(in: root) else { continue }
-            if index == 0 { baseOptions.workloadHost = own } else { headOptions.workloadHost = own }
-        }
-        if installSignals {
-            SignalHandling.install(interruption, sandboxParent: harness.sandboxParent, out: outForSignals, quiet: options.quiet)
-        }
-        let runner = ABRunner(base: ABSide(label: "base", plans: basePlans, options: baseOptions),
-                              head: ABSide(label: "head", plans: headPlans, options: headOptions))
-        let started = ISO8601DateFormatter().string(from: Date())
-        let quiet = options.quiet
-        let outcome: ABRunner.Outcome
         do {
-            let ambiguous: ([RunRecord], [RunRecord]) -> [Int] = { baseRecords, headRecords in
-                self.ambiguousPlans(basePlans, baseRecords, headRecords, generatedAt: started)
-            }
-            let progress: (ABRunner.Progress) -> Void = { progress in
-                guard !quiet, case .finished(let side, let record, let index, let count) = progress else { return }
-                let line: String = "[\(index)/\(count)] \(side) · \(record.workload) · \(record.scenario) · run \(record.repetition): \(record.outcome.rawValue)"
-                ProcessIO.progress(line)
-            }
-            outcome = try runner.runAdaptive(initial: options.repetitions, step: 4, maximum: options.maxRepeat,
-                                             ambiguous: ambiguous, progress: progress)
-        } catch let failure as SuiteFailure {
-            if let mismatch = failure.underlying as? ProtocolMismatch { throw CLIFailure.badInput(mismatch.description) }
-            throw CLIFailure.harness("\(failure.underlying)")
+            return try run()
+        } catch let failure as PipelineFailure {
+            throw CLIFailure(failure)
         }
-        if let signal = interruption.signal {
-            throw Run.interruptedFailure(signal, detail: "the A/B was stopped before its comparison")
-        }
-        let reports = compare(outcome.base, outcome.head, generatedAt: started)
-        return Result(base: reports.base, head: reports.head, rounds: outcome.rounds)
-    }
-
-    /// The plans whose workload · scenario still has an inconclusive value this session follows.
-    func ambiguousPlans(_ plans: [RunPlan], _ baseRecords: [RunRecord], _ headRecords: [RunRecord], generatedAt: String) -> [Int] {
-        let comparison = compare(baseRecords, headRecords, generatedAt: generatedAt).head.comparison
-        let entries: [ComparisonEntry] = (comparison?.results ?? []).flatMap { $0.audits + $0.metrics }
-        var keys = Set<ResultKey>(), decided = Set<ResultKey>()
-        for entry in entries where focus(entry) {
-            let key = ResultKey(workload: entry.workload, scenario: entry.scenario)
-            if entry.verdict == .inconclusive || entry.verdict == .insufficientData { keys.insert(key) }
-            // A workload that already regressed fails whatever more runs show elsewhere.
-            if entry.verdict == .regressed && entry.minimumEffect.gating { decided.insert(key) }
-        }
-        keys.subtract(decided)
-        let more = plans.indices.filter { keys.contains(ResultKey(workload: plans[$0].workloadName, scenario: plans[$0].scenario.name)) }
-        if !more.isEmpty && !options.quiet {
-            ProcessIO.progress("frugal ab: \(keys.count) workload · scenario still inconclusive: 4 more runs a side")
-        }
-        return more
-    }
-
-    /// Both sides' reports, the head with its comparison against the base.
-    func compare(_ baseRecords: [RunRecord], _ headRecords: [RunRecord], generatedAt: String) -> (base: Report, head: Report) {
-        var environment = EnvironmentSurvey.survey().environmentInfo
-        environment.notes.append("A/B on one host: base and head interleaved in ABBA order, one run at a time")
-        let tool = ToolInfo(version: Frugal.version)
-        let baseReport = ReportBuilder.build(records: baseRecords, tool: tool, generatedAt: generatedAt, environment: environment)
-        var headReport = ReportBuilder.build(records: headRecords, tool: tool, generatedAt: generatedAt, environment: environment)
-        headReport.comparison = ReportComparator.compare(base: baseReport, head: headReport, baseline: "A/B base (\(describe(base)))",
-                                                         calibration: calibration, sameSession: true)
-        return (baseReport, headReport)
-    }
-
-    func describe(_ side: ABSideSpec) -> String {
-        var parts: [String] = []
-        if let revision = side.revision { parts.append("rev \(revision)") }
-        if let dir = side.productsDir { parts.append("products \(dir)") }
-        if let executable = side.executable { parts.append(executable) }
-        parts += side.environment.keys.sorted().map { "\($0)=\(side.environment[$0] ?? "")" }
-        return parts.isEmpty ? "as built" : parts.joined(separator: ", ")
-    }
-
-    /// `frugal-workload-host` as a revision's build left it (release first), if it did.
-    static func workloadHost(in root: URL) -> String? {
-        ["release", "debug"].map { root.appendingPathComponent(".build/\($0)/\(WorkloadHostLocator.executableName)").path }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    /// The plans of one side (one repetition each; the runner numbers them), and the worktree of
-    /// its revision, if it has one.
-    func plans(_ side: ABSideSpec, builder: GitRevisionBuilder) throws -> ([RunPlan], URL?) {
-        var root: URL?
-        if let revision = side.revision {
-            do {
-                root = try builder.build(revision, log: { if !options.quiet { ProcessIO.progress($0) } }).directory
-            } catch let failure as GitRevisionBuilder.Failure {
-                throw CLIFailure.badInput(failure.description)
-            }
-        }
-        // With a revision, relative paths point into its worktree.
-        func resolve(_ path: String?) -> String? {
-            guard let path, let root, !path.hasPrefix("/") else { return path }
-            return root.appendingPathComponent(path).path
-        }
-        var arguments = options.workloads.flatMap { ["--workload", $0] } + options.scenarios.flatMap { ["--scenario", $0] }
-        arguments += ["--repeat", "1", "--timeout", String(options.timeout), "--quiet", "--no-history"]
-        let fileManager = FileManager.default
-        let defaultConfig = root.map { $0.appendingPathComponent("frugal.yml").path } ?? "frugal.yml"
-        let config = resolve(options.config) ?? (fileManager.fileExists(atPath: defaultConfig) ? defaultConfig : nil)
-        if let config { arguments += ["--config", config] }
-        if let products = resolve(side.productsDir) { arguments += ["--products-dir", products] }
-        var command = options.command
-        if let executable = resolve(side.executable) {
-            if !command.isEmpty { command[0] = executable } else if config == nil { command = [executable] }
-        } else if let program = command.first, let root, !program.hasPrefix("/"),
-                  program.contains("/") || fileManager.fileExists(atPath: root.appendingPathComponent(program).path) {
-            // A program of the repository: each side runs its own revision's.
-            command[0] = root.appendingPathComponent(program).path
-        }
-        if !command.isEmpty { arguments += ["--"] + command }
-        let run: Run
-        do {
-            run = try Run.parse(arguments)
-        } catch {
-            throw CLIFailure.badInput(Run.message(for: error))
-        }
-        var plans = try run.makePlans(project: try run.loadProject())
-        let shared = options.command.isEmpty ? (options.baseExecutable ?? options.headExecutable) : options.command.joined(separator: " ")
-        for index in plans.indices {
-            switch plans[index].target {
-            case .app(var app):
-                if let executable = resolve(side.executable) { app.executable = executable }
-                plans[index].target = .app(app)
-            case .command:
-                // Both sides' programs are one workload, whatever their paths.
-                if plans[index].programName == nil { plans[index].programName = shared ?? options.workloads.first ?? "program" }
-            case .builtIn:
-                break
-            }
-            // A/B runs one at a time: the machine is the runs' alone.
-            plans[index].demand = .exclusive("A/B: one run at a time")
-        }
-        return (plans, root)
     }
 }
 
@@ -289,15 +158,10 @@ struct AB: ParsableCommand {
 
     func run() throws {
         try exports.check()
-        let session = ABSession(options: ab,
-                                base: ABSideSpec(label: "base", productsDir: ab.baseProductsDir, executable: ab.baseExecutable,
-                                                 environment: ABOptions.environment(ab.baseEnv), revision: ab.baseRev),
-                                head: ABSideSpec(label: "head", productsDir: ab.headProductsDir, executable: ab.headExecutable,
-                                                 environment: ABOptions.environment(ab.headEnv), revision: ab.headRev),
-                                calibration: try calibration.map(Calibrate.loadForGating))
+        let session = ab.session(base: ab.baseSide(), head: ab.headSide(), calibration: try calibration.map(Calibrate.loadForGating))
         let directory = URL(fileURLWithPath: out)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let result = try session.run(outForSignals: directory)
+        let result = try session.runFromCommandLine(out: directory)
         try ReportInput.writeReport(result.base, to: directory.appendingPathComponent("base.json").path)
         try ReportInput.writeReport(result.head, to: directory.appendingPathComponent("head.json").path)
         try ReportInput.write(MarkdownSummaryRenderer.render(result.head), to: directory.appendingPathComponent("summary.md").path)

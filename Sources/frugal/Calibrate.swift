@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import FrugalCore
 import FrugalHarness
+import FrugalPipeline
 import FrugalReport
 
 /// `frugal calibrate`: A/A runs of one build on this host; each value's noise, with the host's
@@ -29,12 +30,12 @@ struct Calibrate: ParsableCommand {
         try ReportInput.checkOutputs([("--out", out)])
         var options = ab
         options.maxRepeat = options.repetitions
-        let side = ABSideSpec(label: "A", productsDir: ab.baseProductsDir, executable: ab.baseExecutable,
-                              environment: ABOptions.environment(ab.baseEnv), revision: ab.baseRev)
+        var side = ab.baseSide()
+        side.label = "A"
         var other = side
         other.label = "A′"
-        let session = ABSession(options: options, base: side, head: other)
-        let result = try session.run(outForSignals: directory)
+        let session = options.session(base: side, head: other)
+        let result = try session.runFromCommandLine(out: directory)
         var all = result.head
         all.runs = result.base.runs + result.head.runs
         let fingerprint = HostFingerprint.current()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FrugalCore
+import FrugalPipeline
 import FrugalReport
 
 /// `frugal merge`: joins shard reports into one report set.
@@ -50,33 +51,16 @@ struct Merge: ParsableCommand {
         let assertions = try Run.loadProject(config)?.assertions
         let reports = try inputs.map(ReportInput.load)
         let baselineReport = try baseline.map(ReportInput.load)
-        var (report, warnings) = try { () throws -> (Report, [String]) in
-            do { return try ReportMerger.merge(reports, names: inputs) } catch let failure as ReportMerger.Failure {
-                throw CLIFailure.badInput(failure.description)
-            }
-        }()
-        for warning in warnings { ProcessIO.error("warning: \(warning)") }
-        if let assertions {
-            report.assertions = AssertionEvaluator.evaluate(assertions, results: report.results)
-        } else if reports.contains(where: { $0.assertions != nil }) {
-            ProcessIO.error("warning: the shards were judged by assertions, which a shard's runs alone cannot decide; give --config to judge the joined report")
-        }
-        if let baselineReport, let baseline {
-            report.comparison = ReportComparator.compare(base: baselineReport, head: report, baseline: baseline)
-            if let warning = report.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }
-        }
-        // The shards' traces stay in their own directories: the merged set draws its own again
-        // from the runs' lanes, within the budget, so its links point into it.
-        let traces = report.runs.contains { $0.trace?.path != nil } ? TraceFiles.render(&report, mode: .withinBudget) : []
+        let merged: ReportSetMerge.Merged
         do {
-            var files = try TraceFiles.writeSet(report, traces: traces, to: directory)
-            let junit = directory.appendingPathComponent("junit.xml")
-            try ReportFiles.writeAtomically(Data(JUnitRenderer.render(report).utf8), to: junit)
-            files.append(junit)
-            ProcessIO.progress("frugal: merged \(reports.count) report\(reports.count == 1 ? "" : "s") (\(report.runs.count) runs) into " + files.map(\.path).joined(separator: ", "))
-        } catch {
-            throw CLIFailure.harness("cannot write the merged report to \(directory.path): \(error)")
+            merged = try ReportSetMerge.merge(reports, names: inputs, assertions: assertions,
+                                              baseline: baselineReport.map { ($0, baseline ?? "") }, out: directory)
+        } catch let failure as PipelineFailure {
+            throw CLIFailure(failure)
         }
+        for warning in merged.warnings { ProcessIO.error("warning: \(warning)") }
+        let report = merged.report
+        ProcessIO.progress("frugal: merged \(reports.count) report\(reports.count == 1 ? "" : "s") (\(report.runs.count) runs) into " + merged.files.map(\.path).joined(separator: ", "))
         if let comparison = report.comparison { print(ComparisonTextRenderer.render(comparison), terminator: "") }
         try CIOutput.finish(report, jsonStdout: false, annotations: githubAnnotations)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FrugalCore
+import FrugalPipeline
 import FrugalProbe
 
 /// The only place the CLI touches process I/O: standard error, exit codes.
@@ -74,4 +75,16 @@ struct CLIFailure: Error {
     var message: String
     static func badInput(_ message: String) -> CLIFailure { CLIFailure(code: .badInput, message: message) }
     static func harness(_ message: String) -> CLIFailure { CLIFailure(code: .harnessFailure, message: message) }
+}
+
+extension CLIFailure {
+    /// The pipeline's failure with its contract exit code (1, 3, 130 or 143, 4).
+    init(_ failure: PipelineFailure) {
+        switch failure.kind {
+        case .badInput: self = .badInput(failure.message)
+        case .harness: self = .harness(failure.message)
+        case .interrupted(let signal): self = Run.interruptedFailure(signal, detail: failure.message)
+        case .inconclusive: self = CLIFailure(code: .inconclusive, message: failure.message)
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FrugalCore
+import FrugalPipeline
 import FrugalReport
 
 /// `frugal reaudit`: the report set made again from a suite's recorded evidence, by this
@@ -49,22 +50,21 @@ struct Reaudit: ParsableCommand {
         let previous: Report? = against != nil || FileManager.default.fileExists(atPath: previousPath) ? try ReportInput.load(previousPath, timelines: false) : nil
         let baselineReport = try baseline.map { try ReportInput.load($0, timelines: false) }
 
-        var report = evidence.report(tool: ToolInfo(version: Frugal.version))
-        if let baselineReport, let baseline {
-            report.comparison = ReportComparator.compare(base: baselineReport, head: report, baseline: baseline)
-            if let warning = report.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }
-        }
-        let mode: TraceFiles.Mode = switch evidence.traces { case "always": .always; case "never": .never; default: .withinBudget }
-        let traces = TraceFiles.render(&report, mode: mode)
         if !quiet {
             ProcessIO.progress("frugal reaudit: \(evidence.records.count) run\(evidence.records.count == 1 ? "" : "s") gathered by frugal \(evidence.gatheredBy.version), audited by frugal \(Frugal.version)")
-            if let previous { printChanges(ReauditChanges.between(previous, report), against: previousPath) }
         }
+        let written: EvidenceReport.Written
         do {
-            let files = try TraceFiles.writeSet(report, traces: traces, to: directory, evidence: evidence)
-            if !quiet { ProcessIO.progress("frugal reaudit: wrote " + files.prefix(files.count - traces.count).map(\.path).joined(separator: ", ")) }
-        } catch {
-            throw CLIFailure.harness("cannot write the report to \(directory.path): \(error)")
+            written = try EvidenceReport.write(evidence, tool: ToolInfo(version: Frugal.version), baseline: baselineReport.map { ($0, baseline ?? "") },
+                                               history: nil, to: directory)
+        } catch let failure as PipelineFailure {
+            throw CLIFailure(failure)
+        }
+        let report = written.report
+        if let warning = report.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }
+        if !quiet {
+            if let previous { printChanges(ReauditChanges.between(previous, report), against: previousPath) }
+            ProcessIO.progress("frugal reaudit: wrote " + written.files.prefix(written.files.count - written.traceCount).map(\.path).joined(separator: ", "))
         }
         if let comparison = report.comparison, !quiet { print(ComparisonTextRenderer.render(comparison), terminator: "") }
         try CIOutput.finish(report, jsonStdout: false, annotations: false)

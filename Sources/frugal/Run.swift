@@ -4,6 +4,7 @@ import FrugalConfig
 import FrugalCore
 import FrugalHarness
 import FrugalHistory
+import FrugalPipeline
 import FrugalReport
 import FrugalWorkloads
 
@@ -165,6 +166,32 @@ struct Run: ParsableCommand {
         }
     }
 
+    /// What `--workload`, `--scenario`, `--repeat`, `--products-dir` and the command after `--` select.
+    func selection() throws -> SuiteSelection {
+        var selection = SuiteSelection()
+        selection.workloads = workloads
+        selection.scenarios = scenarios
+        selection.repetitions = repetitions
+        selection.command = command
+        selection.productsDirectory = productsDir
+        if !command.isEmpty {
+            selection.rawArguments = ProcessIO.rawArgumentsAfterTerminator(count: command.count).map { Array($0.dropFirst()) }
+            selection.inputSignal = try inputSignal.map { text -> Int32 in
+                guard let number = ProgramSignal.number(text) else {
+                    throw CLIFailure.badInput("--input-signal: '\(text)' is not a signal a program can catch (use a name such as USR2, or a number; not KILL or STOP)")
+                }
+                return number
+            }
+        }
+        return selection
+    }
+
+    /// The runs the arguments (and the project file) select, built products included.
+    func makePlans(project: ProjectConfig?) throws -> [RunPlan] {
+        let quiet = self.quiet
+        return try SuitePlanner.plans(selection(), project: project, log: quiet ? nil : { ProcessIO.progress($0) })
+    }
+
     func run() throws {
         // --out first: building a project's products or running the suite may take minutes.
         let out = try ReportInput.resolveOut(self.out)
@@ -175,33 +202,26 @@ struct Run: ParsableCommand {
         // Inputs are checked before minutes of running, so a typo fails at once.
         if !noHistory { try Self.checkHistory(history) }
         let project = try loadProject()
-        var shardInfo = shard.flatMap(ShardPlan.parse)
         var plans = try makePlans(project: project)
-        if let shard = shardInfo {
-            shardInfo?.suite = ShardPlan.fingerprint(of: plans.map { ($0.workloadName, $0.scenario.name, $0.repetition) })
-            plans = Self.slice(plans, shard: shard)
-        }
-        let assertions = project?.assertions
+        var shardInfo: ShardInfo?
+        if let shard = shard.flatMap(ShardPlan.parse) { (plans, shardInfo) = SuitePlanner.shard(plans, shard) }
         let baselineReport = try baseline.map(ReportInput.load)
-        // The workload host runs the built-in apps and the hog of balloon steps; a user's apps need it for nothing else.
-        let needsHost = plans.contains { plan in
-            if case .builtIn = plan.target { return true }
-            return plan.scenario.steps.contains { if case .balloon = $0 { return true } else { return false } }
-        }
-        let host = WorkloadHostLocator.locate()
-        if needsHost && host == nil {
-            throw CLIFailure.harness("cannot find \(WorkloadHostLocator.executableName) beside frugal, on PATH or in FRUGAL_WORKLOAD_HOST")
-        }
-        var options = HarnessOptions(workloadHost: host ?? WorkloadHostLocator.executableName, commandTimeout: timeout, keepSandboxes: keepSandboxes,
+        var options = HarnessOptions(workloadHost: try SuitePipeline.workloadHost(for: plans), commandTimeout: timeout, keepSandboxes: keepSandboxes,
                                      networkProfile: NetworkProfile.named(networkProfile) ?? .lte, radio: Self.radios[radio] ?? .lte)
         options.programMemoryWarningSignal = try memoryWarningSignal.map(Self.signalNumber)
         options.server = try serverSettings()
         SignalHandling.install(options.interruption, sandboxParent: options.sandboxParent, out: directory, quiet: quiet)
-        let swept = HarnessLeftovers.sweep(sandboxParent: options.sandboxParent)
-        if !swept.isEmpty && !quiet {
-            ProcessIO.progress("frugal: removed \(swept.count) leftover\(swept.count == 1 ? "" : "s") of a harness that died (sandboxes, cgroups)")
+        var request = SuiteRequest(plans: plans, options: options, out: directory, toolVersion: Frugal.version)
+        request.jobs = jobs
+        request.shard = shardInfo
+        request.assertions = project?.assertions
+        request.rulePacks = rulePacks
+        request.trace = trace
+        if let baselineReport, let baseline { request.baseline = (baselineReport, baseline) }
+        if !noHistory {
+            request.history = history
+            request.commit = ReportInput.gitCommit()
         }
-        let started = Date()
         // Where the suite is and how long is left, as the schedule plays out (Run+Progress.swift).
         let tracker = SuiteProgress(plans: plans, jobs: jobs)
         if !quiet {
@@ -209,114 +229,81 @@ struct Run: ParsableCommand {
             ProcessIO.progress("frugal: \(plans.count) run\(plans.count == 1 ? "" : "s")\(shardInfo.map { " (shard \($0.index)/\($0.count))" } ?? ""), \(DisplayFormat.integer(seconds)) s of scenarios, about \(SuiteProgress.clock(tracker.expectedSeconds)) as scheduled")
             tracker.begin()
         }
-        var records: [RunRecord] = []
-        var harnessFailure: String?
+        let quiet = self.quiet
+        let outcome: SuiteOutcome
         do {
-            let onProgress: @Sendable (SuiteRunner.Progress) -> Void = { progress in
-                guard !quiet else { return }
-                switch progress {
-                case .starting(let index, let count, let plan):
-                    tracker.starting(index - 1, line: "[\(index)/\(count)] \(plan.workloadName) · \(plan.scenario.name) · run \(plan.repetition) …")
-                case .finished(let index, let count, let record):
-                    let run = ReportBuilder.runReport(record)
-                    let score = run.score.map { DisplayFormat.score($0) } ?? "–"
-                    var lines = ["[\(index)/\(count)] \(record.workload) · \(record.scenario) · run \(record.repetition): \(record.outcome.rawValue)\(record.outcomeDetail.map { " (\($0))" } ?? ""), \(DisplayFormat.number(run.durationSeconds)) s, score \(score)"]
-                    for straggler in run.processes?.stragglers ?? [] {
-                        lines.append("    outlived the main process: \(straggler.command) (pid \(straggler.pid), lived \(DisplayFormat.number(straggler.livedSeconds)) s); ended by frugal")
-                    }
-                    if let missing = run.processes?.cgroupUnavailable {
-                        lines.append("    no cgroup for this run (\(missing)): descendants that leave the process group are not ended")
-                    }
-                    tracker.finished(index - 1, lines: lines)
-                }
+            outcome = try SuitePipeline.run(request) { event in
+                Self.show(event, on: tracker, quiet: quiet)
             }
-            if let jobs {
-                records = try SuiteRunner(options: options, jobs: jobs).run(plans, progress: onProgress)
-            } else {
-                records = try ResourceScheduler(options: options).run(plans, progress: onProgress)
-            }
-        } catch let failure as SuiteFailure {
-            // An app built against another protocol is the user's build to fix (exit 1), not a finding.
-            if let mismatch = failure.underlying as? ProtocolMismatch { throw CLIFailure.badInput(mismatch.description) }
-            records = failure.completed
-            harnessFailure = "\(failure.underlying)"
-        } catch {
-            harnessFailure = "\(error)"
+        } catch let failure as PipelineFailure {
+            tracker.end()
+            throw CLIFailure(failure)
         }
-        let suiteSeconds = Date().timeIntervalSince(started)
-        tracker.end()
-        let interrupted = options.interruption.signal
-        // Nothing measured: the report already in --out stays as it was.
-        if records.isEmpty {
-            if let harnessFailure { throw CLIFailure.harness("\(harnessFailure); no run finished, so \(out) was left as it was") }
-            if interrupted != nil { throw Self.interruptedFailure(interrupted, detail: "before any run finished; \(out) was left as it was") }
+        report(outcome, directory: directory)
+        let runs = outcome.runCount
+        if let harnessFailure = outcome.harnessFailure {
+            throw CLIFailure.harness("\(harnessFailure) (the report holds the \(runs) runs that finished)")
         }
-        let survey = EnvironmentSurvey.survey()
-        var environment = survey.environmentInfo
-        switch jobs {
-        case 1?: environment.notes.append("each workload ran alone (--jobs 1)")
-        case let jobs?: environment.notes.append("\(jobs) workloads ran side by side (--jobs \(jobs)): CPU contention stretches launch times and handler durations; wakeup counts are per thread and not affected")
-        case nil: environment.notes.append("scheduled by demand: workloads that sleep most of the time ran side by side (launches 1 s apart); CPU-bound, timing-judged and memory-pressure runs ran alone")
-        }
-        if let interrupted {
-            environment.notes.append("the suite was interrupted (\(interrupted == SIGTERM ? "SIGTERM" : "SIGINT")): \(records.filter { $0.outcome != .interrupted }.count) of \(plans.count) runs finished")
-        }
-        // The report is made from the evidence, the one way `frugal reaudit` makes it again.
-        let schedule = ScheduleSummary.of(records, mode: jobs.map { "jobs \($0)" } ?? "demand", wallSeconds: suiteSeconds,
-                                          cores: environment.cores, scenarioSeconds: plans.reduce(0.0) { $0 + $1.scenario.waitSeconds })
-        let evidence = RunEvidence(gatheredBy: ToolInfo(version: Frugal.version), generatedAt: ISO8601DateFormatter().string(from: started),
-                                   environment: environment, shard: shardInfo, schedule: schedule, assertions: assertions,
-                                   rulePacks: rulePacks.isEmpty ? nil : rulePacks, traces: trace.map { $0 ? "always" : "never" },
-                                   records: records)
-        var report = evidence.report(tool: evidence.gatheredBy)
-        if !quiet, let schedule = report.schedule { ProcessIO.progress("frugal: \(schedule.line)") }
-        if let baselineReport, let baseline {
-            report.comparison = ReportComparator.compare(base: baselineReport, head: report, baseline: baseline)
-            if let warning = report.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }
-        }
-        let traces = TraceFiles.render(&report, mode: trace.map { $0 ? .always : .never } ?? .withinBudget)
-        // An interrupted suite is not a point of the history: its trends would show a partial suite.
-        let history = noHistory || interrupted != nil ? nil : record(report)
-        do {
-            let files = try TraceFiles.writeSet(report, traces: traces, to: directory, history: history?.trends, evidence: evidence)
-            let traceCount = traces.count
-            if !quiet {
-                ProcessIO.progress("frugal: wrote " + files.prefix(files.count - traceCount).map(\.path).joined(separator: ", "))
-                if traceCount > 0 {
-                    ProcessIO.progress("frugal: wrote \(traceCount) Perfetto trace\(traceCount == 1 ? "" : "s") in \(directory.appendingPathComponent(TraceFiles.directory).path): \(TraceFiles.howToOpen)")
-                }
-                let over = report.runs.filter { $0.trace?.path == nil && $0.trace?.omitted?.contains("over the budget") == true }
-                if !over.isEmpty {
-                    ProcessIO.progress("frugal: \(over.count) trace\(over.count == 1 ? "" : "s") over the budget left out (runs[].trace.omitted says why); --trace writes them")
-                }
-            }
-        } catch {
-            // The history must not hold a run whose report does not exist.
-            history?.undo()
-            throw CLIFailure.harness("cannot write the report to \(directory.path): \(error)")
-        }
-        if let harnessFailure {
-            throw CLIFailure.harness("\(harnessFailure) (the report holds the \(records.count) runs that finished)")
-        }
-        if interrupted != nil {
-            throw Self.interruptedFailure(interrupted, detail: "the report in \(out) holds the \(records.count) runs that finished or were going on")
+        if let interrupted = outcome.interrupted {
+            throw Self.interruptedFailure(interrupted, detail: "the report in \(out) holds the \(runs) runs that finished or were going on")
         }
         // A signal that came while the set was written: the set is whole (it is written as one),
         // but the user asked to stop, and a script waiting on the exit status must hear it.
-        if let late = options.interruption.signal {
-            throw Self.interruptedFailure(late, detail: "while the report was written; the report in \(out) is complete, with all \(records.count) runs")
+        if let late = outcome.lateSignal {
+            throw Self.interruptedFailure(late, detail: "while the report was written; the report in \(out) is complete, with all \(runs) runs")
         }
+        let report = outcome.report
         if !quiet && !jsonStdout {
             printSummary(report)
             printAppleLimits(report)
             if let comparison = report.comparison { print(ComparisonTextRenderer.render(comparison), terminator: "") }
         }
-        if let failure = history?.failure {
+        if let failure = outcome.historyFailure {
             // The report is written; the run is not in the history. CI must hear of it.
             try? CIOutput.finish(report, jsonStdout: jsonStdout, annotations: githubAnnotations)
             throw CLIFailure.harness("the report was written, but the run could not be recorded in \(self.history): \(failure)")
         }
         try CIOutput.finish(report, jsonStdout: jsonStdout, annotations: githubAnnotations)
+    }
+
+    /// One event of the pipeline on the terminal (standard error), unless `--quiet`.
+    private static func show(_ event: SuiteEvent, on tracker: SuiteProgress, quiet: Bool) {
+        switch event {
+        case .runsEnded:
+            tracker.end()
+        case _ where quiet:
+            break
+        case .sweptLeftovers(let count):
+            ProcessIO.progress("frugal: removed \(count) leftover\(count == 1 ? "" : "s") of a harness that died (sandboxes, cgroups)")
+        case .starting(let index, let count, let plan):
+            tracker.starting(index - 1, line: "[\(index)/\(count)] \(plan.workloadName) · \(plan.scenario.name) · run \(plan.repetition) …")
+        case .finished(let index, let count, let record, let run):
+            let score = run.score.map { DisplayFormat.score($0) } ?? "–"
+            var lines = ["[\(index)/\(count)] \(record.workload) · \(record.scenario) · run \(record.repetition): \(record.outcome.rawValue)\(record.outcomeDetail.map { " (\($0))" } ?? ""), \(DisplayFormat.number(run.durationSeconds)) s, score \(score)"]
+            for straggler in run.processes?.stragglers ?? [] {
+                lines.append("    outlived the main process: \(straggler.command) (pid \(straggler.pid), lived \(DisplayFormat.number(straggler.livedSeconds)) s); ended by frugal")
+            }
+            if let missing = run.processes?.cgroupUnavailable {
+                lines.append("    no cgroup for this run (\(missing)): descendants that leave the process group are not ended")
+            }
+            tracker.finished(index - 1, lines: lines)
+        }
+    }
+
+    /// What the written report set says on standard error: the schedule, the files, the traces.
+    private func report(_ outcome: SuiteOutcome, directory: URL) {
+        if let warning = outcome.report.comparison?.machineWarning { ProcessIO.error("warning: \(warning)") }
+        guard !quiet else { return }
+        if let schedule = outcome.report.schedule { ProcessIO.progress("frugal: \(schedule.line)") }
+        let files = outcome.files, traceCount = outcome.traceCount
+        ProcessIO.progress("frugal: wrote " + files.prefix(files.count - traceCount).map(\.path).joined(separator: ", "))
+        if traceCount > 0 {
+            ProcessIO.progress("frugal: wrote \(traceCount) Perfetto trace\(traceCount == 1 ? "" : "s") in \(directory.appendingPathComponent(TraceFiles.directory).path): \(TraceFiles.howToOpen)")
+        }
+        let over = outcome.report.runs.filter { $0.trace?.path == nil && $0.trace?.omitted?.contains("over the budget") == true }
+        if !over.isEmpty {
+            ProcessIO.progress("frugal: \(over.count) trace\(over.count == 1 ? "" : "s") over the budget left out (runs[].trace.omitted says why); --trace writes them")
+        }
     }
 
     /// `--history` before the run: a regular file that is a Frugal history, or a new path. A
@@ -339,27 +326,6 @@ struct Run: ParsableCommand {
         return CLIFailure(code: signal == SIGTERM ? .terminated : .interrupted, message: "interrupted by \(name): \(detail)")
     }
 
-    /// What recording the run in the history gave: the trends for the HTML report, a way to take
-    /// the run out again, or why it could not be recorded.
-    private struct HistoryRecording {
-        var trends: ReportHistory?
-        var failure: String?
-        var undo: () -> Void = {}
-    }
-
-    /// Appends the report to the history (waiting for another run that holds the database, up to
-    /// `HistoryStore.defaultBusyTimeout`) and reads back the recent trends.
-    private func record(_ report: Report) -> HistoryRecording {
-        do {
-            let store = try HistoryStore(path: history)
-            let id = try store.append(report, commit: ReportInput.gitCommit(), recordedAt: report.generatedAt)
-            let trends = try? store.history(limit: 20)
-            return HistoryRecording(trends: trends, failure: nil, undo: { try? store.removeRun(id) })
-        } catch {
-            return HistoryRecording(trends: nil, failure: "\(error)")
-        }
-    }
-
     /// A signal's number from its name (`USR1`, `SIGUSR1`) or number.
     static func signalNumber(_ text: String) throws -> Int32 {
         let names: [String: Int32] = ["HUP": SIGHUP, "INT": SIGINT, "QUIT": SIGQUIT, "USR1": SIGUSR1, "USR2": SIGUSR2,
@@ -374,104 +340,6 @@ struct Run: ParsableCommand {
         }
         if let number = names[upper.hasPrefix("SIG") ? String(upper.dropFirst(3)) : upper] { return number }
         throw CLIFailure.badInput("--memory-warning-signal: unknown signal '\(text)' (use a name such as USR1, or a number)")
-    }
-
-    /// The plans of one shard: a workload under a scenario, with all its repetitions, is one
-    /// unit, weighed by its scenario time (``ShardPlan``).
-    static func slice(_ plans: [RunPlan], shard: ShardInfo) -> [RunPlan] {
-        var order: [ResultKey] = []
-        var seconds: [ResultKey: Double] = [:]
-        for plan in plans {
-            let key = ResultKey(workload: plan.workloadName, scenario: plan.scenario.name)
-            if seconds[key] == nil { order.append(key) }
-            seconds[key, default: 0] += plan.scenario.waitSeconds
-        }
-        let assignment = ShardPlan.assign(seconds: order.map { seconds[$0] ?? 0 }, count: shard.count)
-        let mine = Set(zip(order, assignment).filter { $0.1 == shard.index }.map(\.0))
-        return plans.filter { mine.contains(ResultKey(workload: $0.workloadName, scenario: $0.scenario.name)) }
-    }
-
-    func makePlans(project: ProjectConfig?) throws -> [RunPlan] {
-        if !command.isEmpty {
-            guard workloads.isEmpty else {
-                throw CLIFailure.badInput("--workload does not apply to a black-box command after --")
-            }
-            // Without --scenario a program runs to its own end (within --timeout); an unknown
-            // program gets the machine to itself (RunPlan's default demand).
-            let chosen = try scenarios.isEmpty ? [Self.commandScenario]
-                : scenarios.map { name -> Scenario in
-                    guard let scenario = ScenarioCatalogue.named(name) else {
-                        throw CLIFailure.badInput("unknown scenario '\(name)'; known scenarios: \(ScenarioCatalogue.all.map(\.name).joined(separator: ", "))")
-                    }
-                    return scenario
-                }
-            guard ScenarioRunner.executable(command[0]) != nil else {
-                throw CLIFailure.badInput("command not found: \(command[0]) (not an executable file, nor on PATH)")
-            }
-            let raw = ProcessIO.rawArgumentsAfterTerminator(count: command.count).map { Array($0.dropFirst()) }
-            let input = try inputSignal.map { text -> Int32 in
-                guard let number = ProgramSignal.number(text) else {
-                    throw CLIFailure.badInput("--input-signal: '\(text)' is not a signal a program can catch (use a name such as USR2, or a number; not KILL or STOP)")
-                }
-                return number
-            }
-            return chosen.flatMap { scenario in
-                (1...repetitions).map {
-                    var plan = RunPlan(target: .command(command), scenario: scenario, repetition: $0)
-                    plan.rawArguments = raw
-                    plan.programInputSignal = input
-                    return plan
-                }
-            }
-        }
-        if let project, !project.apps.isEmpty {
-            // The project's apps (those --workload names, or all); other names are built-in workloads.
-            let apps = workloads.isEmpty ? project.apps : workloads.compactMap(project.app(named:))
-            let others = workloads.filter { project.app(named: $0) == nil }
-            // Built-in names are checked first: building the products may take minutes.
-            let builtIns: [RunPlan]
-            do {
-                builtIns = others.isEmpty ? [] : try builtInPlans(others)
-            } catch let failure as CLIFailure {
-                throw CLIFailure.badInput(failure.message + "; \(project.file)'s apps: \(project.apps.map(\.name).joined(separator: ", "))")
-            }
-            return try projectPlans(project, apps: apps) + builtIns
-        }
-        return try builtInPlans(workloads)
-    }
-
-    private func builtInPlans(_ workloads: [String]) throws -> [RunPlan] {
-        let known = WorkloadCatalogue.all.map(\.name)
-        let chosen: [WorkloadDefinition]
-        if workloads.isEmpty {
-            chosen = WorkloadCatalogue.defaultSuite
-        } else {
-            chosen = try workloads.map { name in
-                guard let workload = WorkloadCatalogue.named(name) else {
-                    throw CLIFailure.badInput("unknown workload '\(name)'; known workloads: \(known.joined(separator: ", "))")
-                }
-                return workload
-            }
-        }
-        let namedScenarios = try scenarios.map { name -> Scenario in
-            guard let scenario = ScenarioCatalogue.named(name) else {
-                throw CLIFailure.badInput("unknown scenario '\(name)'; known scenarios: \(ScenarioCatalogue.all.map(\.name).joined(separator: ", "))")
-            }
-            return scenario
-        }
-        var plans: [RunPlan] = []
-        for workload in chosen {
-            let scenarios = namedScenarios.isEmpty ? workload.defaultScenarios.compactMap(ScenarioCatalogue.named) : namedScenarios
-            for scenario in scenarios {
-                for repetition in 1...repetitions {
-                    var plan = RunPlan(target: .builtIn(name: workload.name), scenario: scenario, repetition: repetition,
-                                       bundleResources: workload.bundleResources, documents: workload.documents)
-                    plan.demand = RunDemand.builtIn(scenario: scenario, isLight: WorkloadCatalogue.lightWorkloads.contains(workload.name))
-                    plans.append(plan)
-                }
-            }
-        }
-        return plans
     }
 
     /// Apple's limits (`--rules apple-limits`), each run's that exceeded or would trip, with the source.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FrugalPipeline
 import FrugalProbe
 
 // Parse and run by hand so that usage errors exit 1 (the contract) rather than
@@ -11,6 +12,10 @@ do {
     try command.run()
     ProcessIO.exit(.success)
 } catch let failure as CLIFailure {
+    ProcessIO.error(failure.message)
+    ProcessIO.exit(failure.code)
+} catch let failure as PipelineFailure {
+    let failure = CLIFailure(failure)
     ProcessIO.error(failure.message)
     ProcessIO.exit(failure.code)
 } catch let exit as ExitCode {

@@ -106,6 +106,25 @@ final class IdleAccountTests: XCTestCase {
         XCTAssertEqual(account.idleWakeups, 1, "the poll timer's wakeup is still idle")
     }
 
+    /// Any client's request (URLSession, curl: the wire's record, no FrugalKit event) is the
+    /// app's work until its result is handed over: the hand-off's wakeups, in the slice after
+    /// the one holding the last byte, are the request's; a timer later in the wait is not.
+    func testAWireRequestsResultHandOffIsTheRequests() throws {
+        var record = Self.record(wakeupsBySecond: [0, 0, 1, 2, 0, 0, 0, 1, 0, 0], events: [])
+        var network = NetworkRecord(proxyAddress: "127.0.0.1:1", radio: .lte, trace: ProxyTrace(chunks: []), origin: OriginStatistics(),
+                                    conditions: [NetworkConditionChange(time: 0, profile: .lte)], faults: [])
+        // On the wire from 4.5 s to 4.95 s (seconds since exec): slice 4–5; its result is handled
+        // at about 5.1 s, in slice 5–6.
+        network.requests = [OtherHandAuditTests.wire("/forecast", 4.5, 4.95)]
+        record.network = network
+        let account = try XCTUnwrap(RunAnalysis(record).idleAccounts.first)
+        XCTAssertEqual(account.excludedSeconds[.request] ?? 0, 2, accuracy: 1e-9, "slices 4–5 and 5–6 are the request's")
+        XCTAssertEqual(account.idleSeconds, 8, accuracy: 1e-9)
+        XCTAssertEqual(account.idleWakeups, 1, "the timer at 9–10 s is still idle")
+        // Without the hand-off the slice 5–6 and its two wakeups would be idle: the bound is what decides.
+        XCTAssertGreaterThan(RunAnalysis.responseHandOffSeconds, 0.05)
+    }
+
     func testFramesInTheBackgroundAreNotUseAndAWaitAllBusyIsNotApplicable() throws {
         let start = RunAnalysisTests.record().startTime
         func at(_ seconds: Double) -> UInt64 { start + UInt64(seconds * 1e9) }

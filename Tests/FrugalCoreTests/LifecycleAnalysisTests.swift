@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import FrugalCore
+@testable import FrugalProtocol
 
 /// The lifecycle's pure logic on hand-made records, with exact expected numbers.
 final class LifecycleAnalysisTests: XCTestCase {

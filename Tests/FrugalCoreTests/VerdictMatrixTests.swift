@@ -4,7 +4,7 @@ import XCTest
 /// `frugal verdicts`' counts on hand-made results: each kind of error is counted once, and a
 /// clean suite counts none.
 final class VerdictMatrixTests: XCTestCase {
-    static func result(_ workload: String, _ audits: [String: Double?]) -> WorkloadResult {
+    static func result(_ workload: String, _ audits: [String: Double?], scenario: String = "s") -> WorkloadResult {
         var aggregated: [String: AggregatedAudit] = [:]
         for (id, score) in audits {
             let median = AuditResult(id: id, title: id, score: score, scoreDisplayMode: score == nil ? .notApplicable : .numeric,
@@ -13,7 +13,7 @@ final class VerdictMatrixTests: XCTestCase {
             aggregated[id] = AggregatedAudit(median: median, values: [], minValue: nil, maxValue: nil)
         }
         let categories = ReportBuilder.categoryScores(audits)
-        return WorkloadResult(workload: workload, scenario: "s", repetitions: 5, outcomes: ["completed": 5], audits: aggregated,
+        return WorkloadResult(workload: workload, scenario: scenario, repetitions: 5, outcomes: ["completed": 5], audits: aggregated,
                               categories: categories, score: ReportBuilder.overallScore(categories, auditScores: audits))
     }
 
@@ -62,5 +62,38 @@ final class VerdictMatrixTests: XCTestCase {
         XCTAssertEqual(matrix.misses, 0)
         XCTAssertEqual(matrix.falseAlarms, 0)
         XCTAssertEqual(matrix.unseparatedPairs, 1)
+    }
+
+    /// A good app judged in each scenario it ran: passing its first scenario does not hide a
+    /// failing second one (frugal verdicts once kept only a workload's first result).
+    func testEveryScenarioOfAWorkloadIsJudged() {
+        let matrix = VerdictMatrix(results: [
+            Self.result("news.coalesced", ["power.avoid-polling": 1, "lifecycle.launch-time": 1], scenario: "day"),
+            Self.result("news.coalesced", ["power.avoid-polling": 0.1, "lifecycle.launch-time": 1], scenario: "leave"),
+            Self.result("news.polling", ["power.avoid-polling": 0.2, "lifecycle.launch-time": 1], scenario: "day"),
+        ], pairs: [Self.pairs[0]])
+        XCTAssertEqual(matrix.falseAlarms, 1)
+        XCTAssertEqual(matrix.cells.first { $0.error != nil }?.scenario, "leave")
+        XCTAssertEqual(matrix.misses, 0)
+        // The pair is judged in the scenario both ran: day, where the twin passes.
+        XCTAssertEqual(matrix.pairs.map(\.scenario), ["day"])
+        XCTAssertEqual(matrix.unseparatedPairs, 0)
+        XCTAssertEqual(matrix.scenarioScores.filter { $0.workload == "news.coalesced" }.map(\.scenario), ["day", "leave"])
+        XCTAssertLessThan(matrix.overall["news.coalesced"] ?? 1, 0.9, "a workload's overall is its worst scenario's")
+        XCTAssertFalse(matrix.isClean)
+    }
+
+    /// A bad app that ran two scenarios is caught in each that scores its audit; one that
+    /// passes its audit in one of them is a miss there.
+    func testABadWorkloadIsJudgedInEachScenarioThatScoresItsAudit() {
+        let matrix = VerdictMatrix(results: [
+            Self.result("news.coalesced", ["power.avoid-polling": 1], scenario: "day"),
+            Self.result("news.polling", ["power.avoid-polling": 0.2], scenario: "day"),
+            Self.result("news.polling", ["power.avoid-polling": 0.95], scenario: "night"),
+            Self.result("news.polling", ["power.avoid-polling": nil], scenario: "launch-only"),
+        ], pairs: [Self.pairs[0]])
+        XCTAssertEqual(matrix.misses, 1, "night: not below 0.5; launch-only did not score it and is not a miss")
+        XCTAssertEqual(matrix.cells.filter { $0.role == .bad }.map(\.scenario), ["day", "night"])
+        XCTAssertEqual(matrix.pairs.count, 2)
     }
 }

@@ -13,7 +13,7 @@ final class WakeupAttributorTests: XCTestCase {
     static let entry = app("static NewsApp.Main.$main() -> ()")
     static let timerClosure = app("closure #1 (FrugalKit.RunLoopTimer) -> () in NewsApp.Poller.start(FrugalKit.Application) -> ()")
     static let check = app("NewsApp.Feed.check() -> ()")
-    static let mainWait = [epollWait, app("static FrugalProbe.SystemCall.retrying<A>(_: Swift.String, _: () -> A) throws -> A"), runLoop, entry]
+    static let mainWait = [epollWait, app("static FrugalSystem.SystemCall.retrying<A>(_: Swift.String, _: () -> A) throws -> A"), runLoop, entry]
 
     static func sleep(_ time: UInt64, tid: Int32, stack: [TraceFrame] = mainWait, state: Int64 = 1) -> SchedulerEvent {
         SchedulerEvent(time: time, pid: 100, tid: tid, kind: .sleep(state: state), stack: stack)
@@ -149,7 +149,7 @@ final class WakeupAttributorTests: XCTestCase {
 
     func testRuntimeFramesAreNotTheApps() {
         XCTAssertTrue(WakeupAttributor.isRuntimeSymbol("closure #3 () -> () in FrugalKit.MainRunLoop.fireDueTimers() -> Swift.Bool"))
-        XCTAssertTrue(WakeupAttributor.isRuntimeSymbol("static FrugalProbe.SystemCall.retrying<A where A: Swift.FixedWidthInteger>(_: Swift.String) throws -> A"))
+        XCTAssertTrue(WakeupAttributor.isRuntimeSymbol("static FrugalSystem.SystemCall.retrying<A where A: Swift.FixedWidthInteger>(_: Swift.String) throws -> A"))
         XCTAssertTrue(WakeupAttributor.isRuntimeSymbol("specialized Swift.Array.append(A) -> ()"))
         XCTAssertTrue(WakeupAttributor.isRuntimeSymbol("static frugal_workload_host.WorkloadHost.$main() -> ()"))
         XCTAssertFalse(WakeupAttributor.isRuntimeSymbol("closure #1 (FrugalKit.RunLoopTimer) -> () in FrugalWorkloads.PollingNewsApp.didFinishLaunching(FrugalKit.Application) -> ()"))

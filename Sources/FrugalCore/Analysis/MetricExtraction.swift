@@ -107,7 +107,7 @@ public enum MetricExtraction {
     /// "unavailable" itself where its facts are missing.
     static let areaMetrics: [@Sendable (RunAnalysis, inout [String: MetricValue]) -> Void] = [diskMetrics, lifecycleMetrics, networkMetrics,
                                                                                               memoryMetrics, hardwareMetrics,
-                                                                                              mainThreadHardwareMetrics, measuredEnergyMetrics]
+                                                                                              mainThreadHardwareMetrics, measuredEnergyMetrics, threadMetrics]
 
     /// The app's peak resident size: the largest `VmHWM` seen from outside (it only rises, so the
     /// last sample of each process holds its peak up to then). Not `wait4`'s `ru_maxrss`: glibc's

@@ -2,10 +2,11 @@
 /// still under way. A `wait` step is cut into the harness's periodic `/proc` samples (0.2 s
 /// apart by default); a slice of it counts as idle unless, during that slice, the app
 ///  - waited on its own network request (FrugalKit's client, or a `network.*` call measured by
-///    `BlockingCalls`: from its start to its end), with the main-thread handler that issued it
-///    (a retry timer's, say) and the one that delivered its result (`posted:network:…`): the
-///    wakeups that begin and end a request are the request's, wherever a `/proc` sample falls,
-///    not polling,
+///    `BlockingCalls`: from its start to its end; any client's on the wire, to its last byte and
+///    the hand-off of its result, `responseHandOffSeconds`), with the main-thread handler that
+///    issued it (a retry timer's, say) and the one that delivered its result
+///    (`posted:network:…`): the wakeups that begin and end a request are the request's,
+///    wherever a `/proc` sample falls, not polling,
 ///  - read or wrote a file (FrugalKit's journal, `file.*` blocking calls), or
 ///  - drew frames while active (`frame:` handlers, from `MainRunLoop.scheduleFrameTimer`),
 ///    (an app drawing any other way, its main thread waking at a frame rate while active, keeps
@@ -168,9 +169,14 @@ extension RunAnalysis {
         // as FrugalKit's are: libcurl polls its sockets while a URLSession request waits, and a
         // fetch that ran into a wait was once charged as 25 wakeups/s of polling. Wire times are
         // seconds since exec; one that never ended is in flight to the run's end.
+        // A request's work ends when its result is handled, not with its last byte: the client
+        // parses the body and hands it to the app (URLSession's delegate queue, then the main
+        // actor), which lands in the slice after the one holding the last byte when a sample
+        // falls between them (a weather app's decode and main-actor update 0.2 s after the
+        // response, on a loaded machine, was once charged as polling).
         for wire in record.network?.requests ?? [] {
             let start = record.startTime &+ UInt64(saturating: wire.start * 1e9)
-            let end = wire.end.map { record.startTime &+ UInt64(saturating: $0 * 1e9) } ?? record.endTime
+            let end = wire.end.map { record.startTime &+ UInt64(saturating: ($0 + Self.responseHandOffSeconds) * 1e9) } ?? record.endTime
             intervals.append((start, max(end, start), .request))
         }
         intervals += proxyConnectionIntervals
@@ -192,6 +198,12 @@ extension RunAnalysis {
         }
         return intervals
     }
+
+    /// How long after a request's last byte its result is still being handed to the app: one
+    /// sample interval (the harness samples `/proc` every 0.2 s), so the slice after the one
+    /// holding the last byte is the hand-off's. FrugalKit's own client is exact instead (its
+    /// `posted:network:` handler).
+    public static let responseHandOffSeconds = 0.2
 
     /// FrugalKit's `NetworkClient` delivers a result to the main run loop as `posted:network:METHOD TARGET`.
     public static let requestCompletionHandlerPrefix = "posted:network:"

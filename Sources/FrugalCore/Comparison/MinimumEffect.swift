@@ -39,39 +39,10 @@ public enum MinimumEffectTable {
     /// beside it and 0.88–1.3 s in five runs a minute later (the same build). The audits built
     /// on timing (`lifecycle.launch-time`, `main.no-long-blocks`) do gate, with a minimum effect
     /// tied to their control points, which such load does not reach.
-    public static let metrics: [String: MinimumEffect] = [
-        MetricName.cpuTimeSeconds: MinimumEffect(relative: 0.10, absolute: 0.02, gating: false, reason: "timing (reported, never fails); 10 % and 20 ms of CPU: shared-runner jitter is a few ms per run"),
-        MetricName.cpuWakeups: MinimumEffect(relative: 0.50, absolute: 15, reason: wakeupDrift),
-        MetricName.cpuWakeupsPerSecond: MinimumEffect(relative: 0.20, absolute: 0.25, gating: false, reason: "divided by wall time, so it moves with the machine's load (reported, never fails); cpu.wakeups gates; 20 % and 0.25/s"),
-        MetricName.cpuIdleWakeupsPerSecond: MinimumEffect(relative: 0.20, absolute: 0.1, reason: "20 % and 0.1/s (one wakeup in a 10 s idle phase)"),
-        MetricName.mainThreadWakeups: MinimumEffect(relative: 0.50, absolute: 15, reason: wakeupDrift),
-        MetricName.mainThreadLongestBlockMs: MinimumEffect(relative: 0.10, absolute: 20, gating: false, reason: "timing (reported, never fails); 10 % and 20 ms: below a frame or two nobody sees it"),
-        MetricName.mainThreadHangs: MinimumEffect(relative: nil, absolute: 1, reason: "one more hang"),
-        MetricName.cpuInstructions: MinimumEffect(relative: 0.01, absolute: 0, reason: "instructions retired hardly vary with the machine's load: 1 % more is more work done"),
-        MetricName.cpuCycles: MinimumEffect(relative: 0.05, absolute: 0, gating: false, reason: "cycles follow frequency and contention like time (reported, never fails)"),
-        MetricName.cpuInstructionsPerCycle: MinimumEffect(relative: 0.05, absolute: 0, gating: false, reason: "a ratio of a count and a timing (reported, never fails)"),
-        MetricName.cpuCacheMisses: MinimumEffect(relative: 0.10, absolute: 0, gating: false, reason: "misses depend on what else shares the caches (reported, never fails)"),
-        MetricName.cpuBranchMisses: MinimumEffect(relative: 0.10, absolute: 0, gating: false, reason: "reported, never fails"),
-        MetricName.cpuCounterMultiplexing: MinimumEffect(relative: nil, absolute: 0.05, gating: false, reason: "a property of the measurement, not of the app"),
-        MetricName.mainThreadInstructions: MinimumEffect(relative: 0.01, absolute: 0, reason: "the main thread's instructions retired in handlers: 1 % more is more work on the main thread"),
-        MetricName.mainThreadCycles: MinimumEffect(relative: 0.05, absolute: 0, gating: false, reason: "cycles follow frequency and contention like time (reported, never fails)"),
-        MetricName.mainThreadInstructionsPerCycle: MinimumEffect(relative: 0.05, absolute: 0, gating: false, reason: "a ratio of a count and a timing (reported, never fails)"),
-        MetricName.mainThreadCacheMisses: MinimumEffect(relative: 0.10, absolute: 0, gating: false, reason: "misses depend on what else shares the caches (reported, never fails)"),
-        MetricName.mainThreadBranchMisses: MinimumEffect(relative: 0.10, absolute: 0, gating: false, reason: "reported, never fails"),
-        MetricName.mainThreadCounterMultiplexing: MinimumEffect(relative: nil, absolute: 0.05, gating: false, reason: "a property of the measurement, not of the app"),
-        MetricName.energyMeasuredJoules: MinimumEffect(relative: 0.10, absolute: 0, gating: false, reason: "the whole package's energy, every process on it: the machine's load moves it (reported, never fails)"),
-        MetricName.mainThreadLongestWaitMs: MinimumEffect(relative: 0.10, absolute: 20, gating: false, reason: "timing (reported, never fails); a program's idle wait and a blocked one look alike from outside"),
-        MetricName.mainThreadBlockedSeconds: MinimumEffect(relative: 0.10, absolute: 0.05, gating: false, reason: "timing (reported, never fails); 10 % and 50 ms"),
-        MetricName.mainThreadBlockingMsPerMinute: MinimumEffect(relative: 0.10, absolute: 50, gating: false, reason: "timing (reported, never fails); 10 % and 50 ms/min"),
-        MetricName.mainThreadLongestResponseMs: MinimumEffect(relative: 0.10, absolute: 20, gating: false, reason: "timing (reported, never fails); 10 % and 20 ms: the audit's own curve gates, with its 50 ms / 100 ms control points"),
-        MetricName.memoryWarningRetainedFraction: MinimumEffect(relative: nil, absolute: 0.1, reason: "a tenth of the footprint gained since launch"),
-        MetricName.memoryBackgroundRetainedFraction: MinimumEffect(relative: nil, absolute: 0.1, reason: "a tenth of the footprint gained since launch"),
-        MetricName.lifecycleLaunchMs: MinimumEffect(relative: 0.10, absolute: 20, gating: false, reason: "timing (reported, never fails); 10 % and 20 ms: exec and dynamic linking vary by several ms"),
-        MetricName.runWallSeconds: MinimumEffect(relative: 0.05, absolute: 0.25, gating: false, reason: "mostly the scenario's own length; reported, never fails"),
-        MetricName.memoryPeakResidentBytes: MinimumEffect(relative: 0.10, absolute: 1_048_576, reason: "10 % and 1 MiB"),
-        MetricName.memoryMajorFaults: MinimumEffect(relative: 0.50, absolute: 10, gating: false, reason: "depends on the page cache of the machine; reported, never fails"),
-        MetricName.diskPhysicalBytesWritten: MinimumEffect(relative: 0.10, absolute: 65_536, reason: "10 % and 64 KiB"),
-    ]
+    /// Declared with each metric (``MetricCatalogue``).
+    public static let metrics: [String: MinimumEffect] = Dictionary(
+        MetricCatalogue.all.compactMap { definition in definition.minimumEffect.map { (definition.name, $0) } },
+        uniquingKeysWith: { first, _ in first })
 
     /// Measured here: 40 reports of the same build of `news.coalesced` (5 runs each, 30 s apart,
     /// while other builds came and went) had per-report medians of `cpu.wakeups` from 11 to 21

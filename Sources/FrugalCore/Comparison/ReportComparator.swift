@@ -109,7 +109,9 @@ public enum ReportComparator {
                 widened = (configured, noise)
             }
         }
-        guard let comparison = try? MetricComparison(base: baseValues, head: headValues, direction: .lowerIsBetter,
+        // Audits' values are lower-is-better by their scoring curves; a metric says which way it goes.
+        let direction = kind == .metric ? MetricCatalogue.direction(of: name) : .lowerIsBetter
+        guard let comparison = try? MetricComparison(base: baseValues, head: headValues, direction: direction,
                                                      policy: valuePolicy) else { return nil }
         var entry = ComparisonEntry(kind: kind, workload: run.workload, scenario: run.scenario, name: name, unit: unit,
                                     comparison: comparison, minimumEffect: effect, baseScore: baseScore, headScore: headScore)
@@ -121,7 +123,7 @@ public enum ReportComparator {
         // Counts before times: a deterministic counter is judged exactly.
         if kind == .metric {
             let floor = sameSession ? 0 : (comparison.threshold ?? 0)
-            if let exact = CountChannel.judge(name: name, base: baseValues, head: headValues, direction: .lowerIsBetter,
+            if let exact = CountChannel.judge(name: name, base: baseValues, head: headValues, direction: direction,
                                               minimumRepetitions: policy.minimumRepetitions, floor: floor) {
                 entry.verdict = exact.verdict
                 entry.reason = exact.reason

@@ -151,3 +151,18 @@ public enum GateChannel: String, Codable, Sendable {
     /// Mann–Whitney U, the bootstrap and the Hodges–Lehmann interval against the threshold.
     case statistics
 }
+
+extension ComparisonEntry {
+    /// The entry in one line: "name (workload · scenario): shift +x unit, 95% interval [l, u]",
+    /// or the exact counts when it was judged as a count.
+    public var oneLine: String {
+        var text = "\(name) (\(workload) · \(scenario))"
+        if channel == .count {
+            text += ": exact count \(base.map { DisplayFormat.number($0.median) } ?? "–") → \(head.map { DisplayFormat.number($0.median) } ?? "–")"
+        } else if let estimate = shiftEstimate, let lower = shiftLower, let upper = shiftUpper {
+            let signed = { (value: Double) in (value >= 0 ? "+" : "") + DisplayFormat.number(value) }
+            text += ": shift \(signed(estimate)) \(unit), 95% interval [\(signed(lower)), \(signed(upper))]"
+        }
+        return text
+    }
+}

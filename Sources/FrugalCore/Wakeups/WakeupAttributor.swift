@@ -34,8 +34,9 @@ public enum WakeupAttributor {
 
     /// Modules linked into an app's executable that are the runtime it runs on, not the app:
     /// FrugalKit and what it brings, and the standard library's and Foundation's generic code
-    /// specialized into the program.
-    static let runtimeModules = ["FrugalKit.", "FrugalProbe.", "FrugalCore.", "Swift.", "Foundation.", "Dispatch.", "Synchronization."]
+    /// specialized into the program. FrugalProbe and FrugalCore stay for apps built before FrugalKit
+    /// linked FrugalSystem and FrugalProtocol in their place.
+    static let runtimeModules = ["FrugalKit.", "FrugalSystem.", "FrugalProtocol.", "FrugalProbe.", "FrugalCore.", "Swift.", "Foundation.", "Dispatch.", "Synchronization."]
 
     /// Frames that belong to the runtime the app runs on, not to the app: those whose owner (a
     /// closure's enclosing function, past `static`/`specialized`) is in `runtimeModules`, and
@@ -127,13 +128,14 @@ public enum WakeupAttributor {
     }
 
     /// The innermost named frame that says something: past the C library's, the compiler's
-    /// thunks and generic helpers (the standard library's, FrugalProbe's system-call wrapper),
-    /// so a run loop's wait is named after the run loop; failing that, any named frame.
+    /// thunks and generic helpers (the standard library's, FrugalSystem's system-call wrapper, or
+    /// FrugalProbe's in an app built before it moved), so a run loop's wait is named after the run
+    /// loop; failing that, any named frame.
     static func namedFrame(_ stack: [TraceFrame]) -> TraceFrame? {
         stack.first { frame in
             guard let symbol = frame.symbol, !isSystemLibrary(frame.module), !isThunk(symbol) else { return false }
             let function = owner(symbol)
-            return !function.hasPrefix("Swift.") && !function.hasPrefix("FrugalProbe.")
+            return !function.hasPrefix("Swift.") && !function.hasPrefix("FrugalSystem.") && !function.hasPrefix("FrugalProbe.")
         } ?? stack.first { $0.symbol != nil && !isSystemLibrary($0.module) } ?? stack.first { $0.symbol != nil }
     }
 

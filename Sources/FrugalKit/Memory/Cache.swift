@@ -1,6 +1,6 @@
 import Foundation
-import FrugalCore
-import FrugalProbe
+import FrugalProtocol
+import FrugalSystem
 
 /// A key-value cache with cost and count limits, like `NSCache`: it evicts the least recently
 /// used entries past its limits, and everything it can on a memory warning — unless the app

@@ -1,6 +1,6 @@
 import Foundation
-import FrugalCore
-import FrugalProbe
+import FrugalProtocol
+import FrugalSystem
 import CFrugalSystem
 
 /// A read-only bundle file mapped into memory (`mmap`), as the guide advises for large

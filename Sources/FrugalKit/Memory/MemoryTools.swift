@@ -1,6 +1,6 @@
 import Foundation
-import FrugalCore
-import FrugalProbe
+import FrugalProtocol
+import FrugalSystem
 import Synchronization
 
 /// The book FrugalKit's memory tools keep of what the app holds and could give back (the

@@ -1,5 +1,5 @@
-import FrugalCore
-import FrugalProbe
+import FrugalProtocol
+import FrugalSystem
 import CFrugalSystem
 
 /// Memory the kernel may take back while it is not in use, like `NSPurgeableData`: anonymous

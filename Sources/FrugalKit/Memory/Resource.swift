@@ -1,6 +1,6 @@
 import Foundation
-import FrugalCore
-import FrugalProbe
+import FrugalProtocol
+import FrugalSystem
 
 /// Bundle resources read whole into memory — the path the guide warns against for large
 /// files (`MappedResource` maps them instead).

@@ -1,6 +1,6 @@
 import Foundation
-import FrugalCore
-import FrugalProbe
+import FrugalProtocol
+import FrugalSystem
 
 /// A URLSession-like HTTP/1.1 client for workloads, over plain blocking sockets (no SwiftNIO in
 /// the app's process). It connects to the harness's shaping proxy (`FRUGAL_PROXY`), keeps

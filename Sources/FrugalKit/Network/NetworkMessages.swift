@@ -1,5 +1,5 @@
 import Foundation
-import FrugalCore
+import FrugalProtocol
 
 /// Where the client connects: the harness's shaping proxy, from `FRUGAL_PROXY=HOST:PORT`.
 public struct NetworkEndpoint: Sendable, Equatable, CustomStringConvertible {

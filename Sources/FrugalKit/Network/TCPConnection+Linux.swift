@@ -1,4 +1,4 @@
-import FrugalProbe
+import FrugalSystem
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CPAPI
 import Synchronization
-import FrugalCore
+import FrugalProtocol
 
 /// A failed PAPI call: the function, PAPI's code and `PAPI_strerror`'s text.
 public struct PAPIError: Error, CustomStringConvertible, Sendable, Equatable {

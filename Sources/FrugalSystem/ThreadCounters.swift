@@ -1,4 +1,4 @@
-import FrugalCore
+import FrugalProtocol
 
 /// What FrugalKit's handler meter reads at each handler's start and end: the real per-thread
 /// counters (``ThreadCounters``) or a test double standing in for a machine with a PMU.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import FrugalCore
+import FrugalProtocol
 
 extension ResourceUsage {
     /// Converts the kernel's `rusage`.
