@@ -12,6 +12,8 @@ struct OutsideWatchResult {
     var unreadable: [String]
     /// The threads judged to be the main one, and why (``MainThreadJudge``).
     var mainThreads: [MainThreadChoice] = []
+    /// Where the process's start-up ended (``StartupJudge``).
+    var startup: ProgramStartup?
 }
 
 /// Watches a black-box program's main thread from outside, every `interval`, through
@@ -40,6 +42,7 @@ final class OutsideHangWatcher: Sendable {
         var samplesTaken = 0
         var unreadable: Set<String> = []
         var mainThreads: [MainThreadChoice] = []
+        var startup: ProgramStartup?
         /// The program's exit (monotonic ns), once known.
         var exitTime: UInt64?
     }
@@ -101,7 +104,8 @@ final class OutsideHangWatcher: Sendable {
     /// machine would not let the harness read.
     var result: OutsideWatchResult {
         shared.withLock { OutsideWatchResult(hangs: $0.hangs, longestBusyNanoseconds: $0.longestBusy, longestWait: $0.longestWait,
-                                             samples: $0.samplesTaken, unreadable: $0.unreadable.sorted(), mainThreads: $0.mainThreads) }
+                                             samples: $0.samplesTaken, unreadable: $0.unreadable.sorted(), mainThreads: $0.mainThreads,
+                                             startup: $0.startup) }
     }
 
     /// The program's process: from the spawned one down while a process has exactly one child.
@@ -124,6 +128,7 @@ final class OutsideHangWatcher: Sendable {
 
     private func loop() {
         var tracker = OutsideStretchTracker(limitNanoseconds: limitNanoseconds)
+        var startup = StartupJudge(start: MonotonicClock.now())
         var judge = MainThreadJudge()
         // Under `dispatchMain()`, while the main queue is idle: every thread as the last sample saw it,
         // so the pool thread that takes the queue next has a sample from before its drain began.
@@ -167,6 +172,11 @@ final class OutsideHangWatcher: Sendable {
                 }
                 if !idle, let baseline = baselines[tid] { tracker.assumePrevious(baseline) }
                 tracker.observe(.init(pid: tid, time: now, state: state, idle: idle), expecting: expecting)
+                if startup.end == nil {
+                    startup.observe(tid: tid, time: now, state: state, idle: idle)
+                    let judged = startup.result
+                    shared.withLock { $0.startup = judged }
+                }
                 baselines = idle && judge.unbound ? Self.baselines(pid: pid, time: now) : [:]
                 // Asleep (interruptible) while no answer is expected, the thread can start no hang
                 // without running first, and a spin's length is its on-CPU time from the last sample
@@ -187,6 +197,8 @@ final class OutsideHangWatcher: Sendable {
         }
         let (exitTime, expecting) = shared.withLock { ($0.exitTime, ($0.expectingFrom, $0.expectingUntil)) }
         tracker.finish(exitTime: exitTime, now: MonotonicClock.now(), expecting: expecting)
+        let judged = startup.result
+        shared.withLock { $0.startup = judged }
         publish(tracker)
         finished.signal()
     }

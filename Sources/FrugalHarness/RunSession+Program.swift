@@ -214,6 +214,7 @@ extension RunSession {
                                                 unreadable: Array(Set(outsideWatches.flatMap(\.unreadable))).sorted(),
                                                 intervalSeconds: Self.outsideWatchInterval,
                                                 longestWait: outsideWatches.compactMap(\.longestWait).max { $0.milliseconds < $1.milliseconds },
-                                                mainThreads: outsideWatches.flatMap(\.mainThreads))
+                                                mainThreads: outsideWatches.flatMap(\.mainThreads),
+                                                startups: outsideWatches.compactMap(\.startup))
     }
 }

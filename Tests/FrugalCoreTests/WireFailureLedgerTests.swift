@@ -81,6 +81,40 @@ final class WireFailureLedgerTests: XCTestCase {
         XCTAssertEqual(WireFailureLedger(record).lost.count, 1)
     }
 
+    /// `sync.fragile` under load: the second sync reused two kept-alive connections just as the
+    /// network went offline, and the reset cut its requests before the proxy forwarded a byte (no
+    /// uplink chunk). The proxy names what it cut (`ConnectionEvent.request`): two operations lost,
+    /// where the ledger once read two idle connections and counted 2 of the 4 lost.
+    func testAKeptAliveConnectionWhoseNewRequestTheResetCutIsAFailure() {
+        let events = [ConnectionEvent(connection: 1, kind: .open, time: 0.2), ConnectionEvent(connection: 2, kind: .open, time: 0.2),
+                      ConnectionEvent(connection: 1, kind: .reset, time: 2.51, detail: "offline", request: "POST /upload/note-2-0"),
+                      ConnectionEvent(connection: 2, kind: .reset, time: 2.51, detail: "offline", request: "POST /upload/note-2-1")]
+        let chunks = [TrafficChunk(connection: 1, direction: .uplink, time: 0.21, bytes: 200), TrafficChunk(connection: 2, direction: .uplink, time: 0.21, bytes: 200)]
+        var record = Self.record(events: events, requests: [Self.request(1, "/upload/note-1-0", start: 0.21, end: 0.3),
+                                                            Self.request(2, "/upload/note-1-1", start: 0.21, end: 0.3)], chunks: chunks)
+        record.faults = []
+        let ledger = WireFailureLedger(record)
+        XCTAssertEqual(ledger.lost.map(\.label), ["POST /upload/note-2-0", "POST /upload/note-2-1"])
+    }
+
+    /// The outage of `sync.fragile`: three uploads refused at once, each connection carrying the
+    /// request line the proxy read before the reset. Named, they are three operations, not one,
+    /// and a later answer to another request recovers none of them (before, unnamed, they were
+    /// one operation recovered by any later request).
+    func testRefusedAttemptsNamedByTheirRequestLineAreSeparateOperations() {
+        let events = (0..<3).map { index in
+            ConnectionEvent(connection: 3 + index, kind: .refused, time: 2.6 + Double(index) * 0.001, detail: "offline",
+                            request: "POST /upload/note-2-\(index)")
+        }
+        let ledger = WireFailureLedger(Self.record(events: events, requests: [Self.request(9, "/feed", start: 6, end: 6.1)]))
+        XCTAssertEqual(ledger.operations.count, 3)
+        XCTAssertEqual(ledger.lost.count, 3, "an answer to /feed recovers no upload")
+        XCTAssertEqual(Set(ledger.operations.compactMap(\.label)).count, 3)
+        // A retry of one of them that goes through recovers that one only.
+        let retried = WireFailureLedger(Self.record(events: events, requests: [Self.request(9, "/upload/note-2-1", start: 6, end: 6.1)]))
+        XCTAssertEqual(retried.lost.count, 2)
+    }
+
     /// FrugalKit's client names a failed attempt the origin never read (detail, when present).
     func testTheAppsClientNamesAnUnreadFailedAttempt() {
         let ledger = WireFailureLedger(Self.record(events: Self.failures, requests: [Self.request(9, "/upload/b", start: 3, end: 3.1)]),

@@ -91,6 +91,9 @@ extension MetricExtraction {
         guard let kernel = disk.kernel else { return }
         let source = FileChangeLog.source
         metrics[MetricName.diskWriteOpsBusiestMinute] = MetricValue(Double(kernel.busiestWindow().count), unit: "count", source: source)
+        if let cache = disk.kernelCacheWritesOutsideTermination() {
+            metrics[MetricName.diskCacheBytesWritten] = MetricValue(Double(cache.reduce(0) { $0 + $1.bytesWritten }), unit: "bytes", source: source)
+        }
         if let amplification = kernel.amplification {
             metrics[MetricName.diskWriteAmplification] = MetricValue(Double(amplification.written) / Double(max(1, amplification.changed)),
                                                                      unit: "×", source: source)

@@ -25,5 +25,10 @@ extension MetricExtraction {
             relabelled.source = idleWithoutHarnessSignals
             metrics[MetricName.cpuIdleWakeupsPerSecond] = relabelled
         }
+        if !analysis.startupIntervals.isEmpty, var idle = metrics[MetricName.cpuIdleWakeupsPerSecond] {
+            // The program's start-up is not idle time (RunAnalysis+Startup): the source says it was left out.
+            idle.source += " (start-up, from the spawn to the main thread's first sustained wait, left out)"
+            metrics[MetricName.cpuIdleWakeupsPerSecond] = idle
+        }
     }
 }

@@ -36,6 +36,9 @@ extension RunAnalysis {
         case suspended = "suspended"
         /// A black-box program answering a signal the harness sent (`RunAnalysis+ProgramSignals`).
         case harnessSignal = "answering a signal the harness sent"
+        /// A black-box program starting up: from its spawn to its main thread's first sustained
+        /// wait (`RunAnalysis+Startup`), loading and configuring, not idle.
+        case startingUp = "starting up"
     }
 
     /// The share of one CPU over a slice from which the app counts as computing, not idle.
@@ -161,6 +164,7 @@ extension RunAnalysis {
         }
         if let since = suspendedSince { intervals.append((since, max(record.endTime, since), .suspended)) }
         intervals += harnessSignalIntervals
+        intervals += startupIntervals
         // Every client's requests as the origin read them (URLSession, curl: the wire's), in flight
         // as FrugalKit's are: libcurl polls its sockets while a URLSession request waits, and a
         // fetch that ran into a wait was once charged as 25 wakeups/s of polling. Wire times are

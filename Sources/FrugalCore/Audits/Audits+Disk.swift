@@ -93,6 +93,17 @@ extension Audits {
         },
         Audit("disk.no-cache-files") { analysis, metrics in
             let disk = DiskActivity(analysis)
+            if let kernel = disk.kernel, let writes = disk.kernelCacheWritesOutsideTermination(programTermination: analysis.programTerminationStart) {
+                // The kernel's view: cache files whoever wrote them; the journal adds call sites.
+                guard !kernel.writes.isEmpty else { return .notApplicable(Self.nothingWritten) }
+                let total = writes.reduce(0) { $0 + $1.bytesWritten }
+                var evidence = writes.prefix(20).map { change in
+                    Evidence(time: analysis.runTime(change.time), description: KernelFileActivity.describe(change)
+                             + (change.location == .caches ? " (in Caches)" : " (declared cache data to FrugalKit)"))
+                }
+                evidence += journalDetail(disk, analysis) + overflowDetail(kernel)
+                return .value(Double(total), display: "\(bytes(total)) of cache data written before quitting", evidence: evidence)
+            }
             guard disk.writeOperations > 0 else { return .notApplicable("the app wrote nothing through FrugalKit") }
             let writes = disk.cacheWritesOutsideTermination
             let total = writes.reduce(0) { $0 + $1.length }

@@ -23,6 +23,10 @@ extension Audits {
                                     + platform + drawing
                                     + (excluded.isEmpty ? "" : " (not idle: " + excluded.joined(separator: ", ") + ")"))
             }
+            for startup in analysis.programStartups {
+                // Where the program's start-up was judged to end, and why: idle time starts after it.
+                evidence.append(Evidence(time: startup.end.map(analysis.runTime), description: "start-up (not idle): " + startup.reason))
+            }
             if accounts.contains(where: { $0.platformWakeups > 0 }) {
                 evidence.append(Evidence(description: "not charged (platform): " + RunAnalysis.platformReason))
             }

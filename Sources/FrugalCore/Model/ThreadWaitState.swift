@@ -65,9 +65,13 @@ public struct OutsideWatchFacts: Codable, Sendable, Equatable {
     /// The thread(s) judged to be the program's main thread, and why (the thread that runs its main
     /// queue or run loop); nil in records made before the harness judged it (thread 1 was watched).
     public var mainThreads: [MainThreadChoice]?
+    /// Where each process's start-up ended (``ProgramStartup``), one per process watched; nil in
+    /// records made before the harness judged it (the launch step then ended at the spawn).
+    public var startups: [ProgramStartup]?
 
     public init(hangs: [OutsideHang], longestBusyMs: Double, samples: Int, unreadable: [String], intervalSeconds: Double,
-                longestWait: OutsideHang? = nil, mainThreads: [MainThreadChoice]? = nil) {
+                longestWait: OutsideHang? = nil, mainThreads: [MainThreadChoice]? = nil, startups: [ProgramStartup]? = nil) {
+        self.startups = startups
         self.longestWait = longestWait
         self.mainThreads = mainThreads
         self.hangs = hangs

@@ -22,8 +22,15 @@ public struct ConnectionEvent: Codable, Sendable, Equatable {
     public var time: Double
     /// Why, in words (e.g. the fault or the socket error); `nil` when obvious.
     public var detail: String?
+    /// For a refused connection: the request the client sent on it before the reset
+    /// (`POST /upload/notes`, from its first line), when it sent one in plain HTTP; nil for a
+    /// client that sent nothing first, or TLS. For a reset: the request the client had sent that
+    /// the reset cut before any of it was forwarded (a kept-alive connection reused as the network
+    /// went offline), named the same way.
+    public var request: String?
 
-    public init(connection: Int, kind: Kind, time: Double, detail: String? = nil) {
+    public init(connection: Int, kind: Kind, time: Double, detail: String? = nil, request: String? = nil) {
+        self.request = request
         self.connection = connection
         self.kind = kind
         self.time = time

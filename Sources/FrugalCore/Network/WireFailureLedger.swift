@@ -4,9 +4,11 @@
 /// A failed attempt is a proxy connection that was refused (offline, or a `refuse` fault) or
 /// reset by the network (a fault, going offline, an unreachable upstream): every client, from
 /// `URLSession` to curl, meets those the same way. Its operation is the request the origin read
-/// on that connection when it read one, else the failed attempt of FrugalKit's `NetworkClient`
-/// nearest in time with its method and target (detail where the app has it), else unknown: a
-/// refused connection carries no request. An operation is recovered when, after its failure, the
+/// on that connection when it read one, else the request line the proxy read on a refused
+/// connection before resetting it (any plain-HTTP client writes it on connect), else the failed
+/// attempt of FrugalKit's `NetworkClient` nearest in time with its method and target (detail
+/// where the app has it), else unknown: a TLS client's refused connection carries no request the
+/// proxy can read (its first bytes are a ClientHello), nor does one that sent nothing. An operation is recovered when, after its failure, the
 /// origin answered a request of the same method and target whole with a status under 500 (for an
 /// unknown operation: any request the app started after the failure), and lost otherwise. Failed
 /// attempts of one operation with no success between them are one operation's retries, counted
@@ -52,13 +54,16 @@ public struct WireFailureLedger: Sendable, Equatable {
         for event in record.trace.events.sorted(by: { $0.time < $1.time }) {
             guard let cause = Self.cause(of: event, in: record) else { continue }
             let onConnection = wire.filter { $0.connection == event.connection }
-            if event.kind == .reset, let done = onConnection.filter(\.completed).compactMap(\.end).max(),
+            if event.kind == .reset, event.request == nil, let done = onConnection.filter(\.completed).compactMap(\.end).max(),
                !onConnection.contains(where: { !$0.completed }),
                !record.trace.chunks.contains(where: { $0.connection == event.connection && $0.direction == .uplink && $0.time > done + 0.001 }) {
-                // A kept-alive connection with nothing in flight, cut by going offline: no request failed.
+                // A kept-alive connection with nothing in flight, cut by going offline: no request
+                // failed. (One whose new request the reset cut before forwarding names it: a failure.)
                 continue
             }
-            var label = onConnection.first { !$0.completed || ($0.end ?? 0) > event.time }?.label
+            // The request the origin read on it, else the one the proxy read on a refused connection
+            // before its reset (`ConnectionEvent.request`: the client's first line, plain HTTP).
+            var label = onConnection.first { !$0.completed || ($0.end ?? 0) > event.time }?.label ?? event.request
             if label == nil, let index = unclaimed.indices.min(by: {
                 abs(unclaimed[$0].end - event.time) < abs(unclaimed[$1].end - event.time)
             }), unclaimed[index].start - 0.05 <= event.time, event.time <= unclaimed[index].end + 0.5 {

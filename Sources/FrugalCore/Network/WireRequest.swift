@@ -44,6 +44,11 @@ public struct WireRequest: Codable, Sendable, Equatable {
     public var responseBodyBytes: Int
     /// Response body bytes before the server encoded them.
     public var responseDecodedBodyBytes: Int
+    /// `sha256:<hex>` of the decoded body, for a body the run served from bytes it held (a
+    /// fixture file, a HAR entry, an upstream answer): matched against the sandbox's files at the
+    /// end (`disk.backup-placement`'s downloads) without keeping the body. Nil for synthetic bodies
+    /// (rebuilt from their path instead), HEAD and empty bodies, and older records.
+    public var responseBodyDigest: String? = nil
     /// The response's `Content-Encoding` (`gzip`, `deflate`), nil for identity.
     public var contentEncoding: String?
     /// What the client offered in `Accept-Encoding`, nil when it sent none.

@@ -5,7 +5,7 @@ extension RuleCatalogue {
     /// By rule id: (evidence, not applicable when).
     static let evidence: [String: (evidence: String, notApplicable: String)] = [
         "power.avoid-polling": (
-            "/proc/<pid>/task/*/status voluntary context switches of every thread, sampled from outside every 0.2 s through the wait steps; libdispatch's manager thread (known by its stack) up to its 1 Hz pool monitor is the platform's; slices with a request on the wire (a proxy connection open or refused, an origin request, to its last byte and one sample after it for the result's hand-off), a file being written, frames drawn, a delivered warning, suspension or a fifth of a CPU are not idle; the main thread's wakeups while the active app drew at a frame rate (10/s or more in every slice for 0.5 s or longer) are not charged. Any process (app or black box)",
+            "/proc/<pid>/task/*/status voluntary context switches of every thread, sampled from outside every 0.2 s through the wait steps; libdispatch's manager thread (known by its stack) up to its 1 Hz pool monitor is the platform's; slices with a request on the wire (a proxy connection open or refused, an origin request, to its last byte and one sample after it for the result's hand-off), a file being written, frames drawn, a delivered warning, suspension or a fifth of a CPU are not idle; the main thread's wakeups while the active app drew at a frame rate (10/s or more in every slice for 0.5 s or longer) are not charged. Any process (app or black box); a black box's start-up, from its spawn to its main thread's first sustained wait (asleep interruptibly, not in wait4, and not run between two samples of its /proc state), is not idle",
             "the scenario has no wait step, or the app was idle under 1 s in all"),
         "power.coalesce-work": ("planned", "planned"),
         "power.cpu-budget": ("planned", "planned"),
@@ -20,10 +20,10 @@ extension RuleCatalogue {
             "bytes written after launch: FrugalKit's journal plus what /proc/<pid>/io wchar shows written around it (an app), taskstats write_bytes of every process (a black box); the kernel's view of the sandbox's files (inotify, block diffs) as evidence",
             "the app wrote no file and left none in its sandbox (a program: write_bytes 0)"),
         "disk.no-cache-files": (
-            "FrugalKit's write journal (paths under Library/Caches and tmp, and when they were written)",
-            "the app wrote nothing through FrugalKit"),
+            "the kernel's view of the sandbox, any process (inotify: files closed after writing or renamed into place, with block diffs): bytes written to files in Library/Caches ($XDG_CACHE_HOME for a program) that were there before, and to paths the app declared cache data to FrugalKit, outside quitting (willTerminate or a program's terminate step onwards, a didEnterBackground handler); FrugalKit's journal adds call sites and exact times; without the kernel's view, the journal alone",
+            "no file in the sandbox was written (without the kernel's view: the app wrote nothing through FrugalKit)"),
         "disk.backup-placement": (
-            "the files the harness finds in the sandbox at the end of the run (Documents, Library and Application Support are backed up unless excluded), whatever wrote them; a file's data is re-creatable when its bytes equal, byte for byte, the body of a response the run's origin served (downloaded verbatim), or when the app declared it support, cache or temporary data to FrugalKit",
+            "the files the harness finds in the sandbox at the end of the run (Documents, Library and Application Support are backed up unless excluded), whatever wrote them; a file's data is re-creatable when its bytes equal, byte for byte, the body of a response the run's origin served (downloaded verbatim: synthetic bodies rebuilt from their path, fixture, HAR and upstream bodies by the SHA-256 the origin took as it served them), or when the app declared it support, cache or temporary data to FrugalKit",
             "the app wrote no file and left none in its sandbox"),
         "disk.clean-tmp": (
             "the files the harness finds in the sandbox's tmp at the end of the run, whatever wrote them",
@@ -65,7 +65,7 @@ extension RuleCatalogue {
             "the requests the origin read (every client), placed on the proxy's link, with FrugalKit's client's times and connection limit where it made them, and the scenario's input steps: which transfers started alone on the wire once every earlier one of their batch had ended",
             "no two requests ran within 1.5 s of each other with no input step between"),
         "network.handle-failures": (
-            "the wire, any client: the proxy's connections refused or reset by an injected failure with a request in flight, named by the request the origin read on them (else NetworkClient's failed attempt nearest in time, as detail; else unknown), and the origin's whole answers after them: an operation is recovered by a later answer to the same request (unnamed: to any request started after it), and failed attempts of one request under one injected failure are its retries",
+            "the wire, any client: the proxy's connections refused or reset by an injected failure with a request in flight, named by the request the origin read on them, or on a refused connection the request line the proxy read before resetting it (else NetworkClient's failed attempt nearest in time, as detail; else unknown: TLS, or a client that sent nothing), and the origin's whole answers after them: an operation is recovered by a later answer to the same request (unnamed: to any request started after it), and failed attempts of one request under one injected failure are its retries",
             "the scenario injected no failure, or none of the app's connections with a request in flight met it"),
         "main.no-long-blocks": (
             "an app: the main run loop's handlers (FrugalKit measures every pass: input, timers, main-queue blocks, Foundation run-loop work) with their schedstat run-queue time, against the harness's input steps; a black-box program: its main thread's stretches without a voluntary switch, seen from outside (/proc every 25 ms), pass or fail at 250 ms",

@@ -133,6 +133,8 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
         var headers = HTTPHeaders(answer.headers.map { ($0.name, $0.value) })
         var body: BodySource
         var decodedLength: Int
+        /// The digest of a body served from held bytes (fixture, HAR, upstream): `BodyDigest`.
+        var heldBodyDigest: String?
         var deflate: DeflateCounter?
         var coding: ResponseEncoding.Coding?
         let method = head.method
@@ -163,6 +165,7 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             if let bytes {
                 decodedLength = bytes.count
+                if case .bytes = answer.body, !bytes.isEmpty, method != .HEAD { heldBodyDigest = BodyDigest.sha256(bytes) }
                 var sent = bytes
                 if let chosen = coding, bytes.count >= ResponseEncoding.minimumLength, let encoded = ResponseEncoding.encode(bytes, as: chosen) {
                     sent = encoded
@@ -206,13 +209,14 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
             headers.add(name: "connection", value: "keep-alive")
         }
         let now = MonotonicClock.now()
-        let record = WireRequest(
+        var record = WireRequest(
             originConnection: wire.number, reusedConnection: request.reused, method: parsed.method, host: parsed.host,
             path: parsed.path, query: parsed.query, status: status, source: answer.source, detail: answer.detail,
             requestBodyBytes: request.bodyBytes, responseBodyBytes: body.remaining, responseDecodedBodyBytes: method == .HEAD ? 0 : decodedLength,
             contentEncoding: coding?.rawValue, acceptEncoding: parsed.header("accept-encoding"),
             uplinkOffset: request.uplinkOffset, downlinkOffset: wire.bytesWritten, downlinkEndOffset: nil,
             start: 0, firstByte: nil, end: nil)
+        record.responseBodyDigest = heldBodyDigest
         let index = log.begin(record, peerPort: wire.peerPort, startNs: request.startNs, firstByteNs: now)
         let responseHead = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: status), headers: headers)
         context.write(wrapOutboundOut(.head(responseHead)), promise: nil)

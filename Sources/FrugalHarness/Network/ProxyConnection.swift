@@ -29,7 +29,8 @@ final class ProxyConnection {
     }
 
     private enum Phase {
-        case accepted, connecting, open, closed
+        /// `refusing`: refused, reading the client's first line before the reset (`RefusedRequest`).
+        case accepted, refusing, connecting, open, closed
     }
 
     let id: Int
@@ -49,6 +50,9 @@ final class ProxyConnection {
     /// at once delivers everything early. They enter the delay line as of when they were read.
     private var early: [(buffer: ByteBuffer, readAt: UInt64)] = []
     private var earlyEOF: UInt64?
+    /// A refused connection's first bytes, and when it was refused (``RefusedRequest``).
+    private var refused = RefusedRequest()
+    private var refusedAt: UInt64 = 0
 
     /// - Parameter refusal: when non-nil, the connection is refused on activation, for this reason.
     init(id: Int, client: Channel, proxy: ShapingProxy, profile: NetworkProfile, faults: [ProxyFault], refusal: String?) {
@@ -65,10 +69,8 @@ final class ProxyConnection {
     /// The client channel is active: refuse it, or connect upstream.
     func clientActive() {
         guard phase == .accepted else { return }
-        if let refusal {
-            phase = .closed
-            proxy.recorder.event(connection: id, .refused, detail: refusal)
-            Self.reset(client)
+        if refusal != nil {
+            beginRefusal()
             return
         }
         phase = .connecting
@@ -165,9 +167,12 @@ final class ProxyConnection {
     func reset(detail: String) {
         guard phase != .closed else { return }
         phase = .closed
+        // A request the client had sent that the reset cut before any of it was forwarded (a
+        // kept-alive connection reused just as the network went offline): named, as a refusal's is.
+        let unsent = uplink?.unreleasedPrefix(RefusedRequest.readLimit) ?? early.flatMap { Array($0.buffer.readableBytesView) }
         uplink?.halt()
         downlink?.halt()
-        resetChannels(detail: detail)
+        resetChannels(detail: detail, request: RefusedRequest.label(firstLineOf: Array(unsent.prefix(RefusedRequest.readLimit))))
     }
 
     /// Resets the connection once `write` (the last permitted bytes) reached the kernel,
@@ -180,10 +185,10 @@ final class ProxyConnection {
         write.assumeIsolated().whenComplete { [self] _ in resetChannels(detail: detail) }
     }
 
-    private func resetChannels(detail: String) {
+    private func resetChannels(detail: String, request: String? = nil) {
         Self.reset(client)
         if let upstream { Self.reset(upstream) }
-        proxy.recorder.event(connection: id, .reset, detail: detail)
+        proxy.recorder.event(connection: id, .reset, detail: detail, request: request)
         proxy.unregister(self)
     }
 
@@ -197,6 +202,28 @@ final class ProxyConnection {
         provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
             channel.close(promise: nil)
         }
+    }
+
+    // MARK: Refusal
+
+    /// Refused: read the client's first line (at most `RefusedRequest.deadline`), then reset.
+    private func beginRefusal() {
+        phase = .refusing
+        refusedAt = MonotonicClock.now()
+        client.read()
+        client.eventLoop.assumeIsolated().scheduleTask(in: RefusedRequest.deadline) { [self] in finishRefusal() }
+    }
+
+    private func refusalRead(_ buffer: ByteBuffer) {
+        if refused.add(buffer) { finishRefusal() } else { client.read() }
+    }
+
+    /// Records the refusal as of when it happened, with the request the client sent, and resets.
+    private func finishRefusal() {
+        guard phase == .refusing else { return }
+        phase = .closed
+        proxy.recorder.event(connection: id, .refused, at: refusedAt, detail: refusal, request: refused.label)
+        Self.reset(client)
     }
 
     // MARK: Events from the streams
@@ -234,6 +261,10 @@ final class ProxyConnection {
     }
 
     func received(_ buffer: ByteBuffer, from side: Side) {
+        if phase == .refusing, side == .client {
+            refusalRead(buffer)
+            return
+        }
         if let stream = stream(from: side) {
             stream.received(buffer, readAt: MonotonicClock.now())
         } else if side == .client && phase != .closed {
@@ -246,6 +277,10 @@ final class ProxyConnection {
     }
 
     func inputClosed(from side: Side) {
+        if phase == .refusing, side == .client {
+            finishRefusal()
+            return
+        }
         if let stream = stream(from: side) {
             stream.sourceClosed(readAt: MonotonicClock.now())
         } else if side == .client && phase != .closed {

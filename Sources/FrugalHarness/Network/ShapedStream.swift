@@ -163,6 +163,18 @@ final class ShapedStream {
         pump()
     }
 
+    /// The first bytes read and not yet released, up to `limit`: a request a reset cut before any
+    /// of it reached the server, which ``RefusedRequest`` can name (a piece already partly released
+    /// starts mid-request, and names nothing).
+    func unreleasedPrefix(_ limit: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for item in queue {
+            guard case let .data(buffer, _) = item, bytes.count < limit else { break }
+            bytes += buffer.readableBytesView.prefix(limit - bytes.count)
+        }
+        return bytes
+    }
+
     /// Bytes arrived from the source at `readAt` (monotonic ns).
     func received(_ buffer: ByteBuffer, readAt: UInt64) {
         guard !isHalted, buffer.readableBytes > 0 else { return }

@@ -35,8 +35,8 @@ final class TraceRecorder: Sendable {
         trace.withLock { $0.chunks.append(chunk) }
     }
 
-    func event(connection: Int, _ kind: ConnectionEvent.Kind, at now: UInt64 = MonotonicClock.now(), detail: String? = nil) {
-        let event = ConnectionEvent(connection: connection, kind: kind, time: seconds(now), detail: detail)
+    func event(connection: Int, _ kind: ConnectionEvent.Kind, at now: UInt64 = MonotonicClock.now(), detail: String? = nil, request: String? = nil) {
+        let event = ConnectionEvent(connection: connection, kind: kind, time: seconds(now), detail: detail, request: request)
         trace.withLock { $0.events.append(event) }
     }
 

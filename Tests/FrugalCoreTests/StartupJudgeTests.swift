@@ -1,0 +1,59 @@
+import XCTest
+@testable import FrugalCore
+
+/// ``StartupJudge``: a program's start-up ends at its main thread's first sustained interruptible
+/// wait — asleep in two samples in a row without running between them.
+final class StartupJudgeTests: XCTestCase {
+    func state(_ letter: String, cpu: UInt64, switches: Int, wchan: String? = "do_sys_poll", syscall: String? = "7") -> ThreadWaitState {
+        ThreadWaitState(state: letter, wchan: wchan, syscall: syscall, voluntaryContextSwitches: switches, involuntaryContextSwitches: 0,
+                        onCPUNanoseconds: cpu)
+    }
+
+    func testTheFirstWaitWithNoRunBetweenSamplesEndsStartUp() {
+        var judge = StartupJudge(start: 0)
+        judge.observe(tid: 5, time: 10, state: state("R", cpu: 5, switches: 1))
+        judge.observe(tid: 5, time: 20, state: state("S", cpu: 8, switches: 2))
+        judge.observe(tid: 5, time: 30, state: state("S", cpu: 9, switches: 3)) // ran between: a short wait
+        XCTAssertNil(judge.end)
+        judge.observe(tid: 5, time: 130, state: state("S", cpu: 9, switches: 3))
+        XCTAssertEqual(judge.end?.time, 30)
+        XCTAssertEqual(judge.result.end, 30)
+        XCTAssertTrue(judge.result.reason.contains("do_sys_poll"), judge.result.reason)
+        judge.observe(tid: 5, time: 200, state: state("S", cpu: 9, switches: 3))
+        XCTAssertEqual(judge.end?.time, 30, "the first one holds")
+    }
+
+    func testDiskWaitsChildWaitsAndANewThreadDoNotEndIt() {
+        var judge = StartupJudge(start: 0)
+        judge.observe(tid: 5, time: 10, state: state("D", cpu: 5, switches: 1))
+        judge.observe(tid: 5, time: 20, state: state("D", cpu: 5, switches: 1))
+        judge.observe(tid: 5, time: 30, state: state("S", cpu: 5, switches: 1, wchan: "do_wait", syscall: "61"))
+        judge.observe(tid: 5, time: 40, state: state("S", cpu: 5, switches: 1, wchan: "do_wait", syscall: "61"))
+        XCTAssertNil(judge.end, "a wrapper waiting for its child is not waiting for events")
+        #if arch(x86_64)
+        let futex = "202"
+        #else
+        let futex = "98"
+        #endif
+        judge.observe(tid: 5, time: 41, state: state("S", cpu: 5, switches: 1, wchan: "futex_wait_queue", syscall: futex))
+        judge.observe(tid: 5, time: 42, state: state("S", cpu: 5, switches: 1, wchan: "futex_wait_queue", syscall: futex))
+        XCTAssertNil(judge.end, "a main thread joining the worker that loads is not waiting for events")
+        judge.observe(tid: 5, time: 50, state: state("S", cpu: 5, switches: 1))
+        judge.observe(tid: 6, time: 60, state: state("S", cpu: 5, switches: 1))
+        XCTAssertNil(judge.end, "a new thread's first sample starts over")
+        XCTAssertNil(judge.result.end)
+        XCTAssertTrue(judge.result.reason.contains("no sustained wait"), judge.result.reason)
+    }
+
+    func testOnlyABlackBoxsStartUpIsLeftOutOfIdleTime() {
+        var record = RunRecord(workload: "w", scenario: "s", repetition: 1, startTime: 1_000, endTime: 2_000_000_000, pid: 1,
+                               steps: [], events: [], samples: [], outcome: .completed, outcomeDetail: nil, exitStatus: nil, resourceUsage: nil)
+        record.outsideWatch = OutsideWatchFacts(hangs: [], longestBusyMs: 0, samples: 1, unreadable: [], intervalSeconds: 0.025,
+                                                startups: [ProgramStartup(start: record.startTime, end: record.startTime + 500_000_000,
+                                                                          wchan: "do_sys_poll", syscall: "7", reason: "test")])
+        record.blackBox = true
+        XCTAssertEqual(RunAnalysis(record).startupIntervals.count, 1)
+        record.blackBox = false
+        XCTAssertTrue(RunAnalysis(record).startupIntervals.isEmpty)
+    }
+}
