@@ -6,7 +6,7 @@ import XCTest
 /// compared with the same command started by `posix_spawn` and waited for here, the fastest of 5
 /// each (both ends are a blocked thread's wakeup, which a loaded machine delays by tens of ms in
 /// any one run: the fastest is the one the scheduler did not delay). The old `/bin/sh` stub added
-/// 11–16 ms. Checked through the CLI, the harness a user runs: its process is as large as a
+/// 11–16 ms, a copy-on-write child's exec 10–16 ms late in a test run. Checked through the CLI, the harness a user runs: its process is as large as a
 /// suite's first runs make it, where a test process late in the suite is far larger
 /// (BlackBoxRunTests.testAShortProgramsWallTimeAndWakeupsAreItsOwn says why that matters).
 final class ProgramWallTimeCLITests: XCTestCase {
@@ -39,9 +39,15 @@ final class ProgramWallTimeCLITests: XCTestCase {
             let metrics = try XCTUnwrap(runs.first?["metrics"] as? [String: Any])
             measured.append(try XCTUnwrap((metrics["run.wallSeconds"] as? [String: Any])?["value"] as? Double))
         }
-        // 2 ms is the bound; 5 here, still under half the stub's 11–16 ms: beside CPU hogs
-        // (load 30 on 2 cores) the harness's own threads, which start with the program (sampler,
-        // outside watch), cost the fastest run 0.5–4 ms more.
-        XCTAssertEqual(measured.min()!, direct.min()!, accuracy: 0.005, "frugal run \(measured), posix_spawn \(direct)")
+        // The bound, 2 ms. The held child shares the harness's memory until its exec
+        // (CLONE_VM), so the exec no longer tears down a copy of it (that was 10-16 ms late in a
+        // test run). Beside CPU hogs (more than 2 runnable tasks per core) the harness's own
+        // threads, which start with the program (sampler, outside watch), compete with it for a
+        // CPU and cost the fastest run 0.5-4 ms more: 5 ms there, still under half the old stub's
+        // 11-16 ms.
+        let load = CLITests.loadPerCore()
+        let bound = load > 2 ? 0.005 : 0.002
+        XCTAssertEqual(measured.min()!, direct.min()!, accuracy: bound,
+                       "frugal run \(measured), posix_spawn \(direct), load \(load) per core")
     }
 }

@@ -65,8 +65,11 @@ typedef struct {
     int hold;
 } frugal_direct_spawn;
 
-/* Starts `spawn->path` as a new process group leader: clone3(CLONE_VFORK [| CLONE_INTO_CGROUP])
-   without CLONE_VM, then in the child the cgroup writes, setpgid, the dups, closefrom and execve;
+/* Starts `spawn->path` as a new process group leader: clone3(CLONE_VM | CLONE_VFORK
+   [| CLONE_INTO_CGROUP]) on a small stack of its own (x86_64; elsewhere a copy without CLONE_VM),
+   so the exec drops a reference to the harness's address space rather than tearing down a copy of
+   it on the program's clock; a held child is cloned from a thread that only waits (it shares that
+   thread's TLS) and its path, argv and envp are copied. Then in the child the cgroup writes, setpgid, the dups, closefrom and execve;
    returns once the child has exec'd. Falls back to a child that writes cgroup.procs when the kernel
    refuses CLONE_INTO_CGROUP, and to clone(2) without clone3. Returns 0 with *pid set and
    *born_in_group 1 when the child was born in the group; or an errno with *failed_call
