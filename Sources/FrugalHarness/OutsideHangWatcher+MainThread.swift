@@ -109,6 +109,30 @@ struct MainThreadJudge {
         return (lastDrainer ?? pid, true)
     }
 
+    /// At the watch's end: a look for the main queue still under way (a short program, or a
+    /// loaded machine that ran the look late) is waited for, up to `timeout` ns, so the first
+    /// thread's judgement says what the look found rather than "being looked for". A look that
+    /// found the queue only as the process ended changes nothing: nothing of it can be read.
+    mutating func conclude(timeout: UInt64) {
+        guard let search, probe == nil else { return }
+        let deadline = MonotonicClock.now() + timeout
+        var outcome = search.outcome
+        while outcome == nil && MonotonicClock.now() < deadline {
+            usleep(5_000)
+            outcome = search.outcome
+        }
+        guard let outcome else { return }
+        self.search = nil
+        let evidence: String
+        switch outcome {
+        case .success: evidence = "the process's first thread: libdispatch's main queue was found only as the process ended"
+        case .failure(let why):
+            unusable = why
+            evidence = "the process's first thread: " + why.description
+        }
+        judge(pid, basis: MainThreadChoice.firstThread, now: MonotonicClock.now(), evidence: evidence)
+    }
+
     /// The thread became unreadable (a pool thread that drained the main queue left the pool).
     mutating func forget(_ tid: Int32) {
         if lastDrainer == tid { lastDrainer = nil }

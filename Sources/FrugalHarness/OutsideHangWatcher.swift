@@ -195,6 +195,10 @@ final class OutsideHangWatcher: Sendable {
             shared.withLock { $0.mainThreads = choices }
             _ = stopSignal.wait(timeout: .now() + wait)
         }
+        // The last look for the main queue, if still under way, so the judgement says what it found.
+        judge.conclude(timeout: 500_000_000)
+        let choices = judge.choices
+        shared.withLock { $0.mainThreads = choices }
         let (exitTime, expecting) = shared.withLock { ($0.exitTime, ($0.expectingFrom, $0.expectingUntil)) }
         tracker.finish(exitTime: exitTime, now: MonotonicClock.now(), expecting: expecting)
         let judged = startup.result

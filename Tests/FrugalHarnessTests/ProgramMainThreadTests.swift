@@ -60,7 +60,10 @@ final class ProgramMainThreadTests: XCTestCase {
     /// A C program (no libdispatch): its first thread, and the report says why.
     func testAProgramWithoutLibdispatchIsJudgedOnItsFirstThread() throws {
         try BlackBoxRunTests.requireContainment()
-        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["/bin/sh", "-c", "sleep 0.3"]),
+        // A second, not 0.3 s: the look for libdispatch starts 0.1 s after each process's start
+        // (the shell's, then sleep's, seen up to 0.2 s after its fork) and a loaded machine
+        // (load 6–8) ran it past a 0.3 s sleep's end; the watch also waits for it at the end.
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["/bin/sh", "-c", "sleep 1"]),
                                                                   scenario: BlackBoxRunTests.toItsEnd, repetition: 1))
         let choices = try XCTUnwrap(record.outsideWatch?.mainThreads)
         XCTAssertFalse(choices.isEmpty)
