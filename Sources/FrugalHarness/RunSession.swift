@@ -49,12 +49,12 @@ final class RunSession {
     /// Each ended process's final `/proc/<pid>/io` and the bytes of its event stream (disk area).
     var finishedIO: [(io: ProcessIOCounters?, eventStreamBytes: Int)] = []
     /// The processes that have ended, with what they reported.
-    private var finishedProcesses: [(segment: ProcessSegment, events: [WorkloadEvent], samples: [ProcessSample], malformed: [String],
+    var finishedProcesses: [(segment: ProcessSegment, events: [WorkloadEvent], samples: [ProcessSample], malformed: [String],
                                      threads: [ThreadEvidence])] = []
     /// The memory cgroup, pressure monitor and balloons (RunSession+Memory.swift), for the whole run.
     let memory: MemoryPressure
     /// The current process's registration with `options.interruption`, which kills it on SIGINT.
-    private var interruptionToken: Int?
+    var interruptionToken: Int?
     /// The current process and its sampler, published for callbacks on other threads (forwarded
     /// pressure warnings); only the session's thread sets it, at each spawn.
     let currentProcess = CurrentProcess()
@@ -226,81 +226,6 @@ final class RunSession {
         return true
     }
 
-    /// The app's command line and its own environment: the workload host with the built-in's name,
-    /// or the user's executable with its arguments and environment.
-    static func launchCommand(_ plan: RunPlan, options: HarnessOptions) -> (arguments: [String], environment: [String: String]) {
-        switch plan.target {
-        case .builtIn(let name):
-            return ([options.workloadHost], [FrugalProtocol.Environment.app: name])
-        case .app(let app):
-            return ([app.executable] + app.arguments, app.environment.merging([FrugalProtocol.Environment.app: app.name]) { $1 })
-        case .command(let arguments):
-            return (arguments, plan.programEnvironment)
-        }
-    }
-
-    /// Starts `arguments` in `sandbox`, with its reader, sampler and hang watcher. Every process of
-    /// the run joins the run's memory cgroup, if it has one, and the run's cgroup (last: on a
-    /// hybrid machine that is the unified tree) before it execs.
-    private static func spawn(arguments: [String], trailingBytes: [[UInt8]]? = nil, ownEnvironment: [String: String],
-                              options: HarnessOptions, sandbox: Sandbox, network: RunNetwork?, memory: MemoryPressure, containment: RunCgroup?,
-                              launcher: any ProcessLauncher, clock: any HarnessClock, countSyncs: Bool) throws
-        -> (any AppProcess, EventStreamReader, ProcSampler, HangWatcher, Result<any HardwareCounterSession, HardwareCountersUnavailable>?,
-            Result<SyncCallSession, HardwareCountersUnavailable>?) {
-        let process: any AppProcess
-        let reader: EventStreamReader
-        do {
-            var environment = options.environment.merging(ownEnvironment) { $1 }
-                .merging(sandbox.environment) { $1 }.merging(network?.environment ?? [:]) { _, proxy in proxy }
-            // Every app finds its sandbox the Unix way too (a FrugalKit app through FRUGAL_SANDBOX
-            // as well): its home, its temporary directory, and the XDG directories Foundation's
-            // FileManager.urls(for:in:) reads on Linux, so NSTemporaryDirectory(), caches and
-            // application support land in the run's sandbox and go with it, never in the machine's.
-            environment.merge(Self.sandboxDirectories(sandbox.root)) { $1 }
-            if let peer = SlowPeer.shared { environment[SlowPeer.environmentVariable] = String(peer.port) }
-            var groups = memory.cgroup?.procsPaths ?? []
-            if let containment, !groups.contains(containment.procsPath) { groups.append(containment.procsPath) }
-            (process, reader) = try launcher.launch(LaunchRequest(arguments: arguments, environment: environment, cgroupProcs: groups,
-                                                                  birthCgroup: containment?.acceptsBirths == true ? containment?.path : nil,
-                                                                  oomScoreAdjustment: memory.cgroup == nil ? nil : MemoryPressure.workloadOOMScore,
-                                                                  trailingBytes: trailingBytes, privateFile: network?.privateFile,
-                                                                  hold: true), clock: clock)
-        } catch {
-            throw HarnessError.spawn(program: arguments.first ?? "the app", underlying: error)
-        }
-        // The counters are attached to the held process before it execs, so they count all of
-        // the program (a program started directly runs at once: its first fsyncs came before).
-        let hardware = options.hardwareCounters.attach(pid: process.pid)
-        let syncs = countSyncs ? SyncCallCounters().attach(pid: process.pid) : nil
-        do {
-            try process.release()
-        } catch {
-            for session in [hardware].compactMap({ try? $0.get() }) { session.close() }
-            if let counters = try? syncs?.get() { counters.close() }
-            throw HarnessError.spawn(program: arguments.first ?? "the app", underlying: error)
-        }
-        var members: (@Sendable () -> [pid_t])?
-        if let containment { members = { containment.pids } }
-        let sampler = ProcSampler(process: process, interval: options.sampleInterval, clock: clock, members: members)
-        sampler.start()
-        let main = process.pid
-        let peers: Set<String> = SlowPeer.shared.map { ["127.0.0.1:\($0.port)"] } ?? []
-        let others = members
-        network?.watchSockets(ignoring: peers) { [main] + (others?() ?? []).filter { $0 != main } }
-        return (process, reader, sampler, HangWatcher(reader: reader, process: process), hardware, syncs)
-    }
-
-    /// HOME, TMPDIR and the XDG base directories, inside the sandbox at `root`.
-    static func sandboxDirectories(_ root: URL) -> [String: String] {
-        // CFFIXED_USER_HOME: CoreFoundation's home directory (NSHomeDirectory(), and the
-        // Documents FileManager derives from it) comes from the password database, not HOME.
-        ["HOME": root.path, "CFFIXED_USER_HOME": root.path,
-         "TMPDIR": root.appendingPathComponent(SandboxLayout.tmp).path,
-         "XDG_CACHE_HOME": root.appendingPathComponent(SandboxLayout.caches).path,
-         "XDG_DATA_HOME": root.appendingPathComponent(SandboxLayout.applicationSupport).path,
-         "XDG_CONFIG_HOME": root.appendingPathComponent(SandboxLayout.applicationSupport).path]
-    }
-
     /// Starts a new process of the same workload in the same sandbox; the current one must have exited.
     func respawn() throws {
         try archiveCurrentProcess()
@@ -382,135 +307,6 @@ final class RunSession {
         self.outcome = outcome
         outcomeDetail = detail
         stopped = true
-    }
-
-    /// Reaps the current process and keeps what it reported.
-    private func archiveCurrentProcess() throws {
-        guard let exit = process.waitForExit(until: clock.now() + Self.nanoseconds(30)) else {
-            throw HarnessError.unreapable(workload: workload, pid: process.pid)
-        }
-        if let token = interruptionToken { options.interruption.unregister(token) }
-        interruptionToken = nil
-        endStragglers(mainExit: exit.time)
-        if let outsideWatcher {
-            outsideWatcher.stop(exitTime: exit.time)
-            outsideWatches.append(outsideWatcher.result)
-            self.outsideWatcher = nil
-        }
-        sampler.stop()
-        reader.waitForEnd(until: clock.now() + Self.nanoseconds(2))
-        hangWatcher.stop()
-        // Read once the process is reaped: the kernel folds a child's inherited counts into its
-        // parent's counter when the child exits.
-        if let session = hardwareSession {
-            let reading: HardwareCounterReading
-            switch session {
-            case .success(let counters):
-                reading = counters.read()
-                counters.close()
-            case .failure(let reason):
-                reading = HardwareCounterReading(unavailable: reason.description)
-            }
-            hardwareTotal = hardwareTotal.map { $0.adding(reading) } ?? reading
-            hardwareSession = nil
-        }
-        if let session = syncSession {
-            let facts: SyncCallFacts
-            switch session {
-            case .success(let counters):
-                let counts = counters.read()
-                counters.close()
-                facts = counts.map { SyncCallFacts(fsync: $0[0], fdatasync: $0[1], syncFileRange: $0[2]) }
-                    ?? SyncCallFacts(unavailable: "reading the tracepoint counters failed")
-            case .failure(let reason):
-                facts = SyncCallFacts(unavailable: reason.description)
-            }
-            syncTotal = syncTotal.map { $0.adding(facts) } ?? facts
-            syncSession = nil
-        }
-        if let failure = reader.failure, outcome == nil {
-            // What the app wrote after the failure was never seen: no verdict can rest on it.
-            (outcome, outcomeDetail) = (.harnessError, failure)
-        }
-        var events = reader.snapshot
-        for line in reader.malformedLines {
-            events.append(WorkloadEvent(time: exit.time, body: .mark(Mark(name: "malformed-event", detail: line))))
-        }
-        var segment = ProcessSegment(pid: process.pid, startTime: process.spawnTime, endTime: exit.time,
-                                     exitStatus: exit.status, resourceUsage: exit.usage)
-        segment.mainThreadWakeupsAtExit = process.finalMainThreadStatus?.voluntaryContextSwitches
-        segment.voluntarySwitchesBeforeExec = process.voluntarySwitchesBeforeExec
-        finishedProcesses.append((segment, events, sampler.all, reader.malformedLines, sampler.threadEvidence.all))
-        finishedIO.append((process.finalIO, reader.bytesRead))
-    }
-
-    /// After the last step: ends the app if the scenario did not, reaps it, and builds the record.
-    func finish() throws -> RunRecord {
-        // Whatever happens below, nothing of the run outlives it: processes, cgroup, servers, sandbox.
-        defer { teardown() }
-        if isSuspended { endSuspension(endedBy: "end of scenario", continueProcess: true) }
-        // A run whose app had already terminated cleanly when the signal came is complete, not interrupted.
-        let endedCleanly = terminated && process.waitForExit(until: 0)?.status.code == 0
-        if !endedCleanly && checkInterruption() && !process.hasExited { process.kill(SIGKILL) }
-        if isBlackBox && !terminated && !process.hasExited && outcome == nil {
-            endProgramAtScenarioEnd()
-        } else if !terminated && !process.hasExited && outcome == nil {
-            // The scenario ended without terminate: close the control pipe (the app ends itself on
-            // EOF) and give it the terminate budget before killing it.
-            process.closeControl()
-            if process.waitForExit(until: clock.now() + Self.nanoseconds(options.terminateWatchdog)) == nil {
-                kill(outcome: .timedOut, detail: "did not exit within \(DisplayFormat.number(options.terminateWatchdog)) s after the scenario ended")
-            }
-        }
-        // The signal may also come while a program runs to its end here (a command's whole life);
-        // one that exited 0 all the same is complete.
-        if outcome == nil && process.waitForExit(until: 0)?.status.code != 0 { _ = checkInterruption() }
-        do {
-            try archiveCurrentProcess()
-        } catch {
-            _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: true)
-            throw error
-        }
-        let processes = finishedProcesses
-        guard let first = processes.first, let last = processes.last else { throw HarnessError.noProcessRun }
-        // Whether the kernel's OOM killer ended the run is decided on the last process's exit.
-        let memoryFacts = finishMemory(exit: last.segment.exitStatus ?? ExitStatus())
-        let containmentFacts = finishContainment(mainProcesses: processes.map(\.segment.pid))
-        // Trace times are on the run's clock: seconds since the first process's exec.
-        let networkRecord = network?.finish(spawnTime: first.segment.startTime)
-        if outcome == nil {
-            if killedByScenario {
-                (outcome, outcomeDetail) = (.completed, "ended by the scenario's kill step")
-            } else if let status = last.segment.exitStatus {
-                (outcome, outcomeDetail) = isBlackBox ? classifyProgramExit(status) : ScenarioRunner.classify(status, terminated: terminated)
-            }
-        }
-        // Stable order by time: the harness's state changes fall between the app's own events.
-        let events = (processes.flatMap(\.events) + systemEvents).enumerated()
-            .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
-        let usages = processes.compactMap(\.segment.resourceUsage)
-        var record = RunRecord(workload: workload, scenario: plan.scenario.name, repetition: plan.repetition,
-                               startTime: first.segment.startTime, endTime: last.segment.endTime, pid: last.segment.pid, steps: steps,
-                               events: events, samples: processes.flatMap(\.samples).sorted { $0.time < $1.time },
-                               outcome: outcome ?? .crashed, outcomeDetail: outcomeDetail, exitStatus: last.segment.exitStatus,
-                               resourceUsage: usages.count == processes.count ? ResourceUsage.total(usages) : nil,
-                               blackBox: isBlackBox, network: networkRecord)
-        record.containment = containmentFacts
-        record.sandboxPath = sandbox.root.path
-        // Before the disk scan below, which reads the sandbox itself.
-        record.resources = finishResourceWatch()
-        recordDisk(into: &record)
-        record.processes = processes.map(\.segment)
-        record.suspensions = suspensions.isEmpty ? nil : suspensions
-        if plan.scenario.steps.contains(.home) { record.backgroundTimeBudget = plan.scenario.effectiveBackgroundTimeBudget }
-        record.memory = memoryFacts
-        record.threadEvidence = processes.flatMap(\.threads)
-        if isBlackBox { recordProgramFacts(into: &record) }
-        record.hardwareCounters = hardwareTotal
-        record.syncCalls = syncTotal
-        record.wakeups = finishWakeupTrace()
-        record.measuredEnergy = endEnergy()
-        return record
     }
 }
 

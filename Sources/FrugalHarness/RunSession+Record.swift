@@ -1,0 +1,137 @@
+import Foundation
+import Synchronization
+import FrugalCore
+import FrugalProbe
+
+/// The end of each process of a run (reaped, its counters read, what it reported kept) and the
+/// run's record, made from all of them.
+extension RunSession {
+    /// Reaps the current process and keeps what it reported.
+    func archiveCurrentProcess() throws {
+        guard let exit = process.waitForExit(until: clock.now() + Self.nanoseconds(30)) else {
+            throw HarnessError.unreapable(workload: workload, pid: process.pid)
+        }
+        if let token = interruptionToken { options.interruption.unregister(token) }
+        interruptionToken = nil
+        endStragglers(mainExit: exit.time)
+        if let outsideWatcher {
+            outsideWatcher.stop(exitTime: exit.time)
+            outsideWatches.append(outsideWatcher.result)
+            self.outsideWatcher = nil
+        }
+        sampler.stop()
+        reader.waitForEnd(until: clock.now() + Self.nanoseconds(2))
+        hangWatcher.stop()
+        // Read once the process is reaped: the kernel folds a child's inherited counts into its
+        // parent's counter when the child exits.
+        if let session = hardwareSession {
+            let reading: HardwareCounterReading
+            switch session {
+            case .success(let counters):
+                reading = counters.read()
+                counters.close()
+            case .failure(let reason):
+                reading = HardwareCounterReading(unavailable: reason.description)
+            }
+            hardwareTotal = hardwareTotal.map { $0.adding(reading) } ?? reading
+            hardwareSession = nil
+        }
+        if let session = syncSession {
+            let facts: SyncCallFacts
+            switch session {
+            case .success(let counters):
+                let counts = counters.read()
+                counters.close()
+                facts = counts.map { SyncCallFacts(fsync: $0[0], fdatasync: $0[1], syncFileRange: $0[2]) }
+                    ?? SyncCallFacts(unavailable: "reading the tracepoint counters failed")
+            case .failure(let reason):
+                facts = SyncCallFacts(unavailable: reason.description)
+            }
+            syncTotal = syncTotal.map { $0.adding(facts) } ?? facts
+            syncSession = nil
+        }
+        if let failure = reader.failure, outcome == nil {
+            // What the app wrote after the failure was never seen: no verdict can rest on it.
+            (outcome, outcomeDetail) = (.harnessError, failure)
+        }
+        var events = reader.snapshot
+        for line in reader.malformedLines {
+            events.append(WorkloadEvent(time: exit.time, body: .mark(Mark(name: "malformed-event", detail: line))))
+        }
+        var segment = ProcessSegment(pid: process.pid, startTime: process.spawnTime, endTime: exit.time,
+                                     exitStatus: exit.status, resourceUsage: exit.usage)
+        segment.mainThreadWakeupsAtExit = process.finalMainThreadStatus?.voluntaryContextSwitches
+        segment.voluntarySwitchesBeforeExec = process.voluntarySwitchesBeforeExec
+        finishedProcesses.append((segment, events, sampler.all, reader.malformedLines, sampler.threadEvidence.all))
+        finishedIO.append((process.finalIO, reader.bytesRead))
+    }
+
+    /// After the last step: ends the app if the scenario did not, reaps it, and builds the record.
+    func finish() throws -> RunRecord {
+        // Whatever happens below, nothing of the run outlives it: processes, cgroup, servers, sandbox.
+        defer { teardown() }
+        if isSuspended { endSuspension(endedBy: "end of scenario", continueProcess: true) }
+        // A run whose app had already terminated cleanly when the signal came is complete, not interrupted.
+        let endedCleanly = terminated && process.waitForExit(until: 0)?.status.code == 0
+        if !endedCleanly && checkInterruption() && !process.hasExited { process.kill(SIGKILL) }
+        if isBlackBox && !terminated && !process.hasExited && outcome == nil {
+            endProgramAtScenarioEnd()
+        } else if !terminated && !process.hasExited && outcome == nil {
+            // The scenario ended without terminate: close the control pipe (the app ends itself on
+            // EOF) and give it the terminate budget before killing it.
+            process.closeControl()
+            if process.waitForExit(until: clock.now() + Self.nanoseconds(options.terminateWatchdog)) == nil {
+                kill(outcome: .timedOut, detail: "did not exit within \(DisplayFormat.number(options.terminateWatchdog)) s after the scenario ended")
+            }
+        }
+        // The signal may also come while a program runs to its end here (a command's whole life);
+        // one that exited 0 all the same is complete.
+        if outcome == nil && process.waitForExit(until: 0)?.status.code != 0 { _ = checkInterruption() }
+        do {
+            try archiveCurrentProcess()
+        } catch {
+            _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: true)
+            throw error
+        }
+        let processes = finishedProcesses
+        guard let first = processes.first, let last = processes.last else { throw HarnessError.noProcessRun }
+        // Whether the kernel's OOM killer ended the run is decided on the last process's exit.
+        let memoryFacts = finishMemory(exit: last.segment.exitStatus ?? ExitStatus())
+        let containmentFacts = finishContainment(mainProcesses: processes.map(\.segment.pid))
+        // Trace times are on the run's clock: seconds since the first process's exec.
+        let networkRecord = network?.finish(spawnTime: first.segment.startTime)
+        if outcome == nil {
+            if killedByScenario {
+                (outcome, outcomeDetail) = (.completed, "ended by the scenario's kill step")
+            } else if let status = last.segment.exitStatus {
+                (outcome, outcomeDetail) = isBlackBox ? classifyProgramExit(status) : ScenarioRunner.classify(status, terminated: terminated)
+            }
+        }
+        // Stable order by time: the harness's state changes fall between the app's own events.
+        let events = (processes.flatMap(\.events) + systemEvents).enumerated()
+            .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        let usages = processes.compactMap(\.segment.resourceUsage)
+        var record = RunRecord(workload: workload, scenario: plan.scenario.name, repetition: plan.repetition,
+                               startTime: first.segment.startTime, endTime: last.segment.endTime, pid: last.segment.pid, steps: steps,
+                               events: events, samples: processes.flatMap(\.samples).sorted { $0.time < $1.time },
+                               outcome: outcome ?? .crashed, outcomeDetail: outcomeDetail, exitStatus: last.segment.exitStatus,
+                               resourceUsage: usages.count == processes.count ? ResourceUsage.total(usages) : nil,
+                               blackBox: isBlackBox, network: networkRecord)
+        record.containment = containmentFacts
+        record.sandboxPath = sandbox.root.path
+        // Before the disk scan below, which reads the sandbox itself.
+        record.resources = finishResourceWatch()
+        recordDisk(into: &record)
+        record.processes = processes.map(\.segment)
+        record.suspensions = suspensions.isEmpty ? nil : suspensions
+        if plan.scenario.steps.contains(.home) { record.backgroundTimeBudget = plan.scenario.effectiveBackgroundTimeBudget }
+        record.memory = memoryFacts
+        record.threadEvidence = processes.flatMap(\.threads)
+        if isBlackBox { recordProgramFacts(into: &record) }
+        record.hardwareCounters = hardwareTotal
+        record.syncCalls = syncTotal
+        record.wakeups = finishWakeupTrace()
+        record.measuredEnergy = endEnergy()
+        return record
+    }
+}
