@@ -91,6 +91,23 @@ final class MemoryAnalysisTests: XCTestCase {
         XCTAssertEqual(MemoryAnalysis.residualFraction(generous.warnings[0]), 0)
     }
 
+    /// The handler's wait for a CPU (its run-queue time) is the machine's: a handler preempted
+    /// for 7 of its 10 ms beside CPU hogs responded in 5 ms of its own, not 12.
+    func testTheHandlersWaitForACPUIsLeftOutOfTheResponse() throws {
+        var record = Self.warningRecord()
+        let (s, ms) = (Self.s, Self.ms)
+        let start = 10 * s
+        let handler = HandlerRecord(name: "memoryWarning", start: start + 1 * s + 2 * ms, end: start + 1 * s + 12 * ms,
+                                    runQueueNanoseconds: 7 * ms)
+        record.events.append(WorkloadEvent(time: start + 1 * s + 12 * ms, body: .handler(handler)))
+        let memory = MemoryAnalysis(record)
+        XCTAssertEqual(memory.warnings[0].waitingForCPU, 7 * ms)
+        XCTAssertEqual(try XCTUnwrap(memory.warnings[0].responseMs), 5, accuracy: 1e-9)
+        let analysis = RunAnalysis(record)
+        let audits = Audits.evaluate(analysis, metrics: MetricExtraction.metrics(of: analysis))
+        XCTAssertEqual(try XCTUnwrap(audits["memory.respond-immediately"]?.numericValue), 5, accuracy: 1e-9)
+    }
+
     func testAMissingSampleIsUnavailableNotZero() {
         var record = Self.warningRecord()
         record.memory?.deliveries[0].after1s = nil
