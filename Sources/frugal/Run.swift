@@ -248,10 +248,13 @@ struct Run: ParsableCommand {
             throw Self.interruptedFailure(interrupted, detail: "the report in \(out) holds the \(runs) runs that finished or were going on")
         }
         // A signal that came while the set was written: the set is whole (it is written as one),
-        // but the user asked to stop, and a script waiting on the exit status must hear it.
-        if let late = outcome.lateSignal {
-            throw Self.interruptedFailure(late, detail: "while the report was written; the report in \(out) is complete, with all \(runs) runs")
-        }
+        // but the user asked to stop, and a script waiting on the exit status must hear it. Read
+        // again here and once more before exiting: the signal's handler runs on a thread of its
+        // own, and on a loaded machine it recorded a signal that landed in the last rename only
+        // after the pipeline had returned (seen beside two CPU hogs).
+        let lateSignal = { outcome.lateSignal ?? options.interruption.signal }
+        let lateDetail = "while the report was written; the report in \(out) is complete, with all \(runs) runs"
+        if let late = lateSignal() { throw Self.interruptedFailure(late, detail: lateDetail) }
         let report = outcome.report
         if !quiet && !jsonStdout {
             printSummary(report)
@@ -263,6 +266,7 @@ struct Run: ParsableCommand {
             try? CIOutput.finish(report, jsonStdout: jsonStdout, annotations: githubAnnotations)
             throw CLIFailure.harness("the report was written, but the run could not be recorded in \(self.history): \(failure)")
         }
+        if let late = lateSignal() { throw Self.interruptedFailure(late, detail: lateDetail) }
         try CIOutput.finish(report, jsonStdout: jsonStdout, annotations: githubAnnotations)
     }
 
