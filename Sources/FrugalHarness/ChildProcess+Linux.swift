@@ -24,6 +24,8 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
     private var startTime: UInt64
     /// A held child's handle until `release` (``frugal_spawn_direct``'s `hold`).
     private var holdHandle: UnsafeMutableRawPointer?
+    /// The `oom_score_adj` this process gives the child after its exec (direct spawns only).
+    private let oomScoreAfterExec: Int?
     /// How it was started and joined its cgroups (``SpawnPath``): a fact of the run.
     let spawnPath: String
     /// The harness's end of the control pipe.
@@ -127,7 +129,7 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
         let status = if joining && !shellStub {
             Self.spawnDirect(path: arguments[0], argv: argv, envp: envp,
                              dups: [(controlPipe[0], FrugalProtocol.controlFD), (eventPipe[1], FrugalProtocol.eventFD), (STDERR_FILENO, STDOUT_FILENO)],
-                             cgroupProcs: cgroupProcs, birthCgroup: birthCgroup, oomScoreAdjustment: oomScoreAdjustment,
+                             cgroupProcs: cgroupProcs, birthCgroup: birthCgroup, oomScoreAdjustment: nil,
                              privateFile: privateFile, hold: hold, pid: &pid, handle: &handle, failedCall: &failedCall, path: &path,
                              writtenGroups: &writtenGroups)
         } else if let privateFile {
@@ -154,11 +156,17 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
         self.spawnPath = path
         self.controlFD = controlPipe[1]
         self.eventFD = eventPipe[0]
+        // The direct child shares this process's memory until its exec (CLONE_VM), and the kernel
+        // gives an oom_score_adj written by one process to every process sharing its memory: the
+        // child's own write made the harness the OOM killer's first choice. This process writes
+        // the child's once it has exec'd: now (the spawn waited for the exec), or at its release.
+        self.oomScoreAfterExec = joining && !shellStub ? oomScoreAdjustment : nil
+        if joining && !shellStub && !hold { applyOOMScoreAfterExec() }
         if joining {
             // `echo $$ > FILE` (or the direct child's same write): one write of the pid and a
-            // newline per group joined by writing; `echo "$adj"` likewise. A group the child was
-            // born in cost it no write.
-            let adjustment = oomScoreAdjustment.map { String($0).utf8.count + 1 }
+            // newline per group joined by writing; the stub's `echo "$adj"` likewise. A group the
+            // child was born in cost it no write.
+            let adjustment = shellStub ? oomScoreAdjustment.map { String($0).utf8.count + 1 } : nil
             stubWrites = (writtenGroups * (String(pid).utf8.count + 1) + (adjustment ?? 0),
                           writtenGroups + (adjustment == nil ? 0 : 1))
         }
@@ -234,6 +242,18 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
         guard status == 0 else {
             throw SystemCallError(call: failedCall.map { String(cString: $0) } ?? "execve", subject: nil, errno: status)
         }
+        applyOOMScoreAfterExec()
+    }
+
+    /// The child's `oom_score_adj`, written from here once it has exec'd (see `init`). Raising
+    /// another process's of the same user needs no privilege; a child already gone is left.
+    private func applyOOMScoreAfterExec() {
+        guard let adjustment = oomScoreAfterExec else { return }
+        let fd = open("/proc/\(pid)/oom_score_adj", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        let text = Array("\(adjustment)\n".utf8)
+        _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        _ = Glibc.close(fd)
     }
 
     /// Whether the process has exited and been reaped.
