@@ -90,23 +90,6 @@ final class KernelFileActivityTests: XCTestCase {
         XCTAssertEqual(metrics[MetricName.diskWriteOpsBusiestMinute]?.source, FileChangeLog.source)
     }
 
-    /// Saves in place read late: the watcher reads the file once after two saves, finds the
-    /// second's content already in its copy, and records 0 changed bytes for it. Each close after
-    /// data written is still a write; a file created empty is not.
-    func testAnInPlaceSaveReadLateIsStillAWriteAndAnEmptyCreationIsNot() throws {
-        let path = "Library/Application Support/settings.json"
-        var changes = [FileChange(path: path, kind: .created, time: Self.start, sizeAfter: 0, bytesWritten: 0, existed: false)]
-        changes += (1...40).map { save in
-            FileChange(path: path, kind: .inPlace, time: Self.start + UInt64(save) * 50 * Self.ms, sizeAfter: 140,
-                       bytesWritten: save.isMultiple(of: 2) ? 0 : 4096, existed: true, diff: save.isMultiple(of: 2) ? Self.blocks(0) : Self.blocks(1))
-        }
-        let activity = try XCTUnwrap(KernelFileActivity(Self.record(changes)))
-        XCTAssertEqual(activity.writes.count, 40, "every in-place save; the empty creation is none")
-        let audit = try Self.audit(Self.record(changes), "disk.avoid-frequent-writes")
-        XCTAssertEqual(audit.numericValue, 40)
-        XCTAssertLessThan(try XCTUnwrap(audit.score), 0.5, audit.displayValue)
-    }
-
     func testLargeWritesAreNotSmallChanges() throws {
         // Four 3 MiB downloads: judged by their volume (write budget), not as frequent small writes.
         let downloads = (0..<4).map { index in
