@@ -18,7 +18,9 @@ final class ResourceWatchRunTests: XCTestCase {
 
     func testAProgramCopyingALargeResourceWholeFailsAndOneReadingAPortionPasses() throws {
         // cat reads the 24 MiB file whole into its buffers; tail -c seeks to the end and reads 4 KiB.
-        let (whole, wholeReport) = try program(#"cat "$HOME/Bundle/data/big.bin" > /dev/null"#)
+        // The shell lives 0.5 s after the read: rchar is sampled while the process lives, and a
+        // cat that read and exited between two samples once left only the loader's 3,980 bytes.
+        let (whole, wholeReport) = try program(#"cat "$HOME/Bundle/data/big.bin" > /dev/null; sleep 0.5"#)
         let trace = try XCTUnwrap(whole.resources)
         XCTAssertNil(trace.unavailable)
         XCTAssertEqual(trace.files, [ResourceTrace.File(path: "data/big.bin", bytes: 24 << 20)], "the subdirectory's file, by its path under the bundle")
