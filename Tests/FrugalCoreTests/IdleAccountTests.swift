@@ -125,6 +125,53 @@ final class IdleAccountTests: XCTestCase {
         XCTAssertGreaterThan(RunAnalysis.responseHandOffSeconds, 0.05)
     }
 
+    /// A kept-alive connection's close at exit sends a few bytes (TLS's close_notify): they are
+    /// the close, not an exchange, so the connection is not in flight from its last request to
+    /// its close, and a poller's wakeups in that quiet stretch are idle. An exchange that ends
+    /// right at the close (no quiet stretch before it) is still in flight to its last byte.
+    func testAConnectionsClosingBytesDoNotKeepItInFlight() throws {
+        var record = Self.record(wakeupsBySecond: [0, 0, 1, 1, 1, 1, 1, 1, 1, 1], events: [])
+        func network(_ chunks: [TrafficChunk], close: Double) -> NetworkRecord {
+            NetworkRecord(proxyAddress: "127.0.0.1:1", radio: .lte,
+                          trace: ProxyTrace(chunks: chunks, events: [ConnectionEvent(connection: 1, kind: .open, time: 2.5),
+                                                                     ConnectionEvent(connection: 1, kind: .close, time: close)]),
+                          origin: OriginStatistics(), conditions: [NetworkConditionChange(time: 0, profile: .lte)], faults: [])
+        }
+        // An exchange from 2.5 s to 3.5 s; the close's 24 bytes at 11.9 s, just before the close.
+        record.network = network([TrafficChunk(connection: 1, direction: .uplink, time: 2.6, bytes: 245),
+                                  TrafficChunk(connection: 1, direction: .downlink, time: 3.5, bytes: 2285),
+                                  TrafficChunk(connection: 1, direction: .downlink, time: 11.9, bytes: 24)], close: 11.95)
+        var account = try XCTUnwrap(RunAnalysis(record).idleAccounts.first)
+        XCTAssertEqual(account.excludedSeconds[.request] ?? 0, 3, accuracy: 1e-9, "slices 2–3 and 3–4 (the exchange) and 11–12 (the close)")
+        XCTAssertEqual(account.idleWakeups, 7, "the poller's wakeups from 4 s to 11 s are idle")
+        // Bytes still moving up to the close: one exchange, in flight throughout.
+        record.network = network((0..<19).map { TrafficChunk(connection: 1, direction: .downlink, time: 2.6 + Double($0) * 0.5, bytes: 1000) }, close: 11.95)
+        account = try XCTUnwrap(RunAnalysis(record).idleAccounts.first)
+        XCTAssertEqual(account.idleSeconds, 0, accuracy: 1e-9)
+    }
+
+    /// power.avoid-polling states a rate of zero over a second or more of idle time, but a
+    /// rate of one wakeup or more only over 2.5 s (one wakeup in that time is the poor control
+    /// point): two wakeups in 2 s of idle time could be one incidental wakeup, or a poller.
+    func testAWakeupInLessIdleTimeThanTheDecisiveFloorIsNotApplicableAndNoneIsARateOfZero() throws {
+        let start = RunAnalysisTests.record().startTime
+        func at(_ seconds: Double) -> UInt64 { start + UInt64(seconds * 1e9) }
+        // A write from 3.1 s to 10.9 s leaves the slices 2–3 and 11–12 idle: 2 s.
+        let write = FileWrite(path: "Documents/a", dataClass: .critical, excludedFromBackup: false, operation: .replace, offset: 0, length: 10,
+                              synced: true, existed: false, diff: nil, sizeAfter: 10, thread: 1, onMainThread: false,
+                              start: at(3.1), end: at(10.9), callSite: "App.swift:2")
+        let events = [WorkloadEvent(time: at(10.9), body: .fileWrite(write))]
+        let noisy = try OtherHandAuditTests.audit(Self.record(wakeupsBySecond: [1, 0, 0, 0, 0, 0, 0, 0, 0, 1], events: events), "power.avoid-polling")
+        XCTAssertNil(noisy.score, noisy.displayValue)
+        XCTAssertTrue(noisy.explanation?.contains("2 wakeups in 2 s of idle time") ?? false, noisy.explanation ?? "")
+        let quiet = try OtherHandAuditTests.audit(Self.record(wakeupsBySecond: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], events: events), "power.avoid-polling")
+        XCTAssertEqual(quiet.score, 1, quiet.explanation ?? quiet.displayValue)
+        // Over the whole 10 s, the same two wakeups are a rate (0.2/s).
+        let long = try OtherHandAuditTests.audit(Self.record(wakeupsBySecond: [1, 0, 0, 0, 0, 0, 0, 0, 0, 1], events: []), "power.avoid-polling")
+        XCTAssertEqual(try XCTUnwrap(long.numericValue), 0.2, accuracy: 1e-9)
+        XCTAssertEqual(Audits.decisiveIdleSeconds, 2.5, accuracy: 1e-9, "one wakeup per 2.5 s is the rule's poor control point")
+    }
+
     func testFramesInTheBackgroundAreNotUseAndAWaitAllBusyIsNotApplicable() throws {
         let start = RunAnalysisTests.record().startTime
         func at(_ seconds: Double) -> UInt64 { start + UInt64(seconds * 1e9) }

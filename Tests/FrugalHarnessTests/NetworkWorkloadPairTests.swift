@@ -10,6 +10,12 @@ import FrugalCore
 final class NetworkWorkloadPairTests: XCTestCase {
     /// Runs both workloads of a pair at once under `scenario`.
     func reports(_ bad: String, _ good: String, scenario: Scenario) throws -> (RunReport, RunReport) {
+        let records = try records(bad, good, scenario: scenario)
+        return (ReportBuilder.runReport(records[0]), ReportBuilder.runReport(records[1]))
+    }
+
+    /// Both workloads' records, in the order given.
+    func records(_ bad: String, _ good: String, scenario: Scenario) throws -> [RunRecord] {
         let records = try SuiteRunner(options: HarnessOptions(workloadHost: XCTUnwrap(WorkloadHostLocator.locate())), jobs: 2)
             .run([bad, good].map { RunPlan(target: .builtIn(name: $0), scenario: scenario, repetition: 1) })
         XCTAssertEqual(records.map(\.workload), [bad, good])
@@ -17,7 +23,7 @@ final class NetworkWorkloadPairTests: XCTestCase {
             XCTAssertEqual(record.outcome, .completed, "\(record.workload): \(record.outcomeDetail ?? "")")
             XCTAssertNotNil(record.network, "\(record.workload) ran behind a proxy")
         }
-        return (ReportBuilder.runReport(records[0]), ReportBuilder.runReport(records[1]))
+        return records
     }
 
     func assertSeparated(_ audit: String, bad: RunReport, good: RunReport, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -60,13 +66,17 @@ final class NetworkWorkloadPairTests: XCTestCase {
     }
 
     func testFragileSyncLosesNotesAndResilientSyncDoesNot() throws {
-        let (fragile, resilient) = try reports("sync.fragile", "sync.resilient", scenario: ScenarioCatalogue.flaky)
+        let records = try records("sync.fragile", "sync.resilient", scenario: ScenarioCatalogue.flaky)
+        let (fragile, resilient) = (ReportBuilder.runReport(records[0]), ReportBuilder.runReport(records[1]))
         try assertSeparated("network.handle-failures", bad: fragile, good: resilient)
         // The reset takes one of the first sync's 3 notes; the outage all 3 of the second's: 4.
         // Read from the wire (WireFailureLedger): each refused attempt names its request by the
         // line the proxy read before resetting it, so the outage's three are three operations
         // (unnamed, two were once counted as one: 3, in CI under load).
         let audit = try XCTUnwrap(fragile.audits["network.handle-failures"])
-        XCTAssertEqual(audit.numericValue, 4, audit.evidence.map(\.description).joined(separator: "\n"))
+        // The wire as the proxy and origin saw it, so a miscount in CI can be read from its log.
+        let wire = (records[0].network?.trace.events ?? []).map { "\($0.kind.rawValue) #\($0.connection) at \($0.time) \($0.detail ?? "") \($0.request ?? "")" }
+            + (records[0].network?.requests ?? []).map { "request \($0.label) #\($0.connection) \($0.start)–\($0.end.map { "\($0)" } ?? "open") \($0.status)" }
+        XCTAssertEqual(audit.numericValue, 4, (audit.evidence.map(\.description) + wire).joined(separator: "\n"))
     }
 }

@@ -10,7 +10,8 @@ import XCTest
 /// on a slow peer in small reads) while the main thread joins it, and then waits for events; one
 /// that polls once a second from its start.
 final class ProgramStartupTests: XCTestCase {
-    static let scenario = Scenario(name: "startup", summary: "launch, 3 s, terminate", steps: [.launch, .wait(seconds: 3), .terminate])
+    /// 4 s: after a start-up of about 0.7 s, more idle time than the 2.5 s power.avoid-polling needs to state a rate of one wakeup or more.
+    static let scenario = Scenario(name: "startup", summary: "launch, 4 s, terminate", steps: [.launch, .wait(seconds: 4), .terminate])
 
     /// A loader thread that sleeps 2 ms, 300 times (~0.7 s: a few percent of a CPU, so not
     /// "computing"), joined by the main thread; then one long wait in `select`. The loader is not
@@ -45,9 +46,20 @@ final class ProgramStartupTests: XCTestCase {
         // The cause: the same record without the judgement charges the start-up's ~300 wakeups as idle.
         var unjudged = record
         unjudged.outsideWatch?.startups = nil
-        let before = RunAnalysis(unjudged).idleAccounts.reduce(0) { $0 + $1.idleWakeups }
+        let unjudgedAccounts = RunAnalysis(unjudged).idleAccounts
+        let before = unjudgedAccounts.reduce(0) { $0 + $1.idleWakeups }
         let after = RunAnalysis(record).idleAccounts.reduce(0) { $0 + $1.idleWakeups }
-        XCTAssertGreaterThan(before, after + 50, "start-up wakeups were idle wakeups before: \(RunAnalysis(unjudged).idleAccounts.map { ($0.idleWakeups, $0.idleSeconds, $0.excludedSeconds) }) (\(startup.reason))")
+        XCTAssertLessThanOrEqual(after, before)
+        // On a loaded machine the loader thread is often runnable (state R) when sampled, so the
+        // slices are "computing" even without the judgement (CI at 5e1d590: 0.78 s of the 0.73 s
+        // start-up, 0 idle wakeups before). The judgement's own effect shows only where the
+        // start-up was otherwise counted idle, so the contrast is checked there.
+        let computing = unjudgedAccounts.reduce(0) { $0 + ($1.excludedSeconds[.computing] ?? 0) }
+        if computing < seconds / 2 {
+            XCTAssertGreaterThan(before, after + 50, "start-up wakeups were idle wakeups before: \(unjudgedAccounts.map { ($0.idleWakeups, $0.idleSeconds, $0.excludedSeconds) }) (\(startup.reason))")
+        } else {
+            print("ProgramStartupTests: contrast not checked: without the judgement \(computing) s of the \(seconds) s start-up was already 'computing' (a loaded machine: the loader sampled runnable)")
+        }
     }
 
     func testAPollerFromItsStartIsStillCaught() throws {

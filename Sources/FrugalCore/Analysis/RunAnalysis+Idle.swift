@@ -217,19 +217,38 @@ extension RunAnalysis {
     /// (libcurl's multi loop, `URLSession`'s) whether or not the origin ever reads a request, and
     /// a refused connect is an attempt: that is the request's work, not polling. A kept-alive
     /// connection with nothing moving is not in flight: its close, not its idle life, ends it.
+    /// The bytes a connection's close sends (TLS's `close_notify` alert, 24 bytes when a
+    /// URLSession app exits with its connection kept alive) are that close, not an exchange: a
+    /// chunk within ``responseHandOffSeconds`` of the close after a quiet stretch longer than
+    /// that is the close's moment only. Counted as the connection's last byte, it once made a
+    /// weather app's whole 8 s run "a network request in flight", so its 1 Hz poller went unseen.
     var proxyConnectionIntervals: [(start: UInt64, end: UInt64, reason: BusyReason)] {
         guard let trace = record.network?.trace else { return [] }
-        var spans: [Int: (start: Double, end: Double)] = [:]
-        func note(_ connection: Int, _ time: Double) {
-            let span = spans[connection] ?? (time, time)
-            spans[connection] = (min(span.start, time), max(span.end, time))
+        var times: [Int: [Double]] = [:]
+        var closes: [Int: Double] = [:]
+        for event in trace.events {
+            if event.kind == .close { closes[event.connection] = event.time } else { times[event.connection, default: []].append(event.time) }
         }
-        for event in trace.events where event.kind != .close { note(event.connection, event.time) }
-        for chunk in trace.chunks { note(chunk.connection, chunk.time) }
-        return spans.values.map { span in
-            let start = record.startTime &+ UInt64(saturating: max(0, span.start) * 1e9)
-            let end = record.startTime &+ UInt64(saturating: max(0, span.end) * 1e9)
-            return (start, max(end, start + 1), .request)
+        for chunk in trace.chunks { times[chunk.connection, default: []].append(chunk.time) }
+        var intervals: [(start: UInt64, end: UInt64, reason: BusyReason)] = []
+        func add(_ from: Double, _ to: Double) {
+            let start = record.startTime &+ UInt64(saturating: max(0, from) * 1e9)
+            let end = record.startTime &+ UInt64(saturating: max(0, to) * 1e9)
+            intervals.append((start, max(end, start + 1), .request))
         }
+        for (connection, unsorted) in times {
+            var activity = unsorted.sorted()
+            if let close = closes[connection] {
+                let closing = activity.suffix(activity.reversed().prefix { $0 >= close - Self.responseHandOffSeconds }.count)
+                let beforeClosing = activity.dropLast(closing.count).last
+                if let first = closing.first, let before = beforeClosing, first - before > Self.responseHandOffSeconds {
+                    activity.removeLast(closing.count)
+                    add(first, max(close, closing.last ?? first))
+                }
+            }
+            guard let first = activity.first, let last = activity.last else { continue }
+            add(first, last)
+        }
+        return intervals
     }
 }

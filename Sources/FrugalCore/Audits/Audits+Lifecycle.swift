@@ -71,8 +71,8 @@ extension Audits {
             switch Audit.require(metrics, MetricName.lifecycleBackgroundCpuSeconds) {
             case .failure(let failure): return .unavailable(failure.reason)
             case .success(let cpu):
-                // A rate over less than a second is taken over one second, the floor
-                // power.avoid-polling also keeps: a task-free moment of half a second before
+                // A rate over less than a second is taken over one second: a task-free
+                // moment of half a second before
                 // suspension (1 ms of the runtime winding down) once read 0.11 CPU s/min.
                 let perMinute = cpu / (max(work.backgroundSeconds, 1) / 60)
                 return .value(perMinute, display: "\(DisplayFormat.number(perMinute)) CPU s/min in the background outside tasks",

@@ -1,6 +1,17 @@
 extension Audits {
-    /// Idle time needed to state a rate of wakeups: one wakeup in less would read as over 1/s.
+    /// Idle time needed to state a rate of no wakeups: a 1 Hz poller wakes in any second of it.
     static let minimumIdleSeconds = 1.0
+
+    /// Idle time needed to state a rate of one wakeup or more: the time over which one wakeup
+    /// reads exactly at the rule's poor control point (0.4/s: 2.5 s), where the score crosses
+    /// 0.5. Over less, a single wakeup fails the app on its own, so the rate cannot tell one
+    /// incidental wakeup (a URLSession's timer after its response, a deferred save) from a timer
+    /// that polls: a good weather app's two wakeups in 1.1 s of idle time between a refresh and
+    /// leaving once read as 1.8/s of polling. A 1 Hz poller makes two or more in 2.5 s.
+    static var decisiveIdleSeconds: Double {
+        guard case .logNormal(_, let poor)? = RuleCatalogue.rule("power.avoid-polling")?.scoring, poor > 0 else { return 2.5 }
+        return 1 / poor
+    }
 
     /// Power (CPU) audits.
     static let power: [Audit] = [
@@ -31,7 +42,17 @@ extension Audits {
                 evidence.append(Evidence(description: "not charged (platform): " + RunAnalysis.platformReason))
             }
             guard idleSeconds >= Self.minimumIdleSeconds else {
-                return .notApplicable("the app was idle for \(DisplayFormat.number(idleSeconds)) s in all, under the \(DisplayFormat.number(Self.minimumIdleSeconds)) s needed for a rate: through its waits it had requests in flight, files being written or frames being drawn (judged by their own audits)")
+                // Say what the waits were busy with, so a user can tell a busy app from a miss.
+                let busy = RunAnalysis.BusyReason.allCases.compactMap { reason -> String? in
+                    let seconds = accounts.reduce(0) { $0 + ($1.excludedSeconds[reason] ?? 0) }
+                    return seconds > 0 ? "\(DisplayFormat.number(seconds)) s \(reason.rawValue)" : nil
+                }
+                return .notApplicable("the app was idle for \(DisplayFormat.number(idleSeconds)) s in all, under the \(DisplayFormat.number(Self.minimumIdleSeconds)) s needed for a rate: through its waits it had requests in flight, files being written or frames being drawn (judged by their own audits)"
+                                      + (busy.isEmpty ? "" : "; not idle: " + busy.joined(separator: ", ")))
+            }
+            let idleWakeups = accounts.reduce(0) { $0 + $1.idleWakeups }
+            guard idleWakeups == 0 || idleSeconds >= Self.decisiveIdleSeconds else {
+                return .notApplicable("\(idleWakeups) wakeup\(idleWakeups == 1 ? "" : "s") in \(DisplayFormat.number(idleSeconds)) s of idle time: under the \(DisplayFormat.number(Self.decisiveIdleSeconds)) s over which one wakeup is a rate at the poor control point, too little to tell a poller from an incidental wakeup")
             }
             switch Audit.require(metrics, MetricName.cpuIdleWakeupsPerSecond) {
             case .failure(let failure): return .unavailable(failure.reason)
