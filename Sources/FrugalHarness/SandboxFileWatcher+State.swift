@@ -47,6 +47,10 @@ struct WatchState {
     /// Files found in a directory when it was first watched, with their `created` change: a
     /// close that follows completes that change (they were being written when found).
     var provisional: [String: Int] = [:]
+    /// Paths whose last close was settled while a later modification of the same file was
+    /// already queued: the content read then was the later write's, whose own close will find
+    /// no block changed.
+    var readAhead: Set<String> = []
     var overflows = 0
     var rootUnwatched: String?
     var keptBytes = 0

@@ -115,6 +115,20 @@ final class WireFailureLedgerTests: XCTestCase {
         XCTAssertEqual(retried.lost.count, 2)
     }
 
+    /// Two of an outage's refused attempts carry their request line and the third none (the
+    /// proxy's wait for it ran out on a loaded machine). The app's client reported all three:
+    /// the two the wire named claim their reports, so the third is named by its own, not by the
+    /// nearest report (note-2-0's, which once made two lost operations one, 3 of 4 in CI).
+    func testAnAttemptTheWireNamedClaimsTheClientsReportOfIt() {
+        let events = [ConnectionEvent(connection: 3, kind: .refused, time: 2.600, detail: "offline", request: "POST /upload/note-2-0"),
+                      ConnectionEvent(connection: 4, kind: .refused, time: 2.640, detail: "offline", request: "POST /upload/note-2-1"),
+                      ConnectionEvent(connection: 5, kind: .refused, time: 2.680, detail: "offline")]
+        let reports = [(label: "POST /upload/note-2-0", start: 2.59, end: 2.70), (label: "POST /upload/note-2-1", start: 2.63, end: 2.71),
+                       (label: "POST /upload/note-2-2", start: 2.67, end: 2.80)]
+        let ledger = WireFailureLedger(Self.record(events: events, requests: []), clientFailures: reports)
+        XCTAssertEqual(ledger.lost.map(\.label), ["POST /upload/note-2-0", "POST /upload/note-2-1", "POST /upload/note-2-2"])
+    }
+
     /// FrugalKit's client names a failed attempt the origin never read (detail, when present).
     func testTheAppsClientNamesAnUnreadFailedAttempt() {
         let ledger = WireFailureLedger(Self.record(events: Self.failures, requests: [Self.request(9, "/upload/b", start: 3, end: 3.1)]),

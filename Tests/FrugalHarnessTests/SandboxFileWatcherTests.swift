@@ -96,4 +96,31 @@ final class SandboxFileWatcherTests: XCTestCase {
         let changes = watcher.finish().changes.map { "\($0.kind.rawValue) \($0.path) \($0.bytesWritten)" }
         XCTAssertEqual(changes, ["created tmp/scratch 5000", "deleted tmp/scratch 0"])
     }
+
+    /// Two saves in place queued before the watcher reads either: the first close reads the
+    /// second's content, so the second finds no block changed. Both are writes; a close after
+    /// only reopening the file (no data written) is none.
+    func testTwoSavesInPlaceReadInOneBatchAreTwoWrites() throws {
+        let path = "Documents/settings.json"
+        try Data(repeating: 0, count: 140).write(to: url(path))
+        let watcher = try SandboxFileWatcher.start(root: root).get()
+        func save(_ byte: UInt8) throws {
+            let handle = try FileHandle(forWritingTo: url(path))
+            try handle.write(contentsOf: Data(repeating: byte, count: 140))
+            try handle.close()
+        }
+        try watcher.holdingEvents {
+            try save(1)
+            try save(2)
+        }
+        settle()
+        let reopened = try FileHandle(forWritingTo: url(path))
+        try reopened.synchronize()
+        try reopened.close()
+        settle()
+        let log = watcher.finish()
+        let changes = log.changes.map { "\($0.kind.rawValue) \($0.bytesWritten) \($0.readWithEarlierClose == true)" }
+        XCTAssertEqual(changes, ["in-place 140 false", "in-place 0 true"], "the first close read both saves: 140 bytes of one changed block")
+        XCTAssertEqual(KernelFileActivity(log).writes.count, 2)
+    }
 }

@@ -42,6 +42,11 @@ public struct FileChange: Codable, Sendable, Equatable {
     public var truncated: Bool
     /// For a replacement or a new file made by a rename: the temporary file renamed into place.
     public var via: String?
+    /// For an in-place write with no block changed: the watcher read the file for the close
+    /// before this one after this write had already been made (its modification was queued
+    /// behind that close), so this write's blocks are in that change's diff. A write all the
+    /// same: the kernel reported data written before this close. Nil otherwise.
+    public var readWithEarlierClose: Bool?
 
     public init(path: String, kind: Kind, time: UInt64, sizeAfter: Int?, bytesWritten: Int, existed: Bool,
                 diff: BlockDiff? = nil, truncated: Bool = false, via: String? = nil) {

@@ -14,10 +14,14 @@ public struct KernelFileActivity: Sendable {
         // A close after writing that put no byte in the file (the watcher saw the file created
         // empty, or closed again with nothing new) is no write of its own: counting it read each
         // careful save (create a temporary file, write, close, rename) as two small writes, and
-        // the weather example's save that reopens its file to sync it as two. Left open: a save
-        // the watcher reads late, behind a later save of the same file, finds no block changed
-        // and is not counted (beside two CPU hogs, 29 of a bad app's 60 saves).
-        writes = sorted.filter { $0.kind.writesContent && $0.location != .bundle && ($0.bytesWritten > 0 || $0.kind == .replaced) }
+        // the weather example's save that reopens its file to sync it as two. A save the watcher
+        // read with the close before it (its modification already queued behind that close,
+        // `readWithEarlierClose`) finds no block changed and is a write all the same (beside two
+        // CPU hogs, 29 of a bad app's 60 saves were once counted).
+        writes = sorted.filter {
+            $0.kind.writesContent && $0.location != .bundle
+                && ($0.bytesWritten > 0 || $0.kind == .replaced || $0.readWithEarlierClose == true)
+        }
         deletions = sorted.filter { $0.kind == .deleted }
         overflows = log.overflows
     }

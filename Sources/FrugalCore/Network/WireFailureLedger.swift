@@ -64,6 +64,14 @@ public struct WireFailureLedger: Sendable, Equatable {
             // The request the origin read on it, else the one the proxy read on a refused connection
             // before its reset (`ConnectionEvent.request`: the client's first line, plain HTTP).
             var label = onConnection.first { !$0.completed || ($0.end ?? 0) > event.time }?.label ?? event.request
+            if let named = label, let index = unclaimed.indices.filter({ unclaimed[$0].label == named }).min(by: {
+                abs(unclaimed[$0].end - event.time) < abs(unclaimed[$1].end - event.time)
+            }), unclaimed[index].start - 0.05 <= event.time, event.time <= unclaimed[index].end + 0.5 {
+                // The client's own report of this attempt: claimed, so it cannot name another
+                // (unnamed, it once named the next refused attempt too, and two of an outage's
+                // three lost operations read as one operation's retries).
+                unclaimed.remove(at: index)
+            }
             if label == nil, let index = unclaimed.indices.min(by: {
                 abs(unclaimed[$0].end - event.time) < abs(unclaimed[$1].end - event.time)
             }), unclaimed[index].start - 0.05 <= event.time, event.time <= unclaimed[index].end + 0.5 {
