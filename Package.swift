@@ -109,7 +109,7 @@ let package = Package(
         .executableTarget(
             name: "frugal",
             dependencies: [
-                "FrugalCore", "FrugalProbe", "FrugalHarness", "FrugalReport", "FrugalWorkloads",
+                "FrugalCore", "FrugalProbe", "FrugalHarness", "FrugalReport", "FrugalWorkloads", "CFrugalSystem",
                 "FrugalHistory", "FrugalConfig", "FrugalPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

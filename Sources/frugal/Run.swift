@@ -249,10 +249,11 @@ struct Run: ParsableCommand {
         }
         // A signal that came while the set was written: the set is whole (it is written as one),
         // but the user asked to stop, and a script waiting on the exit status must hear it. Read
-        // again here and once more before exiting: the signal's handler runs on a thread of its
-        // own, and on a loaded machine it recorded a signal that landed in the last rename only
-        // after the pipeline had returned (seen beside two CPU hogs).
-        let lateSignal = { outcome.lateSignal ?? options.interruption.signal }
+        // again here and once more before exiting, with the delivery itself
+        // (`SignalHandling.delivered`): the source's handler runs on a thread of its own, and on
+        // a loaded machine it recorded a signal that landed in the last rename only after the
+        // pipeline had returned (seen beside two CPU hogs).
+        let lateSignal = { outcome.lateSignal ?? options.interruption.signal ?? SignalHandling.delivered() }
         let lateDetail = "while the report was written; the report in \(out) is complete, with all \(runs) runs"
         if let late = lateSignal() { throw Self.interruptedFailure(late, detail: lateDetail) }
         let report = outcome.report

@@ -129,7 +129,8 @@ final class BlackBoxRunTests: XCTestCase {
         try Self.requireContainment()
         let host = try Self.host()
         let scenario = Scenario(name: "program-short", summary: "test",
-                                steps: [.launch, .wait(seconds: 1.2), .home, .wait(seconds: 1), .foreground, .wait(seconds: 0.5), .terminate])
+                                // 3 s awake before home: more idle time than the 2.5 s power.avoid-polling needs to state a rate of wakeups.
+                                steps: [.launch, .wait(seconds: 3), .home, .wait(seconds: 1), .foreground, .wait(seconds: 0.5), .terminate])
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command([host, "--wake", "50", "30"]), scenario: scenario, repetition: 1))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         XCTAssertEqual(record.exitStatus?.signal, SIGTERM)

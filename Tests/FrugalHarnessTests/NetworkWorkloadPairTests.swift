@@ -76,7 +76,7 @@ final class NetworkWorkloadPairTests: XCTestCase {
         let audit = try XCTUnwrap(fragile.audits["network.handle-failures"])
         // The wire as the proxy and origin saw it, so a miscount in CI can be read from its log.
         let wire = (records[0].network?.trace.events ?? []).map { "\($0.kind.rawValue) #\($0.connection) at \($0.time) \($0.detail ?? "") \($0.request ?? "")" }
-            + (records[0].network?.requests ?? []).map { "request \($0.label) #\($0.connection) \($0.start)–\($0.end.map { "\($0)" } ?? "open") \($0.status)" }
+            + (records[0].network?.requests ?? []).map { "request \($0.label) #\(String(describing: $0.connection)) \(String(describing: $0.start))–\($0.end.map { "\($0)" } ?? "open") \(String(describing: $0.status))" }
         XCTAssertEqual(audit.numericValue, 4, (audit.evidence.map(\.description) + wire).joined(separator: "\n"))
     }
 }

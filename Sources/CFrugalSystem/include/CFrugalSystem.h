@@ -169,6 +169,15 @@ int frugal_perf_open_tracepoint_cgroup(unsigned long long id, int cgroup_fd, int
 /// (Swift's Glibc module does not export <malloc.h>).
 int frugal_malloc_trim(size_t minimum_free);
 
+/// Notes `signal` when it is delivered, in the handler itself, then calls the handler that was
+/// installed before (libdispatch's, behind a dispatch signal source): a thread that checks
+/// `frugal_signal_seen` after the delivery sees it, whenever the source's own handler runs.
+/// 0, or -1 and errno.
+int frugal_note_signal_install(int signal);
+
+/// The first signal noted by `frugal_note_signal_install`'s handler, or 0.
+int frugal_signal_seen(void);
+
 #include "FrugalTaskStats.h"
 #include "FrugalWakeupTrace.h"
 /* Reads `length` bytes at `remote` in process `pid` into `local` (process_vm_readv, one segment):
