@@ -16,6 +16,42 @@ final class ResourceWatchRunTests: XCTestCase {
         return (record, ReportBuilder.runReport(record))
     }
 
+    /// A child that read the resource and exited, not yet reaped: out of the cgroup, its bytes
+    /// not yet its parent's. The watch reads its batch only then (held, as on a busy machine), and
+    /// still counts the copy: the zombie is read as a child of the run's process. Before, the
+    /// watch read only the parent's own bytes.
+    func testAChildThatReadAResourceAndIsNotYetReapedIsCounted() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { throw XCTSkip("/usr/bin/python3 is not installed") }
+        let bundle = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-resource-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: bundle) }
+        let file = bundle.appendingPathComponent("big.bin")
+        try Data(repeating: 7, count: 24 << 20).write(to: file)
+        let watch = try ResourceWatch.start(bundle: bundle, members: nil).get()
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        // cat reads the file and exits; python reaps it only after 3 s.
+        python.arguments = ["-c", "import subprocess, sys, time\np = subprocess.Popen(['cat', sys.argv[1]], stdout=subprocess.DEVNULL)\ntime.sleep(3)\np.wait()\n", file.path]
+        try watch.holdingEvents {
+            try python.run()
+            watch.follow(python.processIdentifier)
+            // Until cat is a zombie: its state in /proc is Z.
+            let deadline = Date().addingTimeInterval(2.5)
+            while Date() < deadline {
+                usleep(50_000)
+                guard let children = try? String(contentsOfFile: "/proc/\(python.processIdentifier)/task/\(python.processIdentifier)/children", encoding: .utf8),
+                      let cat = children.split(separator: " ").first,
+                      let status = try? String(contentsOfFile: "/proc/\(cat)/stat", encoding: .utf8) else { continue }
+                if status.contains(") Z ") { break }
+            }
+        }
+        watch.settle()
+        python.waitUntilExit()
+        let trace = watch.finish()
+        let use = try XCTUnwrap(trace.accesses.first { $0.path == "big.bin" }, "\(trace)")
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(use.bytesReadAtMost), 24 << 20, "the zombie cat's rchar")
+    }
+
     func testAProgramCopyingALargeResourceWholeFailsAndOneReadingAPortionPasses() throws {
         // cat reads the 24 MiB file whole into its buffers; tail -c seeks to the end and reads 4 KiB.
         // The shell lives 0.5 s after the read: rchar is sampled while the process lives, and a
