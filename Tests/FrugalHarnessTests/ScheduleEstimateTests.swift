@@ -41,6 +41,24 @@ final class ScheduleEstimateTests: XCTestCase {
         XCTAssertEqual(estimate.secondsLeft(pending: [], running: [.init(left: 3, holdLeft: 0, light: true)]), 3, accuracy: 1e-9)
     }
 
+    func testGatedRunsOverlapAfterTheExclusiveOnesBoundedByTheirGateTime() {
+        var estimate = ScheduleEstimate(jobs: nil, gatedSlots: 2)
+        estimate.overhead = 0
+        estimate.launchHold = 0
+        estimate.stepHold = 0.5
+        // Each gated 4 s run asks the gate once after its launch (terminate): 0.5 s. Two slots:
+        // two runs side by side, then two more: 8 s, after a 3 s exclusive run: 11 s.
+        let gated = (0..<4).map { _ in Self.plan(4, .gated("t")) } + [Self.plan(3, .exclusive("t"))]
+        XCTAssertEqual(estimate.order(gated).suffix(4).map { gated[$0].demand.isGated }, [true, true, true, true])
+        XCTAssertEqual(estimate.secondsLeft(pending: estimate.order(gated).map { estimate.item(gated[$0]) }, running: []), 11, accuracy: 1e-9)
+        // Many short gated runs: the gate's time bounds the end (20 × 4 judged steps × 0.5 s = 40 s).
+        let busy = Scenario(name: "b", summary: "", steps: [.launch, .input(kind: "a"), .input(kind: "b"), .input(kind: "c"), .wait(seconds: 1), .terminate])
+        var plan = RunPlan(target: .builtIn(name: "w"), scenario: busy)
+        plan.demand = .gated("t")
+        estimate.gatedSlots = 20
+        XCTAssertEqual(estimate.secondsLeft(pending: Array(repeating: estimate.item(plan), count: 20), running: []), 40, accuracy: 1e-9)
+    }
+
     func testJobsWorkersAndCalibration() {
         var estimate = ScheduleEstimate(jobs: 2)
         estimate.overhead = 0
