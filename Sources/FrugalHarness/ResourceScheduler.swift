@@ -4,7 +4,7 @@ import FrugalCore
 /// Runs plans by what they use rather than by count. Light runs (``RunDemand/light``) sleep
 /// most of the time: up to `lightSlots` run side by side. A machine-wide gate (``StepGate``)
 /// serialises what is judged on time: every run's launch, and each judged step of a gated run
-/// (``RunDemand/gated(_:)``: its launch, inputs, terminate, home, foreground). While one run
+/// (``RunDemand/gated(_:)``: its launch, inputs, terminate, foreground). While one run
 /// holds the gate, and for `launchSettle` after (the handlers an app runs right after a step),
 /// no run starts and no other judged step begins. Gated runs sleep beside each other and beside
 /// light runs between their steps, up to `gatedSlots` at once. An exclusive run (CPU-bound, or

@@ -14,7 +14,7 @@ public enum RunDemand: Sendable, Equatable {
     /// start of that wait it sleeps beside others as a light run does. A built-in workload judged
     /// on timing whose work is done by then (`launch.*` under `standard`: 8 s of idle).
     case exclusiveUntilIdle(String)
-    /// Judged on timing only in its launch, inputs, terminate, home and foreground
+    /// Judged on timing only in its launch, inputs, terminate and foreground
     /// (``FrugalCore/ScenarioStep/isJudgedOnTime``), and asleep or waiting on the network or the
     /// disk's own flush otherwise: it holds the machine only for those steps (``StepGate``), and
     /// sleeps beside other runs between them. Not for a run that uses the CPU or writes much

@@ -70,8 +70,8 @@ final class ResourceSchedulerTests: XCTestCase {
             XCTAssertFalse(WorkloadCatalogue.lightWorkloads.contains(name), name)
         }
         // Workloads that work between their steps keep the machine from start to end.
-        for name in ["launch.deferred", "resume.light", "background.keeps-working", "notes.append-delta", "prefs.save-coalesced",
-                     "downloads.in-caches", "export.cleans-tmp"] {
+        for name in ["launch.deferred", "resume.light", "background.keeps-working", "background.rests", "downloads.in-caches",
+                     "export.cleans-tmp"] {
             XCTAssertFalse(WorkloadCatalogue.stepGatedWorkloads.contains(name), name)
         }
         let refresh = ScenarioCatalogue.named("refresh")!
