@@ -7,12 +7,14 @@ import FrugalCore
 /// (``RunDemand/gated(_:)``: its launch, inputs, terminate, foreground). While one run
 /// holds the gate, and for `launchSettle` after (the handlers an app runs right after a step),
 /// no run starts and no other judged step begins. Gated runs sleep beside each other and beside
-/// light runs between their steps, up to `gatedSlots` at once. An exclusive run (CPU-bound, or
-/// working between its steps, or under memory pressure) never shares the machine with another
-/// exclusive run, a gated run or a launch: while it runs no run starts (the light runs already
-/// going keep sleeping beside it), and it starts only once no gated run is going. An exclusive
-/// run that ends in a long idle (``RunDemand/exclusiveUntilIdle(_:)``) lets the machine go when
-/// that idle starts: from there it sleeps beside the others, and its terminate takes the gate.
+/// light runs between their steps, up to `gatedSlots` at once; they go before the exclusive
+/// runs. An exclusive run (CPU-bound, or working between its steps, or under memory pressure)
+/// never shares the machine with another exclusive run, a gated run or a launch: while it runs
+/// no run starts (the light runs already going keep sleeping beside it), and it starts only once
+/// no gated run is going. A run that ends in a long idle (``RunDemand/idleTail(of:)``: an
+/// ``RunDemand/exclusiveUntilIdle(_:)`` or a gated one) lets the machine go when that idle
+/// starts: from there it sleeps beside the others as a light run does, and its terminate takes
+/// only the gate.
 ///
 /// Records come back in plan order; one workload's failure is a finding, and a harness failure
 /// stops new runs (``SuiteFailure``), as with ``SuiteRunner``.
@@ -67,6 +69,8 @@ public final class ResourceScheduler: Sendable {
         var results: [Result<RunRecord, Error>?]
         var runningLight = 0
         var runningGated = 0
+        /// Gated runs going and not yet in their closing idle: an exclusive run waits for none.
+        var activeGated: Set<Int> = []
         /// The plan holding the machine from its start, if one does.
         var exclusiveHolder: Int?
         var runningExclusive: Bool { exclusiveHolder != nil }
@@ -107,16 +111,18 @@ public final class ResourceScheduler: Sendable {
         func willPerform(_ step: ScenarioStep, index stepIndex: Int) {
             state.condition.lock()
             defer { state.condition.unlock() }
-            if stepIndex == idle, state.exclusiveHolder == index {
-                state.exclusiveHolder = nil
+            if stepIndex == idle {
+                if state.exclusiveHolder == index { state.exclusiveHolder = nil }
+                state.activeGated.remove(index)
                 state.condition.broadcast()
             }
             guard stepIndex > 0, step.isJudgedOnTime, !demand.isLight, state.exclusiveHolder != index else { return }
+            let inTail = idle.map { stepIndex > $0 } ?? false
             // A gated run's step also waits out an exclusive run (one starts only once no gated
             // run is going, so this is rare); an exclusive run's closing steps, after it let the
             // machine go, wait only for the gate, as its neighbours' launches do.
             // Woken by every release; the interruption does not broadcast, so look every 0.2 s.
-            while !state.gateFree || (demand.isGated && state.exclusiveHolder != nil) {
+            while !state.gateFree || (demand.isGated && !inTail && state.exclusiveHolder != nil) {
                 if interruption.signal != nil { return }
                 let now = Date()
                 let limit = now.addingTimeInterval(0.2)
@@ -150,18 +156,19 @@ public final class ResourceScheduler: Sendable {
             if !light.isEmpty && state.runningLight < lightSlots {
                 index = light.removeFirst()
                 state.runningLight += 1
+            } else if !gated.isEmpty && state.runningGated < gatedSlots {
+                index = gated.removeFirst()
+                state.runningGated += 1
+                state.activeGated.insert(index)
             } else if !exclusive.isEmpty {
-                // An exclusive run waits for the gated runs going to end (their judged steps
-                // would share the machine with it); gated runs start only once none is left.
-                guard state.runningGated == 0 else {
+                // An exclusive run waits for the gated runs going to end or reach their closing
+                // idle (their judged steps would share the machine with it).
+                guard state.activeGated.isEmpty, gated.isEmpty else {
                     state.condition.wait()
                     continue
                 }
                 index = exclusive.removeFirst()
                 state.exclusiveHolder = index
-            } else if !gated.isEmpty && state.runningGated < gatedSlots {
-                index = gated.removeFirst()
-                state.runningGated += 1
             } else {
                 state.condition.wait()
                 continue
@@ -173,7 +180,10 @@ public final class ResourceScheduler: Sendable {
             } else {
                 state.gateHolder = index
             }
-            let idle: Int? = if case .exclusiveUntilIdle = planned.demand { RunDemand.idleTail(of: planned.scenario) } else { nil }
+            let idle: Int? = switch planned.demand {
+            case .exclusiveUntilIdle, .gated: RunDemand.idleTail(of: planned.scenario)
+            case .light, .exclusive: nil
+            }
             planned.stepGate = Gate(state: state, index: index, demand: planned.demand, idle: idle, settle: launchSettle,
                                     interruption: interruption)
             let plan = planned
@@ -186,6 +196,7 @@ public final class ResourceScheduler: Sendable {
                 state.condition.lock()
                 state.results[index] = result
                 if plan.demand.isLight { state.runningLight -= 1 } else if plan.demand.isGated { state.runningGated -= 1 }
+                state.activeGated.remove(index)
                 if state.exclusiveHolder == index { state.exclusiveHolder = nil }
                 // A run that ended in its launch (a crash, the watchdog, a throw) gives the gate back too.
                 state.release(index, settle: settle)

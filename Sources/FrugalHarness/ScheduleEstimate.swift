@@ -3,7 +3,7 @@ import FrugalCore
 /// How long what is left of a suite will take, from the schedule it runs under rather than the
 /// sum of its scenarios: ``ResourceScheduler``'s rules (light runs side by side up to its slots,
 /// a launch or an exclusive run holding the machine, gated runs side by side up to theirs, their
-/// judged steps one at a time through the gate, after the exclusive runs) or ``SuiteRunner``'s `jobs` workers,
+/// judged steps one at a time through the gate, before the exclusive runs) or ``SuiteRunner``'s `jobs` workers,
 /// played forward with each run's expected length. Progress lines show it; nothing waits on it.
 public struct ScheduleEstimate: Sendable {
     /// A run's expected length: (its scenario's waits + `overhead`, for set-up, launch,
@@ -38,6 +38,9 @@ public struct ScheduleEstimate: Sendable {
         /// later judged steps hold the gate in all.
         public var gated = false
         public var gate = 0.0
+        /// A gated run: how long from its start an exclusive run waits for it (up to its closing
+        /// idle, or its whole length).
+        public var active = 0.0
     }
 
     /// The expected length and hold of `plan`.
@@ -47,13 +50,19 @@ public struct ScheduleEstimate: Sendable {
         case .light: return Item(seconds: seconds, light: true, hold: min(seconds, launchHold))
         case .gated:
             let judged = plan.scenario.steps.dropFirst().filter(\.isJudgedOnTime).count
-            return Item(seconds: seconds, light: false, hold: min(seconds, launchHold), gated: true, gate: Double(judged) * stepHold * scale)
+            return Item(seconds: seconds, light: false, hold: min(seconds, launchHold), gated: true, gate: Double(judged) * stepHold * scale,
+                        active: max(launchHold, seconds - closingIdle(plan.scenario)))
         case .exclusive: return Item(seconds: seconds, light: false, hold: seconds)
         case .exclusiveUntilIdle:
-            var tail = 0.0
-            if let idle = RunDemand.idleTail(of: plan.scenario), case .wait(let wait) = plan.scenario.steps[idle] { tail = wait * scale }
-            return Item(seconds: seconds, light: false, hold: max(launchHold, seconds - tail))
+            return Item(seconds: seconds, light: false, hold: max(launchHold, seconds - closingIdle(plan.scenario)))
         }
+    }
+
+    /// The closing wait a run lets the machine go at (``RunDemand/idleTail(of:)``), scaled; 0
+    /// without one.
+    func closingIdle(_ scenario: Scenario) -> Double {
+        guard let idle = RunDemand.idleTail(of: scenario), case .wait(let wait) = scenario.steps[idle] else { return 0 }
+        return wait * scale
     }
 
     /// The same fitted to the runs done so far: `overhead` is the median of what each took past
@@ -82,11 +91,14 @@ public struct ScheduleEstimate: Sendable {
         public var holdLeft: Double
         public var light: Bool
         public var gated: Bool
-        public init(left: Double, holdLeft: Double, light: Bool, gated: Bool = false) {
+        /// A gated run: how much longer an exclusive run waits for it.
+        public var activeLeft: Double
+        public init(left: Double, holdLeft: Double, light: Bool, gated: Bool = false, activeLeft: Double = 0) {
             self.left = max(0, left)
             self.holdLeft = max(0, holdLeft)
             self.light = light
             self.gated = gated
+            self.activeLeft = max(0, activeLeft)
         }
     }
 
@@ -99,6 +111,7 @@ public struct ScheduleEstimate: Sendable {
         var free = running.map(\.holdLeft).max() ?? 0
         var lightEnds = running.filter(\.light).map(\.left)
         var gatedEnds = running.filter(\.gated).map(\.left)
+        var gatedActiveEnds = running.filter(\.gated).map(\.activeLeft)
         let light = pending.filter(\.light)
         let exclusive = pending.filter { !$0.light && !$0.gated }
         let gated = pending.filter(\.gated)
@@ -115,17 +128,17 @@ public struct ScheduleEstimate: Sendable {
             if nextLight < light.count && lightEnds.count < lightSlots {
                 next = light[nextLight]
                 nextLight += 1
-            } else if nextExclusive < exclusive.count {
-                // An exclusive run starts once no gated run is going.
-                if let last = gatedEnds.max() {
-                    free = max(free, last)
+            } else if nextGated < gated.count && gatedEnds.count < gatedSlots {
+                next = gated[nextGated]
+                nextGated += 1
+            } else if nextGated == gated.count && nextExclusive < exclusive.count {
+                // An exclusive run starts once no gated run is going, or all are in their closing idle.
+                if let last = gatedActiveEnds.max(), last > free {
+                    free = last
                     continue
                 }
                 next = exclusive[nextExclusive]
                 nextExclusive += 1
-            } else if nextGated < gated.count && gatedEnds.count < gatedSlots {
-                next = gated[nextGated]
-                nextGated += 1
             } else {
                 // Every slot taken: the next run starts when one ends.
                 let soonest = (nextGated < gated.count ? gatedEnds : lightEnds).min()
@@ -139,6 +152,7 @@ public struct ScheduleEstimate: Sendable {
                 gateEnd = max(gateEnd, free) + next.gate
                 finish = max(finish, gateEnd)
                 gatedEnds.append(finish)
+                gatedActiveEnds.append(max(start + next.active, gateEnd))
             }
             if next.light { lightEnds.append(finish) }
             end = max(end, finish)
@@ -163,13 +177,13 @@ public struct ScheduleEstimate: Sendable {
     }
 
     /// The order the scheduler takes `plans` in: longest first, light ones before exclusive ones
-    /// when a slot is free, then the gated ones (``ResourceScheduler``), or longest first
-    /// (``SuiteRunner``).
+    /// when a slot is free, then the gated ones, then the exclusive ones (``ResourceScheduler``),
+    /// or longest first (``SuiteRunner``).
     public func order(_ plans: [RunPlan]) -> [Int] {
         if jobs != nil {
             return plans.indices.sorted { (-plans[$0].scenario.waitSeconds, $0) < (-plans[$1].scenario.waitSeconds, $1) }
         }
         let (light, exclusive, gated) = ResourceScheduler.queues(plans)
-        return light + exclusive + gated
+        return light + gated + exclusive
     }
 }

@@ -108,7 +108,7 @@ final class SuiteProgress: @unchecked Sendable {
             let elapsed = now.timeIntervalSince(start)
             // A run past its expected length is expected to end soon, not to have ended.
             return ScheduleEstimate.Running(left: max(0.5, item.seconds - elapsed), holdLeft: item.hold - elapsed, light: item.light,
-                                           gated: item.gated)
+                                           gated: item.gated, activeLeft: item.active - elapsed)
         }
         let pending = order.filter { started[$0] == nil && !done.contains($0) }
         let left = estimate.secondsLeft(pending: pending.map { estimate.item(plans[$0]) }, running: running)

@@ -119,7 +119,7 @@ final class ResourceSchedulerGateTests: XCTestCase {
         let interruption = SuiteInterruption()
         let scheduler = ResourceScheduler(interruption: interruption, lightSlots: 4, gatedSlots: 4, launchSettle: 0.02,
                                           runPlan: Self.double(log, interruption: interruption))
-        let long = Scenario(name: "long", summary: "", steps: [.launch, .wait(seconds: 1.2), .input(kind: "x"), .terminate])
+        let long = Scenario(name: "long", summary: "", steps: [.launch, .wait(seconds: 3), .input(kind: "x"), .terminate])
         let plans = [Self.plan("light", .light, long), Self.plan("exclusive", .exclusive("test")),
                      Self.plan("g1", .gated("test")), Self.plan("g2", .gated("test"))]
         let records = try XCTUnwrap(schedule(scheduler, plans)).get()
@@ -147,6 +147,30 @@ final class ResourceSchedulerGateTests: XCTestCase {
                 XCTAssertFalse(launch.overlaps(other), "\(launch.workload)'s launch overlapped \(other.workload) \(other.step.name)")
             }
         }
+    }
+
+    /// A gated run with a closing idle lets an exclusive run start there, and its terminate after
+    /// that idle waits only for the gate, not for the exclusive run to end.
+    func testAnExclusiveRunStartsAtAGatedRunsClosingIdle() throws {
+        let log = StepLog()
+        let interruption = SuiteInterruption()
+        let scheduler = ResourceScheduler(interruption: interruption, gatedSlots: 4, launchSettle: 0.02,
+                                          runPlan: Self.double(log, interruption: interruption))
+        let tail = Scenario(name: "tail", summary: "", steps: [.launch, .input(kind: "a"), .wait(seconds: 0.1), .wait(seconds: 2), .terminate])
+        let busy = Scenario(name: "busy", summary: "", steps: [.launch, .wait(seconds: 3), .terminate])
+        let plans = [Self.plan("exclusive", .exclusive("test"), busy), Self.plan("gated", .gated("test"), tail)]
+        let records = try XCTUnwrap(schedule(scheduler, plans)).get()
+        XCTAssertEqual(records.count, 2)
+        let intervals = log.intervals
+        let runs = log.runIntervals
+        let exclusive = try XCTUnwrap(runs["exclusive"]), gated = try XCTUnwrap(runs["gated"])
+        let idle = try XCTUnwrap(intervals.first { $0.workload == "gated" && $0.index == 3 })
+        let input = try XCTUnwrap(intervals.first { $0.workload == "gated" && $0.index == 1 })
+        XCTAssertLessThan(gated.start, exclusive.start, "gated runs go before exclusive ones")
+        XCTAssertGreaterThanOrEqual(exclusive.start, input.end, "the exclusive run started beside the gated run's input")
+        XCTAssertGreaterThanOrEqual(exclusive.start.addingTimeInterval(0.05), idle.start, "the exclusive run waited past the closing idle's start: \(exclusive.start.timeIntervalSince(idle.start)) s")
+        XCTAssertLessThan(exclusive.start, gated.end, "the exclusive run waited for the gated run to end")
+        XCTAssertLessThan(gated.end, exclusive.end, "the gated run's terminate waited for the exclusive run to end")
     }
 
     func testTheGateIsReleasedWhenAStepThrows() throws {
