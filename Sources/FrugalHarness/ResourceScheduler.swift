@@ -25,7 +25,9 @@ public final class ResourceScheduler: Sendable {
     /// 2 ms a second).
     public let lightSlots: Int
     /// Gated runs at once, besides the light ones: each waits for the gate before every judged
-    /// step, so more of them only lengthen each one's waits.
+    /// step, so more of them only lengthen each one's waits (a step held at the gate stretches
+    /// the wait before it). 8 ended the default suite 2 s sooner than 4 at load 10, and held
+    /// edits long enough to change what coalescing apps did.
     public let gatedSlots: Int
     /// Seconds after a launch or another judged step has ended (the app acknowledged it) before
     /// anything else starts or another judged step begins: the handlers an app runs right after

@@ -71,7 +71,7 @@ final class ResourceSchedulerTests: XCTestCase {
         }
         // Workloads that work between their steps keep the machine from start to end.
         for name in ["launch.deferred", "resume.light", "background.keeps-working", "background.rests", "downloads.in-caches",
-                     "export.cleans-tmp"] {
+                     "export.cleans-tmp", "notes.append-delta", "prefs.save-coalesced"] {
             XCTAssertFalse(WorkloadCatalogue.stepGatedWorkloads.contains(name), name)
         }
         let refresh = ScenarioCatalogue.named("refresh")!
