@@ -43,6 +43,9 @@ public struct RunPlan: Sendable {
     /// learns from step 1 that the launch has ended, and lets an
     /// ``RunDemand/exclusiveUntilIdle(_:)`` run go at its closing wait).
     public var beforeStep: (@Sendable (Int) -> Void)?
+    /// Asked before and after each step (``StepGate``): ``ResourceScheduler`` holds the machine
+    /// for the steps an audit times. Nil: no gate.
+    public var stepGate: (any StepGate)?
     /// What the run's origin answers with (frugal.yml's `server:` of the app and scenario); nil
     /// leaves ``HarnessOptions/server``.
     public var server: ServerSettings?

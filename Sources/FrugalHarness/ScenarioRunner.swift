@@ -49,9 +49,8 @@ public final class ScenarioRunner: Sendable {
         // However the run ends (a thrown error included), nothing of it is left behind: every
         // process of its cgroup, the cgroup, the proxy, the sandbox (finish tears down too).
         defer { session.teardown() }
-        for (index, step) in plan.scenario.steps.enumerated() {
-            if session.checkInterruption() || !session.canPerform(step) { break }
-            plan.beforeStep?(index)
+        // Through the plan's step gate (StepGate.swift): a judged step waits for the machine.
+        plan.performSteps(shouldStop: { _, step in session.checkInterruption() || !session.canPerform(step) }) { index, step in
             session.perform(step, index: index)
         }
         let record = try session.finish()

@@ -151,7 +151,7 @@ public enum SuitePipeline {
         switch request.jobs {
         case 1?: environment.notes.append("each workload ran alone (--jobs 1)")
         case let jobs?: environment.notes.append("\(jobs) workloads ran side by side (--jobs \(jobs)): CPU contention stretches launch times and handler durations; wakeup counts are per thread and not affected")
-        case nil: environment.notes.append("scheduled by demand: workloads that sleep most of the time ran side by side (launches 1 s apart); CPU-bound, timing-judged and memory-pressure runs ran alone")
+        case nil: environment.notes.append("scheduled by demand: workloads that sleep most of the time ran side by side; one launch or timed step (input, terminate, foreground) of a timing-judged run at a time, machine-wide; CPU-bound, busy-between-steps and memory-pressure runs ran alone")
         }
         if let interrupted {
             environment.notes.append("the suite was interrupted (\(interrupted == SIGTERM ? "SIGTERM" : "SIGINT")): \(records.filter { $0.outcome != .interrupted }.count) of \(request.plans.count) runs finished")

@@ -133,7 +133,8 @@ public enum SuitePlanner {
                 for repetition in 1...selection.repetitions {
                     var plan = RunPlan(target: .builtIn(name: workload.name), scenario: scenario, repetition: repetition,
                                        bundleResources: workload.bundleResources, documents: workload.documents)
-                    plan.demand = RunDemand.builtIn(scenario: scenario, isLight: WorkloadCatalogue.lightWorkloads.contains(workload.name))
+                    plan.demand = RunDemand.builtIn(scenario: scenario, isLight: WorkloadCatalogue.lightWorkloads.contains(workload.name),
+                                                   isGated: WorkloadCatalogue.stepGatedWorkloads.contains(workload.name))
                     plans.append(plan)
                 }
             }

@@ -107,7 +107,8 @@ final class SuiteProgress: @unchecked Sendable {
             let item = estimate.item(plans[index])
             let elapsed = now.timeIntervalSince(start)
             // A run past its expected length is expected to end soon, not to have ended.
-            return ScheduleEstimate.Running(left: max(0.5, item.seconds - elapsed), holdLeft: item.hold - elapsed, light: item.light)
+            return ScheduleEstimate.Running(left: max(0.5, item.seconds - elapsed), holdLeft: item.hold - elapsed, light: item.light,
+                                           gated: item.gated, activeLeft: item.active - elapsed)
         }
         let pending = order.filter { started[$0] == nil && !done.contains($0) }
         let left = estimate.secondsLeft(pending: pending.map { estimate.item(plans[$0]) }, running: running)

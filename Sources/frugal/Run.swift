@@ -39,7 +39,7 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Longest a black-box command may run, seconds.", valueName: "seconds"))
     var timeout = 60.0
 
-    @Option(help: ArgumentHelp("Run exactly n workloads side by side, whatever they do. Without it, runs are scheduled by what they use: workloads that sleep most of the time run together (launches spaced 1 s apart), while CPU-bound, timing-judged and memory-pressure runs get the machine to themselves. --jobs 1 measures each workload alone.", valueName: "n"))
+    @Option(help: ArgumentHelp("Run exactly n workloads side by side, whatever they do. Without it, runs are scheduled by what they use: workloads that sleep most of the time run together, one launch or timed step (input, terminate, resume) at a time machine-wide, while CPU-bound, busy-between-steps and memory-pressure runs get the machine to themselves. --jobs 1 measures each workload alone.", valueName: "n"))
     var jobs: Int?
 
     @Flag(help: "Keep each run's app sandbox (Documents, Library, tmp, Bundle) in the temporary directory for inspection.")

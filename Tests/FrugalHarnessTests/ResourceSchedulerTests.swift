@@ -64,6 +64,31 @@ final class ResourceSchedulerTests: XCTestCase {
         }
     }
 
+    func testStepGatedWorkloadsAreRealNotLightAndGatedOnlyOutsidePressure() {
+        for name in WorkloadCatalogue.stepGatedWorkloads {
+            XCTAssertNotNil(WorkloadCatalogue.named(name), name)
+            XCTAssertFalse(WorkloadCatalogue.lightWorkloads.contains(name), name)
+        }
+        // Workloads that work between their steps keep the machine from start to end.
+        for name in ["launch.deferred", "resume.light", "background.keeps-working", "background.rests", "downloads.in-caches",
+                     "export.cleans-tmp", "notes.append-delta", "prefs.save-coalesced"] {
+            XCTAssertFalse(WorkloadCatalogue.stepGatedWorkloads.contains(name), name)
+        }
+        let refresh = ScenarioCatalogue.named("refresh")!
+        XCTAssertEqual(RunDemand.builtIn(scenario: refresh, isLight: false, isGated: true), .gated("judged on timing in its steps only; sleeps between them"))
+        let squeezed = Scenario(name: "p", summary: "", steps: [.launch, .pressure(limitBytes: 1 << 20), .terminate])
+        XCTAssertEqual(RunDemand.builtIn(scenario: squeezed, isLight: false, isGated: true), .exclusive("memory pressure (p)"))
+        let queues = ResourceScheduler.queues([Self.plan("a", light: true), RunPlan(target: .builtIn(name: "g"), scenario: Self.short), Self.plan("c", light: false)]
+            .enumerated().map { offset, plan in
+                var plan = plan
+                if offset == 1 { plan.demand = .gated("t") }
+                return plan
+            })
+        XCTAssertEqual(queues.light, [0])
+        XCTAssertEqual(queues.exclusive, [2])
+        XCTAssertEqual(queues.gated, [1])
+    }
+
     func testTimingJudgedBuiltInsAreLetGoAtALongClosingIdle() throws {
         let standard = ScenarioCatalogue.standard
         let idle = try XCTUnwrap(RunDemand.idleTail(of: standard))

@@ -41,6 +41,35 @@ final class ScheduleEstimateTests: XCTestCase {
         XCTAssertEqual(estimate.secondsLeft(pending: [], running: [.init(left: 3, holdLeft: 0, light: true)]), 3, accuracy: 1e-9)
     }
 
+    func testGatedRunsOverlapAfterTheExclusiveOnesBoundedByTheirGateTime() {
+        var estimate = ScheduleEstimate(jobs: nil, gatedSlots: 2)
+        estimate.overhead = 0
+        estimate.launchHold = 0
+        estimate.stepHold = 0.5
+        // Each gated 4 s run (no closing idle) asks the gate twice after its launch (input,
+        // terminate): 1 s. Two slots: two runs side by side, then two more: 8 s, then a 3 s
+        // exclusive run: 11 s.
+        let working = Scenario(name: "w", summary: "", steps: [.launch, .wait(seconds: 4), .input(kind: "x"), .terminate])
+        let gated = [Self.plan(3, .exclusive("t"))] + (0..<4).map { _ in
+            var plan = RunPlan(target: .builtIn(name: "w"), scenario: working)
+            plan.demand = .gated("t")
+            return plan
+        }
+        XCTAssertEqual(estimate.order(gated).prefix(4).map { gated[$0].demand.isGated }, [true, true, true, true])
+        XCTAssertEqual(estimate.secondsLeft(pending: estimate.order(gated).map { estimate.item(gated[$0]) }, running: []), 11, accuracy: 1e-9)
+        // Many short gated runs: the gate's time bounds the end (20 × 4 judged steps × 0.5 s = 40 s).
+        let busy = Scenario(name: "b", summary: "", steps: [.launch, .input(kind: "a"), .input(kind: "b"), .input(kind: "c"), .wait(seconds: 1), .terminate])
+        var plan = RunPlan(target: .builtIn(name: "w"), scenario: busy)
+        plan.demand = .gated("t")
+        estimate.gatedSlots = 20
+        XCTAssertEqual(estimate.secondsLeft(pending: Array(repeating: estimate.item(plan), count: 20), running: []), 40, accuracy: 1e-9)
+        // A gated run lets an exclusive one start at its closing idle: 2 s, then 5 s beside its 8 s of idle: 10 s.
+        var tail = RunPlan(target: .builtIn(name: "w"), scenario: Scenario(name: "c", summary: "", steps: [.launch, .wait(seconds: 2), .wait(seconds: 8), .terminate]))
+        tail.demand = .gated("t")
+        let mixed = [Self.plan(5, .exclusive("t")), tail]
+        XCTAssertEqual(estimate.secondsLeft(pending: estimate.order(mixed).map { estimate.item(mixed[$0]) }, running: []), 10, accuracy: 1e-9)
+    }
+
     func testJobsWorkersAndCalibration() {
         var estimate = ScheduleEstimate(jobs: 2)
         estimate.overhead = 0

@@ -29,7 +29,8 @@ final class ScheduledRuns: Sendable {
         let scenario = try XCTUnwrap(definition.defaultScenarios.first.flatMap(ScenarioCatalogue.named))
         var plan = RunPlan(target: .builtIn(name: workload), scenario: scenario, repetition: 1,
                            bundleResources: definition.bundleResources, documents: definition.documents)
-        plan.demand = RunDemand.builtIn(scenario: scenario, isLight: WorkloadCatalogue.lightWorkloads.contains(workload))
+        plan.demand = RunDemand.builtIn(scenario: scenario, isLight: WorkloadCatalogue.lightWorkloads.contains(workload),
+                                        isGated: WorkloadCatalogue.stepGatedWorkloads.contains(workload))
         return plan
     }
 
