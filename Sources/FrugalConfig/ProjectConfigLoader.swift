@@ -199,8 +199,8 @@ struct ProjectConfigReader {
         } catch {
             throw self.error(node, "scenario '\(scenario)': unreadable step (\(error))")
         }
-        if case .network(let profile) = step, NetworkProfile.named(profile) == nil {
-            throw error(node, "scenario '\(scenario)': unknown network profile '\(profile)'; known: \(NetworkProfile.builtIns.map(\.name).joined(separator: ", "))")
+        if let problem = step.kind.problem(with: step.argument) {
+            throw error(node, "scenario '\(scenario)': \(problem)")
         }
         return step
     }

@@ -10,6 +10,11 @@ import FrugalProbe
 /// (`interrupt`, `notify`, and `input` without a signal) are recorded as not applicable.
 extension RunSession {
     func performProgramStep(_ step: ScenarioStep, index: Int, start: UInt64) {
+        guard step.kind.appliesToBlackBox else {
+            record(step, index: index, start: start,
+                   problem: "not applicable to a black-box program: it has no FrugalKit event loop for the harness to deliver \(step) to")
+            return
+        }
         switch step {
         case .launch:
             systemEvents.append(WorkloadEvent(time: process.spawnTime, body: .stateChanged(StateChange(from: .notRunning, to: .active))))
@@ -27,8 +32,7 @@ extension RunSession {
         case .fault(let kind): fault(kind, index: index, start: start)
         case .input(let kind): programInput(kind, index: index, start: start)
         case .interrupt, .notify:
-            record(step, index: index, start: start,
-                   problem: "not applicable to a black-box program: it has no FrugalKit event loop for the harness to deliver \(step) to")
+            break // refused above: `StepKind.appliesToBlackBox` is false for both
         }
     }
 

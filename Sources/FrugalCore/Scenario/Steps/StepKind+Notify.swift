@@ -1,0 +1,7 @@
+extension StepKind {
+    /// `notify: NAME`: a system notification, delivered at once or queued while suspended.
+    public static let notify = StepKind(
+        name: "notify", summary: "a system notification: delivered to a running app, queued for a suspended one",
+        form: .text, timedBy: "the main thread's time in the notification's handler", label: .argument(prefix: ""), appliesToBlackBox: false,
+        make: { if case .text(let name) = $0 { return .notify(name: name) } else { return nil } })
+}
