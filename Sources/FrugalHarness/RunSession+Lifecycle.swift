@@ -131,9 +131,8 @@ extension RunSession {
     func recordSuspension(_ sample: ProcessSample) {
         var sockets = (try? ProcFS.listeningSockets(pid: process.pid)) ?? []
         for pid in otherProcesses() { sockets += (try? ProcFS.listeningSockets(pid: pid)) ?? [] }
-        suspensions.append(SuspensionRecord(pid: process.pid, start: sample.time, sampleAtStart: sample, listeningSockets: sockets))
+        suspension.began(SuspensionRecord(pid: process.pid, start: sample.time, sampleAtStart: sample, listeningSockets: sockets))
         systemEvents.append(WorkloadEvent(time: sample.time, body: .stateChanged(StateChange(from: .background, to: .suspended))))
-        isSuspended = true
     }
 
     /// Ends the current suspension: samples the stopped process one last time, then continues it
@@ -149,16 +148,10 @@ extension RunSession {
             process.kill(SIGCONT)
         }
         let time = clock.now()
-        if var last = suspensions.popLast() {
-            last.end = time
-            last.sampleAtEnd = endSample
-            last.endedBy = endedBy
-            suspensions.append(last)
-        }
+        suspension.ended(at: time, sample: endSample, endedBy: endedBy)
         if continueProcess {
             systemEvents.append(WorkloadEvent(time: time, body: .stateChanged(StateChange(from: .suspended, to: .background))))
         }
-        isSuspended = false
         hangWatcher.setPaused(false)
         return time
     }

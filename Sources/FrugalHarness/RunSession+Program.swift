@@ -51,7 +51,7 @@ extension RunSession {
         outsideWatcher?.setPaused(true)
         var sample: ProcessSample?
         if let containment, containment.freeze() {
-            suspendedByFreezer = true
+            suspension.froze()
             sample = sampler.sampleNow()
         } else {
             if let containment { containment.thaw() }
@@ -60,7 +60,7 @@ extension RunSession {
             if sample == nil { signalEveryProcess(SIGCONT) }
         }
         guard let sample else {
-            suspendedByFreezer = false
+            suspension.thawed()
             hangWatcher.setPaused(false)
             outsideWatcher?.setPaused(false)
             return
@@ -72,7 +72,7 @@ extension RunSession {
     func resumeProgram() {
         if suspendedByFreezer {
             containment?.thaw()
-            suspendedByFreezer = false
+            suspension.thawed()
         } else {
             signalEveryProcess(SIGCONT)
         }

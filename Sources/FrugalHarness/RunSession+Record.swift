@@ -123,7 +123,7 @@ extension RunSession {
         record.resources = finishResourceWatch()
         recordDisk(into: &record)
         record.processes = processes.map(\.segment)
-        record.suspensions = suspensions.isEmpty ? nil : suspensions
+        record.suspensions = suspension.records.isEmpty ? nil : suspension.records
         if plan.scenario.steps.contains(.home) { record.backgroundTimeBudget = plan.scenario.effectiveBackgroundTimeBudget }
         record.memory = memoryFacts
         record.threadEvidence = processes.flatMap(\.threads)

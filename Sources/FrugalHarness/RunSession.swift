@@ -40,10 +40,11 @@ final class RunSession {
     var stopped = false
     /// Whether the current process was ended by the scenario's `kill` step (the system's kill, not a crash).
     var killedByScenario = false
+    /// Whether the current process is suspended, how, and each suspension so far: changed only
+    /// through its transitions (`SuspensionLedger.swift`).
+    var suspension = SuspensionLedger()
     /// Whether the current process is stopped (suspended) by the harness.
-    var isSuspended = false
-    /// Each suspension so far.
-    var suspensions: [SuspensionRecord] = []
+    var isSuspended: Bool { suspension.isSuspended }
     /// State changes made by the harness, which is the system here: suspension, resumption, kills.
     var systemEvents: [WorkloadEvent] = []
     /// Each ended process's final `/proc/<pid>/io` and the bytes of its event stream (disk area).
@@ -78,7 +79,7 @@ final class RunSession {
     let launchArguments: [String]
     let launchEnvironment: [String: String]
     /// Whether the current suspension is the cgroup freezer's (else SIGSTOP).
-    var suspendedByFreezer = false
+    var suspendedByFreezer: Bool { suspension.isFrozen }
     /// The black-box program's main thread watched from outside (`OutsideHangWatcher.swift`), and
     /// what the watchers of its ended processes saw.
     var outsideWatcher: OutsideHangWatcher?
@@ -241,7 +242,7 @@ final class RunSession {
         registerForInterruption()
         currentProcess.value = (process, sampler)
         killedByScenario = false
-        isSuspended = false
+        suspension.processReplaced()
     }
 
     /// Seconds as nanoseconds for deadlines, saturated at about 31 years so that `now + it`
