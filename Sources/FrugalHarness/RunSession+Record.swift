@@ -62,8 +62,8 @@ extension RunSession {
                                      exitStatus: exit.status, resourceUsage: exit.usage)
         segment.mainThreadWakeupsAtExit = process.finalMainThreadStatus?.voluntaryContextSwitches
         segment.voluntarySwitchesBeforeExec = process.voluntarySwitchesBeforeExec
-        finishedProcesses.append((segment, events, sampler.all, reader.malformedLines, sampler.threadEvidence.all))
-        finishedIO.append((process.finalIO, reader.bytesRead))
+        archive.add(ProcessArchive.Entry(segment: segment, events: events, samples: sampler.all, malformed: reader.malformedLines,
+                                         threads: sampler.threadEvidence.all, io: process.finalIO, eventStreamBytes: reader.bytesRead))
     }
 
     /// After the last step: ends the app if the scenario did not, reaps it, and builds the record.
@@ -93,7 +93,7 @@ extension RunSession {
             _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: true)
             throw error
         }
-        let processes = finishedProcesses
+        let processes = archive.entries
         guard let first = processes.first, let last = processes.last else { throw HarnessError.noProcessRun }
         // Whether the kernel's OOM killer ended the run is decided on the last process's exit.
         let memoryFacts = finishMemory(exit: last.segment.exitStatus ?? ExitStatus())

@@ -47,11 +47,9 @@ final class RunSession {
     var isSuspended: Bool { suspension.isSuspended }
     /// State changes made by the harness, which is the system here: suspension, resumption, kills.
     var systemEvents: [WorkloadEvent] = []
-    /// Each ended process's final `/proc/<pid>/io` and the bytes of its event stream (disk area).
-    var finishedIO: [(io: ProcessIOCounters?, eventStreamBytes: Int)] = []
-    /// The processes that have ended, with what they reported.
-    var finishedProcesses: [(segment: ProcessSegment, events: [WorkloadEvent], samples: [ProcessSample], malformed: [String],
-                                     threads: [ThreadEvidence])] = []
+    /// The processes that have ended, with what they reported and their final I/O
+    /// (`ProcessArchive.swift`).
+    var archive = ProcessArchive()
     /// The memory cgroup, pressure monitor and balloons (RunSession+Memory.swift), for the whole run.
     let memory: MemoryPressure
     /// The current process's registration with `options.interruption`, which kills it on SIGINT.
