@@ -90,7 +90,7 @@ extension RunSession {
     /// SIGTERM to every process of the run; SIGKILL to all after the terminate watchdog.
     func programTerminate(index: Int, start: UInt64) {
         if isSuspended { endSuspension(endedBy: "terminate", continueProcess: true) }
-        terminated = true
+        ending.requestTerminate()
         outsideWatcher?.expectResponse(until: start + Self.nanoseconds(options.terminateWatchdog))
         signalEveryProcess(SIGTERM)
         var problem: String?
@@ -102,7 +102,7 @@ extension RunSession {
             waitForOtherProcesses(until: deadline)
         }
         record(.terminate, index: index, start: start, problem: problem)
-        stopped = true
+        ending.stop()
     }
 
     /// The system's kill: SIGKILL to every process of the run, no warning.
@@ -170,7 +170,7 @@ extension RunSession {
         if process.waitForExit(until: deadline) == nil {
             kill(outcome: .timedOut, detail: "still running \(DisplayFormat.number(options.terminateWatchdog)) s after SIGTERM at the end of the scenario")
         } else {
-            terminated = true
+            ending.requestTerminate()
             waitForOtherProcesses(until: deadline)
         }
     }

@@ -52,7 +52,7 @@ extension RunSession {
         }
         if let failure = reader.failure, outcome == nil {
             // What the app wrote after the failure was never seen: no verdict can rest on it.
-            (outcome, outcomeDetail) = (.harnessError, failure)
+            ending.decide(.harnessError, detail: failure)
         }
         var events = reader.snapshot
         for line in reader.malformedLines {
@@ -102,9 +102,10 @@ extension RunSession {
         let networkRecord = network?.finish(spawnTime: first.segment.startTime)
         if outcome == nil {
             if killedByScenario {
-                (outcome, outcomeDetail) = (.completed, "ended by the scenario's kill step")
+                ending.decide(.completed, detail: "ended by the scenario's kill step")
             } else if let status = last.segment.exitStatus {
-                (outcome, outcomeDetail) = isBlackBox ? classifyProgramExit(status) : ScenarioRunner.classify(status, terminated: terminated)
+                let (classified, detail) = isBlackBox ? classifyProgramExit(status) : ScenarioRunner.classify(status, terminated: terminated)
+                ending.decide(classified, detail: detail)
             }
         }
         // Stable order by time: the harness's state changes fall between the app's own events.

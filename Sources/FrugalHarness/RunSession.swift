@@ -31,13 +31,16 @@ final class RunSession {
     var sequence = 0
     /// Set when the app's hello named another protocol version: the run ends and is not a finding.
     var protocolMismatch: ProtocolMismatch?
+    /// Whether the scenario can go on, whether it asked for terminate, and the outcome the
+    /// harness gave the run: changed only through its transitions (`RunEnding.swift`).
+    var ending = RunEnding()
     /// Set when the harness ended the run (a watchdog, a timeout); nil lets the exit status decide.
-    var outcome: RunOutcome?
-    var outcomeDetail: String?
+    var outcome: RunOutcome? { ending.outcome }
+    var outcomeDetail: String? { ending.detail }
     /// Whether the scenario asked the app to terminate.
-    var terminated = false
+    var terminated: Bool { ending.terminateRequested }
     /// Set by a step that ends the scenario early (a kill, a watchdog).
-    var stopped = false
+    var stopped: Bool { ending.stopped }
     /// Whether the current process was ended by the scenario's `kill` step (the system's kill, not a crash).
     var killedByScenario = false
     /// Whether the current process is suspended, how, and each suspension so far: changed only
@@ -218,10 +221,9 @@ final class RunSession {
     func checkInterruption() -> Bool {
         guard let signal = options.interruption.signal else { return false }
         if outcome != .interrupted {
-            outcome = .interrupted
-            outcomeDetail = SuiteInterruption.detail(signal)
+            ending.decide(.interrupted, detail: SuiteInterruption.detail(signal))
         }
-        stopped = true
+        ending.stop()
         return true
     }
 
@@ -303,9 +305,8 @@ final class RunSession {
     func kill(outcome: RunOutcome, detail: String) {
         if isSuspended { endSuspension(endedBy: "watchdog kill", continueProcess: false) }
         killEveryProcess()
-        self.outcome = outcome
-        outcomeDetail = detail
-        stopped = true
+        ending.decide(outcome, detail: detail)
+        ending.stop()
     }
 }
 
