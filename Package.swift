@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(name: "FrugalHistoryTests", dependencies: ["FrugalHistory", "FrugalCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "FrugalConfigTests", dependencies: ["FrugalConfig", "FrugalCore"]),
         .testTarget(name: "FrugalFuzzTargetsTests", dependencies: ["FrugalFuzzTargets"]),
-        .testTarget(name: "FrugalPipelineTests", dependencies: ["FrugalPipeline", "FrugalHarness", "FrugalCore", "FrugalReport", "frugal-workload-host"]),
+        .testTarget(name: "FrugalPipelineTests", dependencies: ["FrugalPipeline", "FrugalHarness", "FrugalCore", "FrugalReport", "FrugalConfig", "FrugalHistory", "FrugalWorkloads", "frugal-workload-host"]),
         .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host", .product(name: "Yams", package: "Yams")]),
     ],
     // Swift 6 language mode: strict concurrency checking, data races are compile errors.

@@ -180,7 +180,7 @@ struct ProjectConfigReader {
         guard let sequence = node.sequence, !sequence.isEmpty else {
             throw error(node, "scenario '\(scenario)': 'steps' must be a non-empty list such as [launch, {wait: 2}, terminate]")
         }
-        let steps = try sequence.map { try step($0, scenario: scenario) }
+        let steps = try expandedSteps(Array(sequence), scenario: scenario)
         guard steps.first == .launch else {
             throw error(sequence.first, "scenario '\(scenario)' must start with launch, not \(steps[0].name)")
         }
@@ -199,8 +199,8 @@ struct ProjectConfigReader {
         } catch {
             throw self.error(node, "scenario '\(scenario)': unreadable step (\(error))")
         }
-        if case .network(let profile) = step, NetworkProfile.named(profile) == nil {
-            throw error(node, "scenario '\(scenario)': unknown network profile '\(profile)'; known: \(NetworkProfile.builtIns.map(\.name).joined(separator: ", "))")
+        if let problem = step.kind.problem(with: step.argument) {
+            throw error(node, "scenario '\(scenario)': \(problem)")
         }
         return step
     }

@@ -24,13 +24,8 @@ public enum RunDemand: Sendable, Equatable {
     /// A scenario that squeezes memory (a cgroup limit, a balloon, warnings) needs the machine:
     /// reclaim and the balloon reach past the run's own cgroup.
     public static func of(_ scenario: Scenario) -> RunDemand? {
-        for step in scenario.steps {
-            switch step {
-            case .pressure, .balloon, .memoryWarning: return .exclusive("memory pressure (\(scenario.name))")
-            default: continue
-            }
-        }
-        return nil
+        // Each step kind declares whether it needs the machine (`StepKind.needsMachine`).
+        scenario.steps.contains { $0.kind.needsMachine } ? .exclusive("memory pressure (\(scenario.name))") : nil
     }
 
     public var isLight: Bool { self == .light }

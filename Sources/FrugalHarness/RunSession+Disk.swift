@@ -9,8 +9,9 @@ extension RunSession {
     /// A relaunched run has several processes: their counters add up, and a total is only given
     /// when every process's final reading was taken.
     func recordDisk(into record: inout RunRecord) {
-        let readings = finishedIO.compactMap(\.io)
-        if readings.count == finishedIO.count, let last = readings.last {
+        let ended = archive.entries
+        let readings = ended.compactMap(\.io)
+        if readings.count == ended.count, let last = readings.last {
             func sum(_ field: (ProcessIOCounters) -> Int?) -> Int? {
                 let values = readings.compactMap(field)
                 return values.count == readings.count ? values.reduce(0, +) : nil
@@ -19,7 +20,7 @@ extension RunSession {
                                                writeSyscalls: sum(\.writeSyscalls), physicalBytesWritten: sum(\.physicalBytesWritten),
                                                cancelledBytesWritten: sum(\.cancelledBytesWritten))
         }
-        record.eventStreamBytes = finishedIO.reduce(0) { $0 + $1.eventStreamBytes }
+        record.eventStreamBytes = ended.reduce(0) { $0 + $1.eventStreamBytes }
         record.sandboxFiles = SandboxScanner.scan(root: sandbox.root).map {
             DownloadMatcher.markServed($0, root: sandbox.root, requests: record.network?.requests ?? [])
         }

@@ -10,7 +10,7 @@ extension RunSession {
         let step = ScenarioStep.interrupt(seconds: seconds)
         if let problem = sendAndWait(.resignActive, until: start + Self.nanoseconds(options.inputTimeout)) {
             record(step, index: index, start: start, problem: problem)
-            if process.hasExited { stopped = true }
+            if process.hasExited { ending.stop() }
             return
         }
         let startSample = sampler.settledSample(timeout: min(options.settleTimeout, seconds))
@@ -22,7 +22,7 @@ extension RunSession {
             : "the workload exited while inactive"
         steps.append(StepRecord(index: index, step: step, start: start, end: clock.now(), phaseStart: startSample?.time ?? start,
                                 sampleAtStart: startSample, sampleAtEnd: endSample, problem: problem))
-        if exited != nil { stopped = true }
+        if exited != nil { ending.stop() }
     }
 
     func home(index: Int, start: UInt64) {
@@ -36,7 +36,7 @@ extension RunSession {
         }
         guard reader.waitForAck(sequence, until: start + Self.nanoseconds(options.backgroundWatchdog)) else {
             if process.hasExited {
-                stopped = true
+                ending.stop()
                 record(.home, index: index, start: start, problem: "the workload exited before entering the background")
                 return
             }
@@ -78,7 +78,7 @@ extension RunSession {
             }
             _ = reader.wait(until: expirationSent ? budgetEnd : expirationAt) { Self.openBackgroundTasks($0).isEmpty }
             if process.hasExited {
-                stopped = true
+                ending.stop()
                 record(.home, index: index, start: start, problem: "the workload exited in the background")
                 return
             }
@@ -90,7 +90,7 @@ extension RunSession {
     /// The end of `home`: the background grace from `graceStart`, then `suspend`; records the step.
     func suspendAfterBackgroundGrace(from graceStart: UInt64, index: Int, start: UInt64, subject: String, failure: String, suspend: () -> Void) {
         if process.waitForExit(until: graceStart + Self.nanoseconds(options.backgroundGrace)) != nil {
-            stopped = true
+            ending.stop()
             record(.home, index: index, start: start, problem: "the \(subject) exited in the background")
             return
         }
@@ -103,7 +103,7 @@ extension RunSession {
     /// `harness-error` instead of blaming the app with a watchdog it never had the chance to meet.
     func failDelivery(_ command: String, error: Error, step: ScenarioStep, index: Int, start: UInt64) {
         if process.hasExited || process.waitForExit(until: clock.now() + 100_000_000) != nil {
-            stopped = true
+            ending.stop()
             record(step, index: index, start: start, problem: "the workload exited before \(command) could be delivered")
             return
         }
@@ -131,9 +131,8 @@ extension RunSession {
     func recordSuspension(_ sample: ProcessSample) {
         var sockets = (try? ProcFS.listeningSockets(pid: process.pid)) ?? []
         for pid in otherProcesses() { sockets += (try? ProcFS.listeningSockets(pid: pid)) ?? [] }
-        suspensions.append(SuspensionRecord(pid: process.pid, start: sample.time, sampleAtStart: sample, listeningSockets: sockets))
+        suspension.began(SuspensionRecord(pid: process.pid, start: sample.time, sampleAtStart: sample, listeningSockets: sockets))
         systemEvents.append(WorkloadEvent(time: sample.time, body: .stateChanged(StateChange(from: .background, to: .suspended))))
-        isSuspended = true
     }
 
     /// Ends the current suspension: samples the stopped process one last time, then continues it
@@ -149,16 +148,10 @@ extension RunSession {
             process.kill(SIGCONT)
         }
         let time = clock.now()
-        if var last = suspensions.popLast() {
-            last.end = time
-            last.sampleAtEnd = endSample
-            last.endedBy = endedBy
-            suspensions.append(last)
-        }
+        suspension.ended(at: time, sample: endSample, endedBy: endedBy)
         if continueProcess {
             systemEvents.append(WorkloadEvent(time: time, body: .stateChanged(StateChange(from: .suspended, to: .background))))
         }
-        isSuspended = false
         hangWatcher.setPaused(false)
         return time
     }
@@ -168,7 +161,7 @@ extension RunSession {
         let resumed = isSuspended ? endSuspension(endedBy: "foreground", continueProcess: true) : start
         let problem = sendAndWait(.enterForeground, until: resumed + Self.nanoseconds(options.inputTimeout))
         record(.foreground, index: index, start: resumed, problem: problem)
-        if problem != nil && process.hasExited { stopped = true }
+        if problem != nil && process.hasExited { ending.stop() }
     }
 
     /// The system's kill: SIGKILL, no callback, as for a suspended app the system needs memory from.
@@ -188,7 +181,7 @@ extension RunSession {
         systemEvents.append(WorkloadEvent(time: exit?.time ?? clock.now(), body: .stateChanged(StateChange(from: from, to: .notRunning))))
         killedByScenario = exit != nil
         record(.kill, index: index, start: start, problem: exit == nil ? "the \(subject) did not die after SIGKILL" : nil)
-        if exit == nil { stopped = true }
+        if exit == nil { ending.stop() }
     }
 
     /// A new process in the same sandbox, under the launch watchdog.
@@ -213,7 +206,7 @@ extension RunSession {
             return true
         } catch {
             record(.relaunch, index: index, start: start, problem: "\(error)")
-            stopped = true
+            ending.stop()
             return false
         }
     }

@@ -119,8 +119,7 @@ extension RunSession {
     func finishMemory(exit: ExitStatus) -> MemoryRunFacts {
         let facts = memory.finish(workloadKilledBySIGKILL: exit.signal == SIGKILL, harnessKilled: outcome != nil)
         if facts.killedByOOM {
-            outcome = .killedMemory
-            outcomeDetail = "killed by the OOM killer of its memory cgroup (\(facts.cgroupController ?? "?") oom_kill \(facts.oomKills ?? 0))"
+            ending.decide(.killedMemory, detail: "killed by the OOM killer of its memory cgroup (\(facts.cgroupController ?? "?") oom_kill \(facts.oomKills ?? 0))")
         }
         return facts
     }

@@ -10,6 +10,11 @@ import FrugalProbe
 /// (`interrupt`, `notify`, and `input` without a signal) are recorded as not applicable.
 extension RunSession {
     func performProgramStep(_ step: ScenarioStep, index: Int, start: UInt64) {
+        guard step.kind.appliesToBlackBox else {
+            record(step, index: index, start: start,
+                   problem: "not applicable to a black-box program: it has no FrugalKit event loop for the harness to deliver \(step) to")
+            return
+        }
         switch step {
         case .launch:
             systemEvents.append(WorkloadEvent(time: process.spawnTime, body: .stateChanged(StateChange(from: .notRunning, to: .active))))
@@ -27,8 +32,7 @@ extension RunSession {
         case .fault(let kind): fault(kind, index: index, start: start)
         case .input(let kind): programInput(kind, index: index, start: start)
         case .interrupt, .notify:
-            record(step, index: index, start: start,
-                   problem: "not applicable to a black-box program: it has no FrugalKit event loop for the harness to deliver \(step) to")
+            break // refused above: `StepKind.appliesToBlackBox` is false for both
         }
     }
 
@@ -47,7 +51,7 @@ extension RunSession {
         outsideWatcher?.setPaused(true)
         var sample: ProcessSample?
         if let containment, containment.freeze() {
-            suspendedByFreezer = true
+            suspension.froze()
             sample = sampler.sampleNow()
         } else {
             if let containment { containment.thaw() }
@@ -56,7 +60,7 @@ extension RunSession {
             if sample == nil { signalEveryProcess(SIGCONT) }
         }
         guard let sample else {
-            suspendedByFreezer = false
+            suspension.thawed()
             hangWatcher.setPaused(false)
             outsideWatcher?.setPaused(false)
             return
@@ -68,7 +72,7 @@ extension RunSession {
     func resumeProgram() {
         if suspendedByFreezer {
             containment?.thaw()
-            suspendedByFreezer = false
+            suspension.thawed()
         } else {
             signalEveryProcess(SIGCONT)
         }
@@ -86,7 +90,7 @@ extension RunSession {
     /// SIGTERM to every process of the run; SIGKILL to all after the terminate watchdog.
     func programTerminate(index: Int, start: UInt64) {
         if isSuspended { endSuspension(endedBy: "terminate", continueProcess: true) }
-        terminated = true
+        ending.requestTerminate()
         outsideWatcher?.expectResponse(until: start + Self.nanoseconds(options.terminateWatchdog))
         signalEveryProcess(SIGTERM)
         var problem: String?
@@ -98,7 +102,7 @@ extension RunSession {
             waitForOtherProcesses(until: deadline)
         }
         record(.terminate, index: index, start: start, problem: problem)
-        stopped = true
+        ending.stop()
     }
 
     /// The system's kill: SIGKILL to every process of the run, no warning.
@@ -166,7 +170,7 @@ extension RunSession {
         if process.waitForExit(until: deadline) == nil {
             kill(outcome: .timedOut, detail: "still running \(DisplayFormat.number(options.terminateWatchdog)) s after SIGTERM at the end of the scenario")
         } else {
-            terminated = true
+            ending.requestTerminate()
             waitForOtherProcesses(until: deadline)
         }
     }

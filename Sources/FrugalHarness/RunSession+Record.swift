@@ -52,7 +52,7 @@ extension RunSession {
         }
         if let failure = reader.failure, outcome == nil {
             // What the app wrote after the failure was never seen: no verdict can rest on it.
-            (outcome, outcomeDetail) = (.harnessError, failure)
+            ending.decide(.harnessError, detail: failure)
         }
         var events = reader.snapshot
         for line in reader.malformedLines {
@@ -62,8 +62,8 @@ extension RunSession {
                                      exitStatus: exit.status, resourceUsage: exit.usage)
         segment.mainThreadWakeupsAtExit = process.finalMainThreadStatus?.voluntaryContextSwitches
         segment.voluntarySwitchesBeforeExec = process.voluntarySwitchesBeforeExec
-        finishedProcesses.append((segment, events, sampler.all, reader.malformedLines, sampler.threadEvidence.all))
-        finishedIO.append((process.finalIO, reader.bytesRead))
+        archive.add(ProcessArchive.Entry(segment: segment, events: events, samples: sampler.all, malformed: reader.malformedLines,
+                                         threads: sampler.threadEvidence.all, io: process.finalIO, eventStreamBytes: reader.bytesRead))
     }
 
     /// After the last step: ends the app if the scenario did not, reaps it, and builds the record.
@@ -93,7 +93,7 @@ extension RunSession {
             _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: true)
             throw error
         }
-        let processes = finishedProcesses
+        let processes = archive.entries
         guard let first = processes.first, let last = processes.last else { throw HarnessError.noProcessRun }
         // Whether the kernel's OOM killer ended the run is decided on the last process's exit.
         let memoryFacts = finishMemory(exit: last.segment.exitStatus ?? ExitStatus())
@@ -102,9 +102,10 @@ extension RunSession {
         let networkRecord = network?.finish(spawnTime: first.segment.startTime)
         if outcome == nil {
             if killedByScenario {
-                (outcome, outcomeDetail) = (.completed, "ended by the scenario's kill step")
+                ending.decide(.completed, detail: "ended by the scenario's kill step")
             } else if let status = last.segment.exitStatus {
-                (outcome, outcomeDetail) = isBlackBox ? classifyProgramExit(status) : ScenarioRunner.classify(status, terminated: terminated)
+                let (classified, detail) = isBlackBox ? classifyProgramExit(status) : ScenarioRunner.classify(status, terminated: terminated)
+                ending.decide(classified, detail: detail)
             }
         }
         // Stable order by time: the harness's state changes fall between the app's own events.
@@ -123,7 +124,7 @@ extension RunSession {
         record.resources = finishResourceWatch()
         recordDisk(into: &record)
         record.processes = processes.map(\.segment)
-        record.suspensions = suspensions.isEmpty ? nil : suspensions
+        record.suspensions = suspension.records.isEmpty ? nil : suspension.records
         if plan.scenario.steps.contains(.home) { record.backgroundTimeBudget = plan.scenario.effectiveBackgroundTimeBudget }
         record.memory = memoryFacts
         record.threadEvidence = processes.flatMap(\.threads)

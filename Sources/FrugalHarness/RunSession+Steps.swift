@@ -20,7 +20,7 @@ extension RunSession {
         if reader.waitForHello(until: deadline), let version = reader.helloVersion, version != FrugalProtocol.version {
             protocolMismatch = ProtocolMismatch(app: workload, appVersion: version)
             process.kill(SIGKILL)
-            stopped = true
+            ending.stop()
             record(step, index: index, start: start, problem: protocolMismatch?.description)
             return
         }
@@ -33,7 +33,7 @@ extension RunSession {
         let now = clock.now()
         if now < deadline { _ = process.waitForExit(until: min(deadline, now + Self.nanoseconds(2))) }
         if process.hasExited {
-            stopped = true
+            ending.stop()
             return
         }
         let detail = "launch watchdog: no event handled within \(DisplayFormat.number(options.launchWatchdog)) s of exec"
@@ -57,7 +57,7 @@ extension RunSession {
         steps.append(StepRecord(index: index, step: .wait(seconds: duration), start: start, end: clock.now(),
                                 phaseStart: startSample?.time ?? start, sampleAtStart: startSample, sampleAtEnd: endSample,
                                 problem: exited == nil ? nil : "the workload exited during the wait"))
-        if exited != nil { stopped = true }
+        if exited != nil { ending.stop() }
     }
 
     func input(_ kind: String, index: Int, start: UInt64) {
@@ -68,12 +68,12 @@ extension RunSession {
     func terminate(index: Int, start: UInt64) {
         if isSuspended { endSuspension(endedBy: "terminate", continueProcess: true) }
         sequence += 1
-        terminated = true
+        ending.requestTerminate()
         do {
             try process.send(ControlMessage(sequence: sequence, command: .terminate))
         } catch {
             failDelivery("terminate", error: error, step: .terminate, index: index, start: start)
-            stopped = true
+            ending.stop()
             return
         }
         var problem: String?
@@ -83,6 +83,6 @@ extension RunSession {
             kill(outcome: .killedWatchdog, detail: problem!)
         }
         record(.terminate, index: index, start: start, problem: problem)
-        stopped = true
+        ending.stop()
     }
 }

@@ -31,26 +31,28 @@ final class RunSession {
     var sequence = 0
     /// Set when the app's hello named another protocol version: the run ends and is not a finding.
     var protocolMismatch: ProtocolMismatch?
+    /// Whether the scenario can go on, whether it asked for terminate, and the outcome the
+    /// harness gave the run: changed only through its transitions (`RunEnding.swift`).
+    var ending = RunEnding()
     /// Set when the harness ended the run (a watchdog, a timeout); nil lets the exit status decide.
-    var outcome: RunOutcome?
-    var outcomeDetail: String?
+    var outcome: RunOutcome? { ending.outcome }
+    var outcomeDetail: String? { ending.detail }
     /// Whether the scenario asked the app to terminate.
-    var terminated = false
+    var terminated: Bool { ending.terminateRequested }
     /// Set by a step that ends the scenario early (a kill, a watchdog).
-    var stopped = false
+    var stopped: Bool { ending.stopped }
     /// Whether the current process was ended by the scenario's `kill` step (the system's kill, not a crash).
     var killedByScenario = false
+    /// Whether the current process is suspended, how, and each suspension so far: changed only
+    /// through its transitions (`SuspensionLedger.swift`).
+    var suspension = SuspensionLedger()
     /// Whether the current process is stopped (suspended) by the harness.
-    var isSuspended = false
-    /// Each suspension so far.
-    var suspensions: [SuspensionRecord] = []
+    var isSuspended: Bool { suspension.isSuspended }
     /// State changes made by the harness, which is the system here: suspension, resumption, kills.
     var systemEvents: [WorkloadEvent] = []
-    /// Each ended process's final `/proc/<pid>/io` and the bytes of its event stream (disk area).
-    var finishedIO: [(io: ProcessIOCounters?, eventStreamBytes: Int)] = []
-    /// The processes that have ended, with what they reported.
-    var finishedProcesses: [(segment: ProcessSegment, events: [WorkloadEvent], samples: [ProcessSample], malformed: [String],
-                                     threads: [ThreadEvidence])] = []
+    /// The processes that have ended, with what they reported and their final I/O
+    /// (`ProcessArchive.swift`).
+    var archive = ProcessArchive()
     /// The memory cgroup, pressure monitor and balloons (RunSession+Memory.swift), for the whole run.
     let memory: MemoryPressure
     /// The current process's registration with `options.interruption`, which kills it on SIGINT.
@@ -78,7 +80,7 @@ final class RunSession {
     let launchArguments: [String]
     let launchEnvironment: [String: String]
     /// Whether the current suspension is the cgroup freezer's (else SIGSTOP).
-    var suspendedByFreezer = false
+    var suspendedByFreezer: Bool { suspension.isFrozen }
     /// The black-box program's main thread watched from outside (`OutsideHangWatcher.swift`), and
     /// what the watchers of its ended processes saw.
     var outsideWatcher: OutsideHangWatcher?
@@ -219,10 +221,9 @@ final class RunSession {
     func checkInterruption() -> Bool {
         guard let signal = options.interruption.signal else { return false }
         if outcome != .interrupted {
-            outcome = .interrupted
-            outcomeDetail = SuiteInterruption.detail(signal)
+            ending.decide(.interrupted, detail: SuiteInterruption.detail(signal))
         }
-        stopped = true
+        ending.stop()
         return true
     }
 
@@ -241,7 +242,7 @@ final class RunSession {
         registerForInterruption()
         currentProcess.value = (process, sampler)
         killedByScenario = false
-        isSuspended = false
+        suspension.processReplaced()
     }
 
     /// Seconds as nanoseconds for deadlines, saturated at about 31 years so that `now + it`
@@ -304,9 +305,8 @@ final class RunSession {
     func kill(outcome: RunOutcome, detail: String) {
         if isSuspended { endSuspension(endedBy: "watchdog kill", continueProcess: false) }
         killEveryProcess()
-        self.outcome = outcome
-        outcomeDetail = detail
-        stopped = true
+        ending.decide(outcome, detail: detail)
+        ending.stop()
     }
 }
 

@@ -79,7 +79,7 @@ public enum SuitePipeline {
     public static func workloadHost(for plans: [RunPlan]) throws -> String {
         let needsHost = plans.contains { plan in
             if case .builtIn = plan.target { return true }
-            return plan.scenario.steps.contains { if case .balloon = $0 { return true } else { return false } }
+            return plan.scenario.steps.contains { $0.kind.needsWorkloadHost }
         }
         let host = WorkloadHostLocator.locate()
         if needsHost && host == nil {

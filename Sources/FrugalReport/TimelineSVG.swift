@@ -120,18 +120,21 @@ public enum TimelineSVG {
     }
 
     /// Steps worth a line across every lane: what changes the app's life.
-    static let lifeSteps: Set<String> = ["launch", "kill", "relaunch", "terminate", "home", "foreground"]
+    static let lifeSteps = Set(StepKind.all.filter(\.drawnAsLifecycle).map(\.name))
 
     /// A short label for a step, or nil for steps that only pass time.
+    /// The step arrives as its description (`pressure(48MiB)`); its kind's ``StepKind/label``
+    /// says how to draw it. A name no kind has (a report from another version) is drawn as is.
     static func stepLabel(_ step: String) -> String? {
-        if step.hasPrefix("wait(") { return nil }
-        for (prefix, short) in [("memoryWarning(", "warning "), ("network(", "network "), ("fault(", "fault "),
-                                ("pressure(", "pressure "), ("balloon(", "balloon "), ("notify(", ""), ("interrupt(", "interrupt ")]
-        where step.hasPrefix(prefix) && step.hasSuffix(")") {
-            return short + step.dropFirst(prefix.count).dropLast()
+        let open = step.firstIndex(of: "(")
+        guard let kind = StepKind.named(String(step[..<(open ?? step.endIndex)])) else { return step }
+        switch kind.label {
+        case .hidden: return nil
+        case .name: return open == nil ? step : kind.name
+        case .argument(let prefix):
+            guard let open, step.hasSuffix(")") else { return step }
+            return prefix + step[step.index(after: open)...].dropLast()
         }
-        if step.hasPrefix("input(") { return "input" }
-        return step
     }
 
     /// The steps: a tick per step at the lane's foot, its label above (in one of three rows, so

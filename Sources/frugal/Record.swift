@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import FrugalCore
 import FrugalHarness
+import FrugalPipeline
 
 /// `frugal record`: a `frugal run` whose origin forwards every request to a real server and
 /// writes the exchanges as a HAR file, for later runs to replay with `--har` or `server: har:`.
@@ -39,26 +40,15 @@ struct Record: ParsableCommand {
         // replaced by a file (or, for a directory, silently not written) after it.
         try ReportInput.checkOutputs([("--to", path)])
         let started = Date()
-        var arguments = runArguments
-        let extra = ["--record-upstream", upstream, "--record-to", path]
-        if let terminator = arguments.firstIndex(of: "--") {
-            arguments.insert(contentsOf: extra, at: terminator)
-        } else {
-            arguments += extra
-        }
         let run: Run
         do {
-            run = try Run.parse(arguments)
+            run = try Run.parse(HARRecording.runArguments(runArguments, upstream: upstream, path: path))
         } catch {
             throw CLIFailure.badInput(Run.message(for: error))
         }
         try run.run()
         // The run ended well, so the recording must be there, written by this run.
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        guard attributes?[.type] as? FileAttributeType == .typeRegular,
-              let written = attributes?[.modificationDate] as? Date, written >= started.addingTimeInterval(-1) else {
-            throw CLIFailure.harness("the recording was not written to \(path) (the report's network section says why)")
-        }
+        try HARRecording.confirmWritten(path, since: started)
         if !run.quiet {
             ProcessIO.progress("frugal: recorded \(upstream) into \(path)")
         }

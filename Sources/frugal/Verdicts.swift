@@ -1,9 +1,8 @@
 import ArgumentParser
 import Foundation
-import FrugalConfig
 import FrugalCore
+import FrugalPipeline
 import FrugalReport
-import FrugalWorkloads
 
 /// `frugal verdicts`: the confusion matrix of a report of the built-in suite.
 struct Verdicts: ParsableCommand {
@@ -40,32 +39,11 @@ struct Verdicts: ParsableCommand {
         let loaded: Report
         if report == "-" {
             // Bounded like a report file: a stream that never ends is refused past the limit.
-            guard let data = try FileHandle.standardInput.read(upToCount: ReportJSON.maxBytes + 1), data.count <= ReportJSON.maxBytes else {
-                throw CLIFailure.badInput("standard input is empty or larger than a report can be (\(ReportJSON.maxBytes / 1_048_576) MiB)")
-            }
-            do {
-                loaded = try ReportJSON.decode(data)
-            } catch let error as DecodingError {
-                throw CLIFailure.badInput("standard input is not a Frugal report: \(DecodingErrorText.describe(error))")
-            }
+            loaded = try VerdictCheck.report(streamed: try FileHandle.standardInput.read(upToCount: ReportJSON.maxBytes + 1), from: "standard input")
         } else {
             loaded = try ReportInput.load(report)
         }
-        var pairs = WorkloadCatalogue.pairs, alsoGood = WorkloadCatalogue.goodWithoutTwin
-        if let config {
-            let project: ProjectConfig
-            do {
-                project = try ProjectConfigLoader.load(path: config)
-            } catch let error as ConfigError {
-                throw CLIFailure.badInput(error.description)
-            }
-            pairs = project.verdictPairs
-            alsoGood = project.goodWithoutTwin
-            guard !pairs.isEmpty || !alsoGood.isEmpty else {
-                throw CLIFailure.badInput("\(config) gives no app a verdict (verdict: good, or {fails: AUDIT, twin: GOOD-APP})")
-            }
-        }
-        let matrix = VerdictMatrix(results: loaded.results, pairs: pairs, alsoGood: alsoGood)
+        let matrix = try VerdictCheck.matrix(of: loaded, configPath: config)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

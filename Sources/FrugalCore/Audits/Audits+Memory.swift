@@ -40,9 +40,7 @@ extension Audits {
         },
         Audit("memory.survive-pressure") { analysis, _ in
             let record = analysis.record
-            let pressured = record.steps.contains { step in
-                switch step.step { case .pressure, .balloon: return true; default: return false }
-            }
+            let pressured = record.steps.contains { $0.step.kind.needsMemoryCgroup }
             guard pressured else { return .notApplicable("the scenario applies no real pressure (pressure or balloon step)") }
             guard let facts = record.memory, facts.cgroupController != nil else {
                 return .notApplicable("no memory cgroup: \(record.memory?.cgroupUnavailable ?? "unknown reason"); only simulated warnings were delivered")

@@ -30,14 +30,10 @@ public struct Scenario: Codable, Sendable, Equatable {
     /// The background time this scenario gives.
     public var effectiveBackgroundTimeBudget: Double { backgroundTimeBudget ?? Scenario.defaultBackgroundTimeBudget }
 
-    /// Seconds of `wait` in the scenario: a lower bound on how long a run takes.
+    /// Seconds of `wait` (and of every step whose argument is seconds that pass, as
+    /// `interrupt`'s) in the scenario: a lower bound on how long a run takes.
     public var waitSeconds: Double {
-        steps.reduce(0) { total, step in
-            switch step {
-            case .wait(let seconds), .interrupt(let seconds): return total + seconds
-            default: return total
-            }
-        }
+        steps.reduce(0) { total, step in total + step.argument.seconds }
     }
 }
 

@@ -43,41 +43,42 @@ public enum ScenarioStep: Sendable, Equatable, Hashable {
     /// Start a memory hog of `bytes` in the workload's cgroup.
     case balloon(bytes: Int)
 
-    /// The step's name in the vocabulary (`launch`, `wait`, ...).
-    public var name: String {
+    /// The step's kind and its argument: the one switch over the cases. Every other fact about
+    /// a step (its name, its written form, whether it is timed, what it asks of the machine) is
+    /// read from its ``StepKind``.
+    public var parts: (kind: StepKind, argument: StepArgument) {
         switch self {
-        case .launch: return "launch"
-        case .wait: return "wait"
-        case .input: return "input"
-        case .terminate: return "terminate"
-        case .interrupt: return "interrupt"
-        case .home: return "home"
-        case .foreground: return "foreground"
-        case .kill: return "kill"
-        case .relaunch: return "relaunch"
-        case .notify: return "notify"
-        case .network: return "network"
-        case .fault: return "fault"
-        case .memoryWarning: return "memoryWarning"
-        case .pressure: return "pressure"
-        case .balloon: return "balloon"
+        case .launch: return (.launch, .none)
+        case .wait(let seconds): return (.wait, .seconds(seconds))
+        case .input(let kind): return (.input, .text(kind))
+        case .terminate: return (.terminate, .none)
+        case .interrupt(let seconds): return (.interrupt, .seconds(seconds))
+        case .home: return (.home, .none)
+        case .foreground: return (.foreground, .none)
+        case .kill: return (.kill, .none)
+        case .relaunch: return (.relaunch, .none)
+        case .notify(let name): return (.notify, .text(name))
+        case .network(let profile): return (.network, .text(profile))
+        case .fault(let kind): return (.fault, .text(kind))
+        case .memoryWarning(let level): return (.memoryWarning, .level(level))
+        case .pressure(let limit): return (.pressure, .bytes(limit))
+        case .balloon(let bytes): return (.balloon, .bytes(bytes))
         }
     }
 
+    /// What kind of step this is.
+    public var kind: StepKind { parts.kind }
+
+    /// The step's argument (``StepArgument/none`` for a bare step).
+    public var argument: StepArgument { parts.argument }
+
+    /// The step's name in the vocabulary (`launch`, `wait`, ...).
+    public var name: String { kind.name }
+
     /// A short human description (`wait(2.5)`).
     public var description: String {
-        switch self {
-        case .launch, .terminate, .home, .foreground, .kill, .relaunch: return name
-        case .wait(let seconds): return "wait(\(ScenarioStep.format(seconds)))"
-        case .input(let kind): return "input(\(kind))"
-        case .interrupt(let seconds): return "interrupt(\(ScenarioStep.format(seconds)))"
-        case .notify(let name): return "notify(\(name))"
-        case .network(let profile): return "network(\(profile))"
-        case .fault(let kind): return "fault(\(kind))"
-        case .memoryWarning(let level): return "memoryWarning(\(level.rawValue))"
-        case .pressure(let bytes): return "pressure(\(ByteCount.format(bytes)))"
-        case .balloon(let bytes): return "balloon(\(ByteCount.format(bytes)))"
-        }
+        let (kind, argument) = parts
+        return argument.display.map { "\(kind.name)(\($0))" } ?? kind.name
     }
 
     /// How long a bare `interrupt` lasts, seconds.
@@ -102,20 +103,15 @@ extension ScenarioStep: Codable {
     /// app's behaviour, not a soak, and `{wait: 1e300}` once made a run that never ended.
     public static let maximumWaitSeconds: Double = 3600
 
+    /// Reads a bare name or a one-key object, by the kinds' declared forms.
     public init(from decoder: Decoder) throws {
         if let single = try? decoder.singleValueContainer(), let bare = try? single.decode(String.self) {
-            switch bare {
-            case "launch": self = .launch
-            case "terminate": self = .terminate
-            case "interrupt": self = .interrupt(seconds: ScenarioStep.defaultInterruptSeconds)
-            case "home": self = .home
-            case "foreground": self = .foreground
-            case "kill": self = .kill
-            case "relaunch": self = .relaunch
-            default:
+            guard let kind = StepKind.named(bare), let argument = kind.bareArgument, let step = kind.step(argument) else {
+                let names = StepKind.all.filter { $0.bareArgument != nil }.map(\.name).joined(separator: ", ")
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                    debugDescription: "unknown step '\(bare)' (steps without an argument: launch, terminate, interrupt, home, foreground, kill, relaunch)"))
+                    debugDescription: "unknown step '\(bare)' (steps without an argument: \(names))"))
             }
+            self = step
             return
         }
         let container = try decoder.container(keyedBy: Key.self)
@@ -123,70 +119,65 @@ extension ScenarioStep: Codable {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
                 debugDescription: "a step is a name or an object with exactly one key"))
         }
-        switch key.stringValue {
-        case "wait":
+        guard let kind = StepKind.named(key.stringValue), kind.form != .none else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "unknown step '\(key.stringValue)'")
+        }
+        let argument = try Self.decodeArgument(kind, key: key, in: container)
+        guard let step = kind.step(argument) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(kind.name) cannot be built from \(argument)")
+        }
+        self = step
+    }
+
+    /// The argument under `key`, in the form `kind` declares, with the limits each form has.
+    private static func decodeArgument(_ kind: StepKind, key: Key, in container: KeyedDecodingContainer<Key>) throws -> StepArgument {
+        switch kind.form {
+        case .none:
+            return .none
+        case .seconds:
             let seconds = try container.decode(Double.self, forKey: key)
             guard seconds >= 0, seconds <= ScenarioStep.maximumWaitSeconds else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "wait needs a number of seconds from 0 to \(Int(ScenarioStep.maximumWaitSeconds))")
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(kind.name) needs a number of seconds from 0 to \(Int(ScenarioStep.maximumWaitSeconds))")
             }
-            self = .wait(seconds: seconds)
-        case "input": self = .input(kind: try container.decode(String.self, forKey: key))
-        case "interrupt":
-            let seconds = try container.decode(Double.self, forKey: key)
-            guard seconds >= 0, seconds <= ScenarioStep.maximumWaitSeconds else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "interrupt needs a number of seconds from 0 to \(Int(ScenarioStep.maximumWaitSeconds))")
-            }
-            self = .interrupt(seconds: seconds)
-        case "notify": self = .notify(name: try container.decode(String.self, forKey: key))
-        case "network": self = .network(profile: try container.decode(String.self, forKey: key))
-        case "fault": self = .fault(kind: try container.decode(String.self, forKey: key))
-        case "memoryWarning":
+            return .seconds(seconds)
+        case .text:
+            return .text(try container.decode(String.self, forKey: key))
+        case .level:
             let text = try container.decode(String.self, forKey: key)
             guard let level = MemoryWarningLevel(rawValue: text) else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "memoryWarning needs warning, critical or normal")
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(kind.name) needs warning, critical or normal")
             }
-            self = .memoryWarning(level: level)
-        case "pressure", "balloon":
+            return .level(level)
+        case .bytes:
             let bytes: Int?
             if let number = try? container.decode(Int.self, forKey: key) { bytes = number } else { bytes = ByteCount.parse(try container.decode(String.self, forKey: key)) }
             guard let bytes, bytes > 0, bytes <= ByteCount.maximum else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(key.stringValue) needs a positive size up to 1 PiB (bytes, or like \"48MiB\")")
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(kind.name) needs a positive size up to 1 PiB (bytes, or like \"48MiB\")")
             }
-            self = key.stringValue == "pressure" ? .pressure(limitBytes: bytes) : .balloon(bytes: bytes)
-        default:
-            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "unknown step '\(key.stringValue)'")
+            return .bytes(bytes)
         }
     }
 
+    /// Writes a bare name for a kind without an argument, a one-key object otherwise.
     public func encode(to encoder: Encoder) throws {
-        switch self {
-        case .launch, .terminate, .home, .foreground, .kill, .relaunch:
+        let (kind, argument) = parts
+        let key = Key(stringValue: kind.name)
+        switch argument {
+        case .none:
             var single = encoder.singleValueContainer()
-            try single.encode(name)
-        case .interrupt(let seconds):
+            try single.encode(kind.name)
+        case .seconds(let seconds):
             var container = encoder.container(keyedBy: Key.self)
-            try container.encode(seconds, forKey: Key(stringValue: "interrupt"))
-        case .notify(let name):
+            try container.encode(seconds, forKey: key)
+        case .text(let text):
             var container = encoder.container(keyedBy: Key.self)
-            try container.encode(name, forKey: Key(stringValue: "notify"))
-        case .wait(let seconds):
+            try container.encode(text, forKey: key)
+        case .level(let level):
             var container = encoder.container(keyedBy: Key.self)
-            try container.encode(seconds, forKey: Key(stringValue: "wait"))
-        case .input(let kind):
+            try container.encode(level.rawValue, forKey: key)
+        case .bytes(let bytes):
             var container = encoder.container(keyedBy: Key.self)
-            try container.encode(kind, forKey: Key(stringValue: "input"))
-        case .network(let profile):
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(profile, forKey: Key(stringValue: "network"))
-        case .fault(let kind):
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(kind, forKey: Key(stringValue: "fault"))
-        case .memoryWarning(let level):
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(level.rawValue, forKey: Key(stringValue: name))
-        case .pressure(let bytes), .balloon(let bytes):
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(bytes, forKey: Key(stringValue: name))
+            try container.encode(bytes, forKey: key)
         }
     }
 }

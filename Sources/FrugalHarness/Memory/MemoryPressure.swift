@@ -43,9 +43,7 @@ final class MemoryPressure: Sendable {
 
     init(plan: RunPlan, workload: String, forwardKernelEvents: Bool = true, pressureStallGroup: String? = nil) {
         self.forwardKernelEvents = forwardKernelEvents
-        let pressured = plan.scenario.steps.contains { step in
-            switch step { case .pressure, .balloon: return true; default: return false }
-        }
+        let pressured = plan.scenario.steps.contains { $0.kind.needsMemoryCgroup }
         guard pressured else {
             cgroup = nil
             state = Mutex(State(facts: MemoryRunFacts(cgroupUnavailable: "the scenario applies no real pressure, so the workload ran in the harness's group")))

@@ -1,0 +1,7 @@
+extension StepKind {
+    /// `kill`: the system kills the app (SIGKILL), as it kills suspended apps: no callback.
+    public static let kill = StepKind(
+        name: "kill", summary: "the system kills the app (SIGKILL) with no callback",
+        form: .none, timedBy: nil, drawnAsLifecycle: true,
+        make: { $0 == .none ? .kill : nil })
+}

@@ -1,0 +1,11 @@
+extension StepKind {
+    /// `network: PROFILE`: change the shaping proxy's link to a built-in profile.
+    public static let network = StepKind(
+        name: "network", summary: "change the shaping proxy's link conditions to a built-in profile (lte, 3g, offline, ...)",
+        form: .text, timedBy: nil, label: .argument(prefix: "network "),
+        make: { if case .text(let profile) = $0 { return .network(profile: profile) } else { return nil } },
+        check: { argument in
+            guard case .text(let profile) = argument, NetworkProfile.named(profile) == nil else { return nil }
+            return "unknown network profile '\(profile)'; known: \(NetworkProfile.builtIns.map(\.name).joined(separator: ", "))"
+        })
+}

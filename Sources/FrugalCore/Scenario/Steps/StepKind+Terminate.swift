@@ -1,0 +1,7 @@
+extension StepKind {
+    /// `terminate`: ask the running app to terminate (`willTerminate`, then exit).
+    public static let terminate = StepKind(
+        name: "terminate", summary: "ask the running app to terminate (willTerminate, then exit)",
+        form: .none, timedBy: "the willTerminate watchdog", drawnAsLifecycle: true,
+        make: { $0 == .none ? .terminate : nil })
+}
