@@ -28,12 +28,7 @@ extension ScenarioStep {
     /// `lifecycle.background-transition`'s 100 ms good, 1 s poor), has the margin to share the
     /// machine, as every light run's home already does. Waits, notifications, network changes
     /// and faults are judged on counts; an interruption's inactive phase is a wait.
-    public var isJudgedOnTime: Bool {
-        switch self {
-        case .launch, .relaunch, .input, .terminate, .foreground: return true
-        case .wait, .interrupt, .home, .kill, .notify, .network, .fault, .memoryWarning, .pressure, .balloon: return false
-        }
-    }
+    public var isJudgedOnTime: Bool { kind.isTimingJudged }
 }
 
 extension RunPlan {
