@@ -109,8 +109,18 @@ final class OutsideHangWatcher: Sendable {
     }
 
     /// The program's process: from the spawned one down while a process has exactly one child.
-    private func programProcess() -> pid_t {
+    /// Reads each member's parent only when the members changed since the last call (`cache`),
+    /// or a second has passed: a parent changes when it exits, and then it leaves the members
+    /// (a zombie still listed is what the second is for).
+    private func programProcess(cache: inout (members: [pid_t], program: pid_t, time: UInt64)?, now: UInt64) -> pid_t {
         let all = members()
+        if let cache, cache.members == all, now &- cache.time < 1_000_000_000 { return cache.program }
+        let program = programProcess(of: all)
+        cache = (all, program, now)
+        return program
+    }
+
+    private func programProcess(of all: [pid_t]) -> pid_t {
         var parents: [pid_t: [pid_t]] = [:]
         for pid in all where pid != root {
             guard let text = try? FileReader.readText("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { continue }
@@ -134,6 +144,7 @@ final class OutsideHangWatcher: Sendable {
         // so the pool thread that takes the queue next has a sample from before its drain began.
         var baselines: [Int32: OutsideStretchTracker.Sample] = [:]
         var lastMembersCheck: UInt64 = 0
+        var membersCache: (members: [pid_t], program: pid_t, time: UInt64)?
         var pid = root
         var wait = interval
         // The watched thread's files, kept open while it stays the one watched.
@@ -151,7 +162,7 @@ final class OutsideHangWatcher: Sendable {
             if done { break }
             let now = MonotonicClock.now()
             if now - lastMembersCheck > 200_000_000 {
-                pid = programProcess()
+                pid = programProcess(cache: &membersCache, now: now)
                 lastMembersCheck = now
             }
             var (tid, idle) = isPaused ? (pid, false) : judge.choose(pid: pid, now: now)
