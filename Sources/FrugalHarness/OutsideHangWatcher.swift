@@ -47,7 +47,8 @@ final class OutsideHangWatcher: Sendable {
         var exitTime: UInt64?
     }
 
-    /// Wakes the watching thread from its wait between samples when the watch is stopped.
+    /// Wakes the watching thread from its wait between samples: the watch is stopped, paused or
+    /// resumed, or an answer is now expected.
     private let stopSignal = DispatchSemaphore(value: 0)
     /// Signalled by the watching thread once it has closed the last stretch.
     private let finished = DispatchSemaphore(value: 0)
@@ -77,7 +78,11 @@ final class OutsideHangWatcher: Sendable {
         thread.start()
     }
 
-    func setPaused(_ value: Bool) { shared.withLock { $0.paused = value } }
+    /// Pausing and resuming take effect at once: the watcher's wait (up to ``longestIdleWait``) is cut short.
+    func setPaused(_ value: Bool) {
+        shared.withLock { $0.paused = value }
+        stopSignal.signal()
+    }
     /// Ends the watch and waits until its last stretch is closed, at `exitTime` (the program's exit
     /// from its exit record, monotonic ns) when given: a spin that lasts until the exit is a hang
     /// like any other, so `result` read after this has it.
@@ -98,6 +103,8 @@ final class OutsideHangWatcher: Sendable {
             if MonotonicClock.now() > shared.expectingUntil { shared.expectingFrom = MonotonicClock.now() }
             shared.expectingUntil = max(shared.expectingUntil, deadline)
         }
+        // Sampled fast from now on: the watcher may be in a long wait beside a sleeping thread.
+        stopSignal.signal()
     }
 
     /// What was seen: the hangs, the longest busy stretch (ns), samples taken, and the files the
@@ -145,6 +152,8 @@ final class OutsideHangWatcher: Sendable {
         var baselines: [Int32: OutsideStretchTracker.Sample] = [:]
         var lastMembersCheck: UInt64 = 0
         var membersCache: (members: [pid_t], program: pid_t, time: UInt64)?
+        // The watched thread's current sleep: its switch count and the first sample that saw it.
+        var asleep: (tid: Int32, switches: Int, since: UInt64)?
         var pid = root
         var wait = interval
         // The watched thread's files, kept open while it stays the one watched.
@@ -194,10 +203,21 @@ final class OutsideHangWatcher: Sendable {
                 // that saw it asleep, however late the next sample comes (one that began and ended
                 // between two sleeping samples too: OutsideStretchTracker.hiddenSpin): sample 4 times
                 // less often (a harness beside an idle program woke 40 times a second for nothing).
-                // Not slower: a wait is measured from the first sample that sees it, so the longest
-                // off-CPU wait (a 300 ms poll) would lose up to one interval. Blocked waits matter
-                // only while an answer is expected, and uninterruptible ones (D) always.
-                wait = state.state == "S" && now > expecting.1 ? interval * 4 : interval
+                // A wait is measured from the first sample that sees it to the first that sees it
+                // over, so a short one (a 300 ms poll) keeps those 4 intervals; one that has lasted
+                // past a second is sampled every tenth of its length so far, up to 0.2 s (the period
+                // at which the program's process is looked for again): its end is seen within a
+                // tenth of its length. Blocked waits matter only while an answer is expected (which
+                // wakes the watch at once), and uninterruptible ones (D) always.
+                if state.state == "S" && now > expecting.1 {
+                    if asleep?.tid != tid || asleep?.switches != state.voluntaryContextSwitches {
+                        asleep = (tid, state.voluntaryContextSwitches, now)
+                    }
+                    wait = Self.idleWait(interval: interval, asleepNanoseconds: now &- (asleep?.since ?? now))
+                } else {
+                    asleep = nil
+                    wait = interval
+                }
             } else {
                 tracker.lost(at: now)
             }
@@ -217,6 +237,17 @@ final class OutsideHangWatcher: Sendable {
         publish(tracker)
         finished.signal()
     }
+
+    /// The wait before the next sample while the watched thread sleeps and no answer is expected,
+    /// seconds: 4 intervals, or a tenth of the time it has slept in this one wait, at most
+    /// ``longestIdleWait``.
+    static func idleWait(interval: Double, asleepNanoseconds: UInt64) -> Double {
+        min(max(longestIdleWait, interval * 4), max(interval * 4, Double(asleepNanoseconds) / 1e9 / 10))
+    }
+
+    /// The slowest the watch samples a sleeping thread: the period at which it looks for the
+    /// program's process again (a wrapper's child), so a child is followed no later than before.
+    static let longestIdleWait = 0.2
 
     /// Every thread of `pid` now (its state, switches and on-CPU time), as samples.
     private static func baselines(pid: Int32, time: UInt64) -> [Int32: OutsideStretchTracker.Sample] {

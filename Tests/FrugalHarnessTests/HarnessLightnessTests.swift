@@ -120,4 +120,17 @@ final class HarnessLightnessTests: XCTestCase {
                                                                  involuntaryContextSwitches: 1, onCPUNanoseconds: 0), noSchedstat),
                        "without schedstat a run cannot be ruled out")
     }
+
+    /// Beside a sleeping thread the watch slows only once one wait has lasted: 4 intervals for the
+    /// first second (a 300 ms poll is measured as before), then a tenth of the wait so far, never
+    /// slower than the 0.2 s at which it looks for the program's process again.
+    func testTheWatchSlowsOnlyInALongWait() {
+        let interval = RunSession.outsideWatchInterval
+        XCTAssertEqual(OutsideHangWatcher.idleWait(interval: interval, asleepNanoseconds: 0), interval * 4, accuracy: 1e-9)
+        XCTAssertEqual(OutsideHangWatcher.idleWait(interval: interval, asleepNanoseconds: 300_000_000), interval * 4, accuracy: 1e-9)
+        XCTAssertEqual(OutsideHangWatcher.idleWait(interval: interval, asleepNanoseconds: 1_500_000_000), 0.15, accuracy: 1e-9)
+        XCTAssertEqual(OutsideHangWatcher.idleWait(interval: interval, asleepNanoseconds: 60_000_000_000), 0.2, accuracy: 1e-9)
+        XCTAssertEqual(OutsideHangWatcher.idleWait(interval: 0.1, asleepNanoseconds: 60_000_000_000), 0.4, accuracy: 1e-9,
+                       "a watch slower than the cap keeps its own 4 intervals")
+    }
 }
