@@ -208,12 +208,15 @@ final class OutsideHangWatcher: Sendable {
                 // past a second is sampled every tenth of its length so far, up to 0.2 s (the period
                 // at which the program's process is looked for again): its end is seen within a
                 // tenth of its length. Blocked waits matter only while an answer is expected (which
-                // wakes the watch at once), and uninterruptible ones (D) always.
+                // wakes the watch at once), and uninterruptible ones (D) always. An idle main queue
+                // (dispatchMain) keeps the 4 intervals.
                 if state.state == "S" && now > expecting.1 {
                     if asleep?.tid != tid || asleep?.switches != state.voluntaryContextSwitches {
                         asleep = (tid, state.voluntaryContextSwitches, now)
                     }
-                    wait = Self.idleWait(interval: interval, asleepNanoseconds: now &- (asleep?.since ?? now))
+                    // Not while the main queue is idle: a pool thread started to drain it has no
+                    // earlier sample, so its hang is short by up to one wait.
+                    wait = idle ? interval * 4 : Self.idleWait(interval: interval, asleepNanoseconds: now &- (asleep?.since ?? now))
                 } else {
                     asleep = nil
                     wait = interval

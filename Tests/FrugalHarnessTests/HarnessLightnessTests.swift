@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import FrugalHarness
 import FrugalProbe
+import FrugalCore
 import CFrugalSystem
 
 /// The shortcuts that keep the outside watch light beside an idle program (issue 31, "a lighter
@@ -87,7 +88,8 @@ final class HarnessLightnessTests: XCTestCase {
         XCTAssertEqual(again, first, "a thread that has not run reads the same, wait and all")
         move.signal()
         var moved = try XCTUnwrap(reader.read())
-        while moved.syscall == first.syscall && Date() < deadline {
+        // Until it sleeps in the new call (on its way there it runs: `syscall` reads "running").
+        while (moved.state != "S" || moved.syscall == first.syscall) && Date() < deadline {
             usleep(10_000)
             moved = try XCTUnwrap(reader.read())
         }
