@@ -47,7 +47,8 @@ final class OutsideHangWatcher: Sendable {
         var exitTime: UInt64?
     }
 
-    /// Wakes the watching thread from its wait between samples when the watch is stopped.
+    /// Wakes the watching thread from its wait between samples: the watch is stopped, paused or
+    /// resumed, or an answer is now expected.
     private let stopSignal = DispatchSemaphore(value: 0)
     /// Signalled by the watching thread once it has closed the last stretch.
     private let finished = DispatchSemaphore(value: 0)
@@ -77,7 +78,11 @@ final class OutsideHangWatcher: Sendable {
         thread.start()
     }
 
-    func setPaused(_ value: Bool) { shared.withLock { $0.paused = value } }
+    /// Pausing and resuming take effect at once: the watcher's wait (up to ``longestIdleWait``) is cut short.
+    func setPaused(_ value: Bool) {
+        shared.withLock { $0.paused = value }
+        stopSignal.signal()
+    }
     /// Ends the watch and waits until its last stretch is closed, at `exitTime` (the program's exit
     /// from its exit record, monotonic ns) when given: a spin that lasts until the exit is a hang
     /// like any other, so `result` read after this has it.
@@ -98,6 +103,8 @@ final class OutsideHangWatcher: Sendable {
             if MonotonicClock.now() > shared.expectingUntil { shared.expectingFrom = MonotonicClock.now() }
             shared.expectingUntil = max(shared.expectingUntil, deadline)
         }
+        // Sampled fast from now on: the watcher may be in a long wait beside a sleeping thread.
+        stopSignal.signal()
     }
 
     /// What was seen: the hangs, the longest busy stretch (ns), samples taken, and the files the
@@ -109,8 +116,18 @@ final class OutsideHangWatcher: Sendable {
     }
 
     /// The program's process: from the spawned one down while a process has exactly one child.
-    private func programProcess() -> pid_t {
+    /// Reads each member's parent only when the members changed since the last call (`cache`),
+    /// or a second has passed: a parent changes when it exits, and then it leaves the members
+    /// (a zombie still listed is what the second is for).
+    private func programProcess(cache: inout (members: [pid_t], program: pid_t, time: UInt64)?, now: UInt64) -> pid_t {
         let all = members()
+        if let cache, cache.members == all, now &- cache.time < 1_000_000_000 { return cache.program }
+        let program = programProcess(of: all)
+        cache = (all, program, now)
+        return program
+    }
+
+    private func programProcess(of all: [pid_t]) -> pid_t {
         var parents: [pid_t: [pid_t]] = [:]
         for pid in all where pid != root {
             guard let text = try? FileReader.readText("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { continue }
@@ -134,6 +151,9 @@ final class OutsideHangWatcher: Sendable {
         // so the pool thread that takes the queue next has a sample from before its drain began.
         var baselines: [Int32: OutsideStretchTracker.Sample] = [:]
         var lastMembersCheck: UInt64 = 0
+        var membersCache: (members: [pid_t], program: pid_t, time: UInt64)?
+        // The watched thread's current sleep: its switch count and the first sample that saw it.
+        var asleep: (tid: Int32, switches: Int, since: UInt64)?
         var pid = root
         var wait = interval
         // The watched thread's files, kept open while it stays the one watched.
@@ -151,7 +171,7 @@ final class OutsideHangWatcher: Sendable {
             if done { break }
             let now = MonotonicClock.now()
             if now - lastMembersCheck > 200_000_000 {
-                pid = programProcess()
+                pid = programProcess(cache: &membersCache, now: now)
                 lastMembersCheck = now
             }
             var (tid, idle) = isPaused ? (pid, false) : judge.choose(pid: pid, now: now)
@@ -183,10 +203,24 @@ final class OutsideHangWatcher: Sendable {
                 // that saw it asleep, however late the next sample comes (one that began and ended
                 // between two sleeping samples too: OutsideStretchTracker.hiddenSpin): sample 4 times
                 // less often (a harness beside an idle program woke 40 times a second for nothing).
-                // Not slower: a wait is measured from the first sample that sees it, so the longest
-                // off-CPU wait (a 300 ms poll) would lose up to one interval. Blocked waits matter
-                // only while an answer is expected, and uninterruptible ones (D) always.
-                wait = state.state == "S" && now > expecting.1 ? interval * 4 : interval
+                // A wait is measured from the first sample that sees it to the first that sees it
+                // over, so a short one (a 300 ms poll) keeps those 4 intervals; one that has lasted
+                // past a second is sampled every tenth of its length so far, up to 0.2 s (the period
+                // at which the program's process is looked for again): its end is seen within a
+                // tenth of its length. Blocked waits matter only while an answer is expected (which
+                // wakes the watch at once), and uninterruptible ones (D) always. An idle main queue
+                // (dispatchMain) keeps the 4 intervals.
+                if state.state == "S" && now > expecting.1 {
+                    if asleep?.tid != tid || asleep?.switches != state.voluntaryContextSwitches {
+                        asleep = (tid, state.voluntaryContextSwitches, now)
+                    }
+                    // Not while the main queue is idle: a pool thread started to drain it has no
+                    // earlier sample, so its hang is short by up to one wait.
+                    wait = idle ? interval * 4 : Self.idleWait(interval: interval, asleepNanoseconds: now &- (asleep?.since ?? now))
+                } else {
+                    asleep = nil
+                    wait = interval
+                }
             } else {
                 tracker.lost(at: now)
             }
@@ -206,6 +240,17 @@ final class OutsideHangWatcher: Sendable {
         publish(tracker)
         finished.signal()
     }
+
+    /// The wait before the next sample while the watched thread sleeps and no answer is expected,
+    /// seconds: 4 intervals, or a tenth of the time it has slept in this one wait, at most
+    /// ``longestIdleWait``.
+    static func idleWait(interval: Double, asleepNanoseconds: UInt64) -> Double {
+        min(max(longestIdleWait, interval * 4), max(interval * 4, Double(asleepNanoseconds) / 1e9 / 10))
+    }
+
+    /// The slowest the watch samples a sleeping thread: the period at which it looks for the
+    /// program's process again (a wrapper's child), so a child is followed no later than before.
+    static let longestIdleWait = 0.2
 
     /// Every thread of `pid` now (its state, switches and on-CPU time), as samples.
     private static func baselines(pid: Int32, time: UInt64) -> [Int32: OutsideStretchTracker.Sample] {

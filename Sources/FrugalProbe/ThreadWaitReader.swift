@@ -36,15 +36,42 @@ public final class ThreadWaitReader {
 
     /// The thread's state now, parsed as ``ProcFS/waitState(pid:tid:)`` parses it; nil once the
     /// thread is gone.
+    ///
+    /// A thread that has not run since the last read (asleep then and now, the same switch counts
+    /// and the same on-CPU time) is still in the same wait: its `wchan` and `syscall` are the last
+    /// read's, not read again. Going back to sleep in another wait takes a voluntary switch, and
+    /// running at all adds on-CPU time, so nothing is lost; beside a program that sleeps, this
+    /// halves what each sample asks of procfs (`wchan` walks the thread's kernel stack).
     public func read() -> ThreadWaitState? {
         guard let status = text(0), !status.isEmpty else { return nil }
         let parsed = ProcFS.parseStatus(status)
-        let wchan = text(1).map { String(Substring($0).trimmingSpaces()) }
-        let syscall = text(2)?.split(separator: " ").first.map(String.init)
-        let onCPU = text(3).flatMap(ProcFS.parseSchedstat)
-        return ThreadWaitState(state: parsed.state.flatMap { $0.first.map(String.init) } ?? "?", wchan: wchan == "0" ? nil : wchan,
-                               syscall: syscall, voluntaryContextSwitches: parsed.voluntaryContextSwitches ?? 0,
-                               involuntaryContextSwitches: parsed.involuntaryContextSwitches ?? 0, onCPUNanoseconds: onCPU ?? 0)
+        let onCPU = text(3).flatMap(ProcFS.parseSchedstat) ?? 0
+        var state = ThreadWaitState(state: parsed.state.flatMap { $0.first.map(String.init) } ?? "?", wchan: nil, syscall: nil,
+                                    voluntaryContextSwitches: parsed.voluntaryContextSwitches ?? 0,
+                                    involuntaryContextSwitches: parsed.involuntaryContextSwitches ?? 0, onCPUNanoseconds: onCPU)
+        if let last, Self.sameWait(last, state) {
+            state.wchan = last.wchan
+            state.syscall = last.syscall
+        } else {
+            let wchan = text(1).map { String(Substring($0).trimmingSpaces()) }
+            state.wchan = wchan == "0" ? nil : wchan
+            state.syscall = text(2)?.split(separator: " ").first.map(String.init)
+        }
+        last = state
+        return state
+    }
+
+    /// The last state read, for ``sameWait(_:_:)``.
+    private var last: ThreadWaitState?
+
+    /// Whether `now` is the wait `before` saw: asleep in both (`S` or `D`), with no switch and no
+    /// on-CPU time between them (schedstat's on-CPU time is in nanoseconds, so any run shows).
+    /// A machine without schedstat (on-CPU time 0) always reads the files afresh.
+    public static func sameWait(_ before: ThreadWaitState, _ now: ThreadWaitState) -> Bool {
+        (now.state == "S" || now.state == "D") && now.state == before.state && now.onCPUNanoseconds != 0
+            && now.onCPUNanoseconds == before.onCPUNanoseconds
+            && now.voluntaryContextSwitches == before.voluntaryContextSwitches
+            && now.involuntaryContextSwitches == before.involuntaryContextSwitches
     }
 
     /// The whole file from offset 0, or nil when it cannot be read (the thread left: ESRCH).

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import FrugalHarness
 import FrugalProbe
+import FrugalCore
 import CFrugalSystem
 
 /// The shortcuts that keep the outside watch light beside an idle program (issue 31, "a lighter
@@ -57,5 +58,81 @@ final class HarnessLightnessTests: XCTestCase {
         let deadline = Date().addingTimeInterval(5)
         while ProcFS.waitState(pid: getpid(), tid: watched) != nil && Date() < deadline { usleep(10_000) }
         XCTAssertNil(reader.read(), "a thread that left reads as gone")
+    }
+
+    /// A sleeping thread's `wchan` and `syscall` are reused while it has not run; once it wakes
+    /// and sleeps in another call, the next read names the new one (never the stale wait).
+    func testTheReaderSeesASleepingThreadMoveToAnotherWait() throws {
+        let started = DispatchSemaphore(value: 0), move = DispatchSemaphore(value: 0)
+        let tidBox = NSLock()
+        nonisolated(unsafe) var tid: Int32 = 0
+        let thread = Thread {
+            tidBox.withLock { tid = Int32(frugal_gettid()) }
+            started.signal()
+            move.wait()                 // futex
+            var pause = timespec(tv_sec: 3, tv_nsec: 0)
+            nanosleep(&pause, nil)      // nanosleep (or clock_nanosleep)
+        }
+        thread.start()
+        started.wait()
+        let watched = tidBox.withLock { tid }
+        let reader = try XCTUnwrap(ThreadWaitReader(pid: getpid(), tid: watched))
+        // Until it sleeps on the semaphore (a fresh thread may still be on its way there).
+        var first = try XCTUnwrap(reader.read())
+        let deadline = Date().addingTimeInterval(5)
+        while (first.state != "S" || first.syscall != ProcFS.waitState(pid: getpid(), tid: watched)?.syscall) && Date() < deadline {
+            usleep(10_000)
+            first = try XCTUnwrap(reader.read())
+        }
+        let again = try XCTUnwrap(reader.read())
+        XCTAssertEqual(again, first, "a thread that has not run reads the same, wait and all")
+        move.signal()
+        var moved = try XCTUnwrap(reader.read())
+        // Until it sleeps in the new call (on its way there it runs: `syscall` reads "running").
+        while (moved.state != "S" || moved.syscall == first.syscall) && Date() < deadline {
+            usleep(10_000)
+            moved = try XCTUnwrap(reader.read())
+        }
+        let opened = try XCTUnwrap(ProcFS.waitState(pid: getpid(), tid: watched))
+        XCTAssertNotEqual(moved.syscall, first.syscall, "the new wait is read, not the reused one")
+        XCTAssertEqual(moved.syscall, opened.syscall)
+        XCTAssertGreaterThan(moved.voluntaryContextSwitches, first.voluntaryContextSwitches)
+    }
+
+    /// The reuse rule itself: only asleep, in the same state, with nothing run or switched between.
+    func testASameWaitNeedsNoRunAndNoSwitch() {
+        let asleep = ThreadWaitState(state: "S", wchan: "futex_do_wait", syscall: "202", voluntaryContextSwitches: 4,
+                                     involuntaryContextSwitches: 1, onCPUNanoseconds: 1_000)
+        var now = asleep
+        now.wchan = nil
+        now.syscall = nil
+        XCTAssertTrue(ThreadWaitReader.sameWait(asleep, now))
+        var ran = now
+        ran.onCPUNanoseconds += 1
+        XCTAssertFalse(ThreadWaitReader.sameWait(asleep, ran), "any on-CPU time means it ran")
+        var switched = now
+        switched.voluntaryContextSwitches += 1
+        XCTAssertFalse(ThreadWaitReader.sameWait(asleep, switched), "a new sleep is a new wait")
+        var running = now
+        running.state = "R"
+        XCTAssertFalse(ThreadWaitReader.sameWait(asleep, running))
+        var noSchedstat = now
+        noSchedstat.onCPUNanoseconds = 0
+        XCTAssertFalse(ThreadWaitReader.sameWait(ThreadWaitState(state: "S", wchan: nil, syscall: nil, voluntaryContextSwitches: 4,
+                                                                 involuntaryContextSwitches: 1, onCPUNanoseconds: 0), noSchedstat),
+                       "without schedstat a run cannot be ruled out")
+    }
+
+    /// Beside a sleeping thread the watch slows only once one wait has lasted: 4 intervals for the
+    /// first second (a 300 ms poll is measured as before), then a tenth of the wait so far, never
+    /// slower than the 0.2 s at which it looks for the program's process again.
+    func testTheWatchSlowsOnlyInALongWait() {
+        let interval = RunSession.outsideWatchInterval
+        XCTAssertEqual(OutsideHangWatcher.idleWait(interval: interval, asleepNanoseconds: 0), interval * 4, accuracy: 1e-9)
+        XCTAssertEqual(OutsideHangWatcher.idleWait(interval: interval, asleepNanoseconds: 300_000_000), interval * 4, accuracy: 1e-9)
+        XCTAssertEqual(OutsideHangWatcher.idleWait(interval: interval, asleepNanoseconds: 1_500_000_000), 0.15, accuracy: 1e-9)
+        XCTAssertEqual(OutsideHangWatcher.idleWait(interval: interval, asleepNanoseconds: 60_000_000_000), 0.2, accuracy: 1e-9)
+        XCTAssertEqual(OutsideHangWatcher.idleWait(interval: 0.1, asleepNanoseconds: 60_000_000_000), 0.4, accuracy: 1e-9,
+                       "a watch slower than the cap keeps its own 4 intervals")
     }
 }
