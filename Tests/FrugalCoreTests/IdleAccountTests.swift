@@ -151,8 +151,9 @@ final class IdleAccountTests: XCTestCase {
     }
 
     /// power.avoid-polling states a rate of zero over a second or more of idle time, but a
-    /// rate of one wakeup or more only over 2.5 s (one wakeup in that time is the poor control
-    /// point): two wakeups in 2 s of idle time could be one incidental wakeup, or a poller.
+    /// rate of one wakeup or more under 2.5 s (one wakeup in that time is the poor control
+    /// point) only when the count is beyond chance at that rate: two wakeups in 2 s of idle time
+    /// could be incidental, ten are a poller's.
     func testAWakeupInLessIdleTimeThanTheDecisiveFloorIsNotApplicableAndNoneIsARateOfZero() throws {
         let start = RunAnalysisTests.record().startTime
         func at(_ seconds: Double) -> UInt64 { start + UInt64(seconds * 1e9) }
@@ -170,6 +171,11 @@ final class IdleAccountTests: XCTestCase {
         let long = try OtherHandAuditTests.audit(Self.record(wakeupsBySecond: [1, 0, 0, 0, 0, 0, 0, 0, 0, 1], events: []), "power.avoid-polling")
         XCTAssertEqual(try XCTUnwrap(long.numericValue), 0.2, accuracy: 1e-9)
         XCTAssertEqual(Audits.decisiveIdleSeconds, 2.5, accuracy: 1e-9, "one wakeup per 2.5 s is the rule's poor control point")
+        // Ten in the same 2 s are more than a rate at the poor point makes by chance: a poller's.
+        let poller = try OtherHandAuditTests.audit(Self.record(wakeupsBySecond: [5, 0, 0, 0, 0, 0, 0, 0, 0, 5], events: events), "power.avoid-polling")
+        XCTAssertEqual(try XCTUnwrap(poller.numericValue, poller.explanation ?? ""), 5, accuracy: 1e-9)
+        XCTAssertFalse(Audits.beyondChance(2, seconds: 1.12), "the weather app's two in 1.1 s: 7.5 % at 0.4/s")
+        XCTAssertTrue(Audits.beyondChance(3, seconds: 1.12), "three: 1.1 %")
     }
 
     func testFramesInTheBackgroundAreNotUseAndAWaitAllBusyIsNotApplicable() throws {

@@ -1,16 +1,33 @@
+import Foundation
 extension Audits {
     /// Idle time needed to state a rate of no wakeups: a 1 Hz poller wakes in any second of it.
     static let minimumIdleSeconds = 1.0
 
-    /// Idle time needed to state a rate of one wakeup or more: the time over which one wakeup
-    /// reads exactly at the rule's poor control point (0.4/s: 2.5 s), where the score crosses
-    /// 0.5. Over less, a single wakeup fails the app on its own, so the rate cannot tell one
-    /// incidental wakeup (a URLSession's timer after its response, a deferred save) from a timer
-    /// that polls: a good weather app's two wakeups in 1.1 s of idle time between a refresh and
-    /// leaving once read as 1.8/s of polling. A 1 Hz poller makes two or more in 2.5 s.
-    static var decisiveIdleSeconds: Double {
-        guard case .logNormal(_, let poor)? = RuleCatalogue.rule("power.avoid-polling")?.scoring, poor > 0 else { return 2.5 }
-        return 1 / poor
+    /// Idle time over which one wakeup is a rate at the rule's poor control point (0.4/s: 2.5 s),
+    /// where the score crosses 0.5. Over less, a few wakeups fail the app on their own, so the
+    /// rate is stated there only when the count is more than a rate at the poor point makes by
+    /// chance (``beyondChance(_:seconds:)``): one incidental wakeup (a URLSession's timer after
+    /// its response, a deferred save) is not told from a poller by its count. A good weather
+    /// app's two wakeups in 1.1 s of idle time between a refresh and leaving once read as 1.8/s
+    /// of polling; a shell loop's 40 in 2 s are a poller's.
+    static var decisiveIdleSeconds: Double { 1 / poorIdleWakeupRate }
+
+    /// The rule's poor control point, wakeups per second (its scoring's).
+    static var poorIdleWakeupRate: Double {
+        guard case .logNormal(_, let poor)? = RuleCatalogue.rule("power.avoid-polling")?.scoring, poor > 0 else { return 0.4 }
+        return poor
+    }
+
+    /// Whether `wakeups` in `seconds` are more than a rate at the poor control point would make
+    /// by chance: the one-sided Poisson tail P(N ≥ wakeups) under 5 %.
+    static func beyondChance(_ wakeups: Int, seconds: Double) -> Bool {
+        let mean = poorIdleWakeupRate * seconds
+        var term = exp(-mean), below = 0.0
+        for count in 0..<wakeups {
+            below += term
+            term *= mean / Double(count + 1)
+        }
+        return 1 - below < 0.05
     }
 
     /// Power (CPU) audits.
@@ -51,8 +68,8 @@ extension Audits {
                                       + (busy.isEmpty ? "" : "; not idle: " + busy.joined(separator: ", ")))
             }
             let idleWakeups = accounts.reduce(0) { $0 + $1.idleWakeups }
-            guard idleWakeups == 0 || idleSeconds >= Self.decisiveIdleSeconds else {
-                return .notApplicable("\(idleWakeups) wakeup\(idleWakeups == 1 ? "" : "s") in \(DisplayFormat.number(idleSeconds)) s of idle time: under the \(DisplayFormat.number(Self.decisiveIdleSeconds)) s over which one wakeup is a rate at the poor control point, too little to tell a poller from an incidental wakeup")
+            guard idleWakeups == 0 || idleSeconds >= Self.decisiveIdleSeconds || Self.beyondChance(idleWakeups, seconds: idleSeconds) else {
+                return .notApplicable("\(idleWakeups) wakeup\(idleWakeups == 1 ? "" : "s") in \(DisplayFormat.number(idleSeconds)) s of idle time: under the \(DisplayFormat.number(Self.decisiveIdleSeconds)) s over which one wakeup is a rate at the poor control point, and no more than such a rate makes by chance (5 %), too few to tell a poller from incidental wakeups")
             }
             switch Audit.require(metrics, MetricName.cpuIdleWakeupsPerSecond) {
             case .failure(let failure): return .unavailable(failure.reason)
