@@ -278,7 +278,12 @@ final class BlackBoxRunTests: XCTestCase {
             XCTAssertGreaterThan(tree.programChain.count, 1, "perf is seen as a wrapper")
             let threads = tree.threadsByProcess[program] ?? []
             let total = Double(threads.reduce(0) { $0 + $1.voluntarySwitches + $1.involuntarySwitches })
-            XCTAssertLessThanOrEqual(abs(total - counted), max(3, 0.01 * counted), "rate \(rate)/s for \(seconds) s: Frugal \(total), perf \(counted)")
+            // Before its exec perf's child can also be preempted, which perf does not count either:
+            // on a loaded machine (CI's lanes side by side) Frugal read 108 where perf read 104. So
+            // the bound also allows the program's involuntary switches, which are few when quiet.
+            let involuntary = Double(threads.reduce(0) { $0 + $1.involuntarySwitches })
+            XCTAssertLessThanOrEqual(abs(total - counted), max(3, 0.01 * counted) + involuntary,
+                                     "rate \(rate)/s for \(seconds) s: Frugal \(total) (\(involuntary) involuntary), perf \(counted)")
             let report = ReportBuilder.runReport(record)
             let main = try XCTUnwrap(report.metrics[MetricName.mainThreadWakeups]?.value)
             // perf is the reference: the program's main thread has no more switches than perf counted
