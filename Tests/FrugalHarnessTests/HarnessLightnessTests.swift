@@ -32,20 +32,25 @@ final class HarnessLightnessTests: XCTestCase {
         XCTAssertNotEqual(before, after, "a 1 MiB mapping shows in statm")
     }
 
+    /// Starts a thread that runs `body`; returns its tid once it has started.
+    static func startThread(_ body: @escaping @Sendable () -> Void) -> Int32 {
+        let started = DispatchSemaphore(value: 0)
+        let tidBox = NSLock()
+        nonisolated(unsafe) var tid: Int32 = 0
+        Thread {
+            tidBox.withLock { tid = Int32(frugal_gettid()) }
+            started.signal()
+            body()
+        }.start()
+        started.wait()
+        return tidBox.withLock { tid }
+    }
+
     /// The kept-open reader reads what opening the files each time reads, again and again, and
     /// nothing once its thread has left.
     func testTheKeptOpenReaderAgreesWithWaitStateAndSeesTheThreadLeave() throws {
-        let started = DispatchSemaphore(value: 0), finish = DispatchSemaphore(value: 0)
-        let tidBox = NSLock()
-        nonisolated(unsafe) var tid: Int32 = 0
-        let thread = Thread {
-            tidBox.withLock { tid = Int32(frugal_gettid()) }
-            started.signal()
-            finish.wait()
-        }
-        thread.start()
-        started.wait()
-        let watched = tidBox.withLock { tid }
+        let finish = DispatchSemaphore(value: 0)
+        let watched = Self.startThread { finish.wait() }
         let reader = try XCTUnwrap(ThreadWaitReader(pid: getpid(), tid: watched))
         for _ in 0..<3 {
             let kept = try XCTUnwrap(reader.read()), opened = try XCTUnwrap(ProcFS.waitState(pid: getpid(), tid: watched))
@@ -63,19 +68,12 @@ final class HarnessLightnessTests: XCTestCase {
     /// A sleeping thread's `wchan` and `syscall` are reused while it has not run; once it wakes
     /// and sleeps in another call, the next read names the new one (never the stale wait).
     func testTheReaderSeesASleepingThreadMoveToAnotherWait() throws {
-        let started = DispatchSemaphore(value: 0), move = DispatchSemaphore(value: 0)
-        let tidBox = NSLock()
-        nonisolated(unsafe) var tid: Int32 = 0
-        let thread = Thread {
-            tidBox.withLock { tid = Int32(frugal_gettid()) }
-            started.signal()
+        let move = DispatchSemaphore(value: 0)
+        let watched = Self.startThread {
             move.wait()                 // futex
             var pause = timespec(tv_sec: 3, tv_nsec: 0)
             nanosleep(&pause, nil)      // nanosleep (or clock_nanosleep)
         }
-        thread.start()
-        started.wait()
-        let watched = tidBox.withLock { tid }
         let reader = try XCTUnwrap(ThreadWaitReader(pid: getpid(), tid: watched))
         // Until it sleeps on the semaphore (a fresh thread may still be on its way there).
         var first = try XCTUnwrap(reader.read())
