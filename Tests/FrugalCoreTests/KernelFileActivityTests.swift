@@ -53,6 +53,30 @@ final class KernelFileActivityTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(good.score), 0.9, good.displayValue)
     }
 
+    /// A save that changed nothing is charged the least a write can store, one block (or the
+    /// whole file when it is shorter), not divided by zero: a 94 B state file saved again in
+    /// willTerminate with the same content read 94× when its JSON keys came out in the same order
+    /// (one run in five) and 1× otherwise. A large file rewritten unchanged still fails.
+    func testASaveThatChangedNothingCountsOneBlock() throws {
+        func resave(size: Int) -> [FileChange] {
+            [FileChange(path: "Library/Application Support/state.json", kind: .created, time: Self.start + Self.s, sizeAfter: size,
+                        bytesWritten: size, existed: false),
+             FileChange(path: "Library/Application Support/state.json", kind: .replaced, time: Self.start + 2 * Self.s, sizeAfter: size,
+                        bytesWritten: size, existed: true,
+                        diff: BlockDiff(blockSize: 4096, changedBlocks: 0, changedBlockBytes: 0, differingBytes: 0))]
+        }
+        let small = try Self.audit(Self.record(resave(size: 94)), "disk.write-changed-portions")
+        XCTAssertEqual(try XCTUnwrap(small.numericValue), 1, accuracy: 1e-9, small.displayValue)
+        XCTAssertTrue(small.displayValue.contains("a write that changed nothing counted as one block"), small.displayValue)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(small.score), 0.9)
+        let large = try Self.audit(Self.record(resave(size: 4 * Self.mib)), "disk.write-changed-portions")
+        XCTAssertEqual(try XCTUnwrap(large.numericValue), 1024, accuracy: 1e-9, large.displayValue)
+        XCTAssertLessThan(try XCTUnwrap(large.score), 0.5)
+        XCTAssertEqual(DiskActivity.leastStored(written: 0, changed: 0), 0, "a close that stored nothing is charged nothing")
+        XCTAssertEqual(DiskActivity.leastStored(written: 10, changed: 10), 10)
+        XCTAssertEqual(DiskActivity.leastStored(written: 8192, changed: 0), 4096)
+    }
+
     func testANewFileIsNoUpdate() throws {
         let created = FileChange(path: "Library/Caches/episode-1.mp3", kind: .created, time: Self.start + Self.s, sizeAfter: 3 * Self.mib,
                                  bytesWritten: 3 * Self.mib, existed: false)

@@ -36,8 +36,8 @@ extension Audits {
                     Evidence(time: analysis.runTime(change.time), description: KernelFileActivity.describe(change))
                 }
                 evidence += journalDetail(disk, analysis) + overflowDetail(kernel)
-                return .value(value, display: "\(DisplayFormat.number(value))× (\(bytes(amplification.written)) written for \(bytes(amplification.changed)) changed)",
-                              evidence: evidence)
+                let floored = kernel.updates.reduce(0) { $0 + $1.changedBytes } < amplification.changed
+                return .value(value, display: amplificationDisplay(value, amplification, floored: floored), evidence: evidence)
             }
             guard disk.writeOperations > 0 else { return .notApplicable(Self.nothingJournaled) }
             guard let amplification = disk.amplification else {
@@ -48,8 +48,8 @@ extension Audits {
                 Evidence(time: analysis.runTime(write.start), durationMs: Double(write.end &- write.start) / 1e6,
                          description: "\(write.operation.rawValue) \(write.path): wrote \(bytes(write.length)), \(bytes(write.changedBytes)) of blocks changed (\(HumanUnits.bytes(Double(write.diff?.differingBytes ?? write.length))) differ) at \(write.callSite)")
             }
-            return .value(value, display: "\(DisplayFormat.number(value))× (\(bytes(amplification.written)) written for \(bytes(amplification.changed)) changed)",
-                          evidence: Array(evidence))
+            let floored = disk.updates.reduce(0) { $0 + $1.changedBytes } < amplification.changed
+            return .value(value, display: amplificationDisplay(value, amplification, floored: floored), evidence: Array(evidence))
         },
         Audit("disk.write-budget") { analysis, metrics in
             if analysis.record.blackBox {
@@ -160,6 +160,13 @@ extension Audits {
         for write in writes { sites[write.callSite, default: 0] += 1 }
         let listed = sites.sorted { $0.value > $1.value }.prefix(5).map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
         return [Evidence(description: "FrugalKit's journal (detail): \(writes.count) write\(writes.count == 1 ? "" : "s") through FileStore, \(bytes(disk.logicalBytesWritten)), from \(listed)")]
+    }
+
+    /// `3× (12 KiB written for 4 KiB changed)`; when a write changed no block and was counted as
+    /// the one block it stored (``DiskActivity/leastStored(written:changed:blockSize:)``), says so.
+    static func amplificationDisplay(_ value: Double, _ amplification: (written: Int, changed: Int), floored: Bool) -> String {
+        "\(DisplayFormat.number(value))× (\(bytes(amplification.written)) written for \(bytes(amplification.changed)) changed"
+            + (floored ? ", a write that changed nothing counted as one block" : "") + ")"
     }
 
     /// Says when the kernel's queue overflowed: the counts are then lower bounds.

@@ -96,11 +96,23 @@ public struct DiskActivity: Sendable {
     /// A new file's first write has nothing to compare with, so it is not counted.
     public var updates: [FileWrite] { contentWrites.filter(\.existed) }
 
-    /// Write amplification of the updates: bytes written and bytes (of blocks) that changed.
+    /// Write amplification of the updates: bytes written and bytes (of blocks) that changed, at
+    /// least one block per update (``leastStored(written:changed:blockSize:)``).
     public var amplification: (written: Int, changed: Int)? {
         let updates = self.updates
         guard !updates.isEmpty else { return nil }
-        return (updates.reduce(0) { $0 + $1.length }, updates.reduce(0) { $0 + $1.changedBytes })
+        return (updates.reduce(0) { $0 + $1.length }, updates.reduce(0) { $0 + Self.leastStored(written: $1.length, changed: $1.changedBytes) })
+    }
+
+    /// The least a write that stores anything could have put on storage for what it changed: its
+    /// changed blocks, and never less than one block, or the whole write when it is shorter.
+    /// Storage writes whole blocks, so an update changes at least one; without this floor a save
+    /// whose bytes all matched (a 94 B settings file saved again unchanged, or with its JSON keys
+    /// in the same order by chance) read as 94× amplification, while the same save with four bytes
+    /// different read as 1×: the ratio jumped on chance, not on how much was rewritten. A large
+    /// file rewritten unchanged still counts its size against one block (4 MiB: 1024×).
+    public static func leastStored(written: Int, changed: Int, blockSize: Int = BlockDiff.defaultBlockSize) -> Int {
+        max(changed, min(written, blockSize))
     }
 
     /// Content writes of cache data made before the app began to quit (`isAtTermination`):

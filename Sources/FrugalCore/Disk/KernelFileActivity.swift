@@ -46,11 +46,13 @@ public struct KernelFileActivity: Sendable {
     /// could have written only what changed.
     public var updates: [FileChange] { writes.filter { $0.existed && $0.kind != .created } }
 
-    /// Write amplification of the updates: bytes put on storage and bytes of the blocks that changed.
+    /// Write amplification of the updates: bytes put on storage and bytes of the blocks that changed
+    /// (at least one block per update, ``DiskActivity/leastStored(written:changed:blockSize:)``).
     public var amplification: (written: Int, changed: Int)? {
         let updates = self.updates
         guard !updates.isEmpty else { return nil }
-        return (updates.reduce(0) { $0 + $1.bytesWritten }, updates.reduce(0) { $0 + $1.changedBytes })
+        return (updates.reduce(0) { $0 + $1.bytesWritten },
+                updates.reduce(0) { $0 + DiskActivity.leastStored(written: $1.bytesWritten, changed: $1.changedBytes) })
     }
 
     /// Bytes put on storage by writes seen at or after `time`.

@@ -14,7 +14,7 @@ extension RuleCatalogue {
         Rule(id: "disk.write-changed-portions", category: .disk, title: "Write only what changed",
              guideSection: fileAccessSection,
              guideQuote: "Write only the portions of the file that changed, and aggregate changes when you can. Avoid writing out the entire file just to change a few bytes.",
-             measures: "write amplification: bytes written ÷ bytes that changed (4 KiB blocks that differ from the previous content), over writes to files that already existed; a file replaced by a rename is written whole", unit: "×",
+             measures: "write amplification: bytes written ÷ bytes that changed (4 KiB blocks that differ from the previous content), over writes to files that already existed; a file replaced by a rename is written whole; each write changed at least one block, or its whole length when shorter (storage writes whole blocks)", unit: "×",
              scoring: .logNormal(good: 2, poor: 16), calibration: rulesProposal, measured: true),
         Rule(id: "disk.write-budget", category: .disk, title: "Stay within a write budget",
              guideSection: fileAccessSection,
