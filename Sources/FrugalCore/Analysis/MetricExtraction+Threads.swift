@@ -1,17 +1,18 @@
-/// The thread-count metric, declared whole in this file: its name, its declaration (unit,
-/// direction, minimum effect) and its extractor. Each thread an app keeps costs a stack, its
+/// The thread-count metric, declared whole in this file as a ``MetricFamily``: its name, its
+/// declaration (unit, direction, minimum effect) and its extractor, with one line in `MetricFamily.all`. Each thread an app keeps costs a stack, its
 /// own wakeups, and scheduler work; a count that grows with use is a pool left unbounded.
 extension MetricName {
     /// The most threads the process had at once, seen in the harness's `/proc` samples.
     public static let threadsPeak = "threads.peak"
 }
 
-extension MetricCatalogue {
-    static let threads: [MetricDefinition] = [
+extension MetricFamily {
+    /// `threads.peak`, with its extractor (``MetricExtraction/threadMetrics(_:_:)``).
+    static let threads = MetricFamily([
         MetricDefinition(MetricName.threadsPeak, unit: "count", direction: .lowerIsBetter,
                          minimumEffect: MinimumEffect(relative: nil, absolute: 2, gating: false,
                                                       reason: "libdispatch sizes its pool to the work and the cores: a thread or two more is the machine (reported, never fails)")),
-    ]
+    ], extract: MetricExtraction.threadMetrics)
 }
 
 extension MetricExtraction {

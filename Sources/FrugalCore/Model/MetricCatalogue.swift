@@ -2,8 +2,9 @@
 /// ``MetricName``), its unit, which way is better, and the smallest change a comparison counts.
 /// Extraction (`MetricExtraction+<Area>.swift`) gives each value with this unit and its source;
 /// comparisons (`ReportComparator`) read the direction and the minimum effect from here, and
-/// `MetricCatalogueTests` hold every extracted metric to its declaration. Adding a metric: its
-/// name in `MetricName`, its line here, its extractor (docs/EXTENDING.md).
+/// `MetricCatalogueTests` hold every extracted metric to its declaration. Adding a metric: one
+/// file with its name, declaration and extractor as a ``MetricFamily``, and its line in
+/// ``MetricFamily/all`` (docs/EXTENDING.md).
 public struct MetricDefinition: Sendable, Equatable {
     /// The metric's name (`area.camelCase`), as in report.json.
     public var name: String
@@ -26,7 +27,8 @@ public struct MetricDefinition: Sendable, Equatable {
 /// The declared metrics, by area.
 public enum MetricCatalogue {
     /// Every metric Frugal reports.
-    public static let all: [MetricDefinition] = cpu + mainThread + lifecycle + run + memory + disk + network + energy + threads
+    public static let all: [MetricDefinition] = cpu + mainThread + lifecycle + run + memory + disk + network + energy
+        + MetricFamily.all.flatMap(\.definitions)
 
     private static let byName: [String: MetricDefinition] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
