@@ -15,12 +15,32 @@ public struct MetricDefinition: Sendable, Equatable {
     /// The smallest change a comparison counts, and whether it gates; nil: reported with a 10 %
     /// threshold, never gating (``MinimumEffectTable/defaultMetric``).
     public var minimumEffect: MinimumEffect?
+    /// Where every value of it comes from (`proc:<pid>/task (sampled)`), when one source gives
+    /// them all; nil where the extractor picks among sources (the older areas' metrics).
+    /// `MetricCatalogueTests` holds each extracted value to it.
+    public var source: String?
+    /// Which runs have it and when it is unavailable instead (apps and programs alike, or apps
+    /// only; "no sample listed the threads"); nil where not declared (the older areas' metrics).
+    public var availability: String?
 
-    public init(_ name: String, unit: String, direction: MetricDirection, minimumEffect: MinimumEffect? = nil) {
+    public init(_ name: String, unit: String, direction: MetricDirection, minimumEffect: MinimumEffect? = nil,
+                source: String? = nil, availability: String? = nil) {
         self.name = name
         self.unit = unit
         self.direction = direction
         self.minimumEffect = minimumEffect
+        self.source = source
+        self.availability = availability
+    }
+
+    /// `value` in the declared unit, from the declared source (one declared, or ``MetricValue/source`` is empty).
+    public func value(_ value: Double) -> MetricValue {
+        MetricValue(value, unit: unit, source: source ?? "")
+    }
+
+    /// Unavailable, with `reason`, in the declared unit and from the declared source.
+    public func unavailable(_ reason: String) -> MetricValue {
+        .unavailable(unit: unit, source: source ?? "", reason: reason)
     }
 }
 
