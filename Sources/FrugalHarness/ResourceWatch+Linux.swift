@@ -313,12 +313,6 @@ final class ResourceWatch: Sendable {
 extension RunSession {
     /// What the bundle's watch saw (its processes gone), or why there was none.
     func finishResourceWatch() -> ResourceTrace? {
-        switch resourceWatch {
-        case .success(let watch)?: return watch.finish()
-        case .failure(let error)?:
-            let bundle = sandbox.root.appendingPathComponent(SandboxLayout.bundle).resolvingSymlinksInPath()
-            return ResourceTrace(files: ResourceWatch.installed(bundle).files, accesses: [], unavailable: "inotify: \(error)")
-        case nil: return nil
-        }
+        watches.finishResources(bundle: sandbox.root.appendingPathComponent(SandboxLayout.bundle))
     }
 }

@@ -49,8 +49,8 @@ public enum RunDemand: Sendable, Equatable {
     /// ``idleTailSeconds`` and terminate; nil otherwise.
     public static func idleTail(of scenario: Scenario) -> Int? {
         let steps = scenario.steps
-        guard steps.count >= 3, steps.last == .terminate, case .wait(let seconds) = steps[steps.count - 2],
-              seconds >= idleTailSeconds else { return nil }
+        guard steps.count >= 3, steps.last == .terminate, steps[steps.count - 2].kind == .wait,
+              steps[steps.count - 2].argument.seconds >= idleTailSeconds else { return nil }
         return steps.count - 2
     }
 

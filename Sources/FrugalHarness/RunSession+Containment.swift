@@ -133,12 +133,10 @@ extension RunSession {
         tornDown = true
         if suspendedByFreezer { containment?.thaw() }
         killEveryProcess()
-        _ = finishWakeupTrace()
-        if case .success(let watcher)? = fileWatcher { _ = watcher.finish() }
-        if case .success(let watch)? = resourceWatch { watch.stop() }
+        watches.stopAll()
         sampler.stop()
         hangWatcher.stop()
-        outsideWatcher?.stop()
+        outsideWatch.current?.stop()
         containment?.remove()
         network?.stop()
         _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: true)

@@ -24,11 +24,7 @@ extension RunSession {
         record.sandboxFiles = SandboxScanner.scan(root: sandbox.root).map {
             DownloadMatcher.markServed($0, root: sandbox.root, requests: record.network?.requests ?? [])
         }
-        switch fileWatcher {
-        case .success(let watcher)?: record.fileChanges = watcher.finish()
-        case .failure(let error)?: record.fileChanges = FileChangeLog(changes: [], unavailable: error.description)
-        case nil: break
-        }
+        if let changes = watches.finishFiles() { record.fileChanges = changes }
     }
 }
 

@@ -10,12 +10,5 @@ extension RunSession {
     }
 
     /// The energy from the first spawn to now (after the last process is reaped), or why not.
-    func endEnergy() -> MeasuredEnergy? {
-        guard let session = energySession else { return nil }
-        energySession = nil
-        switch session {
-        case .success(let meter): return meter.end()
-        case .failure(let reason): return MeasuredEnergy(unavailable: reason.description, source: "powercap:intel-rapl")
-        }
-    }
+    func endEnergy() -> MeasuredEnergy? { watches.endEnergy() }
 }

@@ -7,33 +7,13 @@ import FrugalProbe
 /// cgroup for `home`/`foreground` (SIGSTOP/SIGCONT to every process without one), sends SIGTERM
 /// then SIGKILL for `terminate`, and a configured signal for `memoryWarning` and `input` (frugal.yml's
 /// `memoryWarningSignal`, `inputSignal`). Steps that need an event loop the harness can reach
-/// (`interrupt`, `notify`, and `input` without a signal) are recorded as not applicable.
+/// (`interrupt`, `notify`, and `input` without a signal) are recorded as not applicable. Each
+/// kind's `StepPerformer` (`Steps/`) routes here for a program.
 extension RunSession {
-    func performProgramStep(_ step: ScenarioStep, index: Int, start: UInt64) {
-        guard step.kind.appliesToBlackBox else {
-            record(step, index: index, start: start,
-                   problem: "not applicable to a black-box program: it has no FrugalKit event loop for the harness to deliver \(step) to")
-            return
-        }
-        switch step {
-        case .launch:
-            systemEvents.append(WorkloadEvent(time: process.spawnTime, body: .stateChanged(StateChange(from: .notRunning, to: .active))))
-            record(.launch, index: index, start: start)
-        case .wait(let seconds): wait(seconds, index: index, start: start)
-        case .home: programHome(index: index, start: start)
-        case .foreground: programForeground(index: index, start: start)
-        case .terminate: programTerminate(index: index, start: start)
-        case .kill: programKill(index: index, start: start)
-        case .relaunch: programRelaunch(index: index, start: start)
-        case .memoryWarning(let level): programMemoryWarning(level, index: index, start: start)
-        case .pressure(let limit): pressure(limit: limit, index: index, start: start)
-        case .balloon(let bytes): balloon(bytes: bytes, index: index, start: start)
-        case .network(let profile): network(profile, index: index, start: start)
-        case .fault(let kind): fault(kind, index: index, start: start)
-        case .input(let kind): programInput(kind, index: index, start: start)
-        case .interrupt, .notify:
-            break // refused above: `StepKind.appliesToBlackBox` is false for both
-        }
+    /// A program's launch: it was started with the session; the step marks it active.
+    func programLaunch(index: Int, start: UInt64) {
+        systemEvents.append(WorkloadEvent(time: process.spawnTime, body: .stateChanged(StateChange(from: .notRunning, to: .active))))
+        record(.launch, index: index, start: start)
     }
 
     /// The background: the program is told nothing (no signal means "background" to any Linux
@@ -48,7 +28,7 @@ extension RunSession {
     /// SIGSTOP, and samples it from outside once it is stopped.
     func suspendProgram() {
         hangWatcher.setPaused(true)
-        outsideWatcher?.setPaused(true)
+        outsideWatch.current?.setPaused(true)
         var sample: ProcessSample?
         if let containment, containment.freeze() {
             suspension.froze()
@@ -62,7 +42,7 @@ extension RunSession {
         guard let sample else {
             suspension.thawed()
             hangWatcher.setPaused(false)
-            outsideWatcher?.setPaused(false)
+            outsideWatch.current?.setPaused(false)
             return
         }
         recordSuspension(sample)
@@ -76,9 +56,9 @@ extension RunSession {
         } else {
             signalEveryProcess(SIGCONT)
         }
-        outsideWatcher?.setPaused(false)
+        outsideWatch.current?.setPaused(false)
         // Back in the foreground the user is waiting: a blocked main thread now is a hang.
-        outsideWatcher?.expectResponse(until: MonotonicClock.now() + Self.nanoseconds(1))
+        outsideWatch.current?.expectResponse(until: MonotonicClock.now() + Self.nanoseconds(1))
     }
 
     func programForeground(index: Int, start: UInt64) {
@@ -91,7 +71,7 @@ extension RunSession {
     func programTerminate(index: Int, start: UInt64) {
         if isSuspended { endSuspension(endedBy: "terminate", continueProcess: true) }
         ending.requestTerminate()
-        outsideWatcher?.expectResponse(until: start + Self.nanoseconds(options.terminateWatchdog))
+        outsideWatch.current?.expectResponse(until: start + Self.nanoseconds(options.terminateWatchdog))
         signalEveryProcess(SIGTERM)
         var problem: String?
         let deadline = start + Self.nanoseconds(options.terminateWatchdog)
@@ -132,7 +112,7 @@ extension RunSession {
             return
         }
         sequence += 1
-        outsideWatcher?.expectResponse(until: start + Self.nanoseconds(1))
+        outsideWatch.current?.expectResponse(until: start + Self.nanoseconds(1))
         let (_, problem) = deliverWarning(level, origin: "scenario", sequence: sequence)
         record(.memoryWarning(level: level), index: index, start: start, problem: problem)
     }
@@ -146,7 +126,7 @@ extension RunSession {
                    problem: "not applicable: no input signal is configured for this program (frugal.yml inputSignal); it has no FrugalKit event loop for the harness to deliver input(\(kind)) to")
             return
         }
-        outsideWatcher?.expectResponse(until: start + Self.nanoseconds(1))
+        outsideWatch.current?.expectResponse(until: start + Self.nanoseconds(1))
         var problem: String?
         do {
             try SystemCall.retrying("kill", subject: "\(process.pid)") { Glibc.kill(process.pid, signal) }
@@ -201,9 +181,9 @@ extension RunSession {
         process.closeControl()
         let group = containment
         let root = process.pid
-        outsideWatcher = OutsideHangWatcher(root: root, members: {
+        outsideWatch.start(OutsideHangWatcher(root: root, members: {
             group?.pids ?? ProcessGroupScan.members(ofGroup: root)
-        }, interval: Self.outsideWatchInterval)
+        }, interval: Self.outsideWatchInterval))
     }
 
     /// 25 ms: a tenth of the hang limit, so a 250 ms stretch is seen to within 10%.
@@ -211,14 +191,6 @@ extension RunSession {
 
     /// Black-box facts for the record: the main thread's hangs seen from outside.
     func recordProgramFacts(into record: inout RunRecord) {
-        guard !outsideWatches.isEmpty else { return }
-        record.outsideWatch = OutsideWatchFacts(hangs: outsideWatches.flatMap(\.hangs),
-                                                longestBusyMs: Double(outsideWatches.map(\.longestBusyNanoseconds).max() ?? 0) / 1e6,
-                                                samples: outsideWatches.reduce(0) { $0 + $1.samples },
-                                                unreadable: Array(Set(outsideWatches.flatMap(\.unreadable))).sorted(),
-                                                intervalSeconds: Self.outsideWatchInterval,
-                                                longestWait: outsideWatches.compactMap(\.longestWait).max { $0.milliseconds < $1.milliseconds },
-                                                mainThreads: outsideWatches.flatMap(\.mainThreads),
-                                                startups: outsideWatches.compactMap(\.startup))
+        record.outsideWatch = outsideWatch.facts(intervalSeconds: Self.outsideWatchInterval)
     }
 }

@@ -14,42 +14,13 @@ extension RunSession {
         if let token = interruptionToken { options.interruption.unregister(token) }
         interruptionToken = nil
         endStragglers(mainExit: exit.time)
-        if let outsideWatcher {
-            outsideWatcher.stop(exitTime: exit.time)
-            outsideWatches.append(outsideWatcher.result)
-            self.outsideWatcher = nil
-        }
+        outsideWatch.end(exitTime: exit.time)
         sampler.stop()
         reader.waitForEnd(until: clock.now() + Self.nanoseconds(2))
         hangWatcher.stop()
         // Read once the process is reaped: the kernel folds a child's inherited counts into its
         // parent's counter when the child exits.
-        if let session = hardwareSession {
-            let reading: HardwareCounterReading
-            switch session {
-            case .success(let counters):
-                reading = counters.read()
-                counters.close()
-            case .failure(let reason):
-                reading = HardwareCounterReading(unavailable: reason.description)
-            }
-            hardwareTotal = hardwareTotal.map { $0.adding(reading) } ?? reading
-            hardwareSession = nil
-        }
-        if let session = syncSession {
-            let facts: SyncCallFacts
-            switch session {
-            case .success(let counters):
-                let counts = counters.read()
-                counters.close()
-                facts = counts.map { SyncCallFacts(fsync: $0[0], fdatasync: $0[1], syncFileRange: $0[2]) }
-                    ?? SyncCallFacts(unavailable: "reading the tracepoint counters failed")
-            case .failure(let reason):
-                facts = SyncCallFacts(unavailable: reason.description)
-            }
-            syncTotal = syncTotal.map { $0.adding(facts) } ?? facts
-            syncSession = nil
-        }
+        counters.fold()
         if let failure = reader.failure, outcome == nil {
             // What the app wrote after the failure was never seen: no verdict can rest on it.
             ending.decide(.harnessError, detail: failure)
@@ -129,8 +100,8 @@ extension RunSession {
         record.memory = memoryFacts
         record.threadEvidence = processes.flatMap(\.threads)
         if isBlackBox { recordProgramFacts(into: &record) }
-        record.hardwareCounters = hardwareTotal
-        record.syncCalls = syncTotal
+        record.hardwareCounters = counters.hardwareTotal
+        record.syncCalls = counters.syncTotal
         record.wakeups = finishWakeupTrace()
         record.measuredEnergy = endEnergy()
         return record

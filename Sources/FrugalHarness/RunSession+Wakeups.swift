@@ -15,13 +15,6 @@ extension RunSession {
     }
 
     /// Stops the tracer and attributes the wakeups it saw; nil when the run was not traced or
-    /// the trace was already finished (teardown calls this too).
-    func finishWakeupTrace() -> WakeupAttribution? {
-        guard let tracer = wakeupTracer else { return nil }
-        wakeupTracer = nil
-        switch tracer {
-        case .success(let tracer): return tracer.finish()
-        case .failure(let reason): return .unavailable(reason.description)
-        }
-    }
+    /// the trace was already finished.
+    func finishWakeupTrace() -> WakeupAttribution? { watches.finishWakeups() }
 }

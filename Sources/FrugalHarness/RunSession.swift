@@ -6,7 +6,8 @@ import FrugalProbe
 /// One workload being driven through a scenario: its current process, event stream and sampler,
 /// the processes before it (a relaunch starts a new one in the same sandbox), and what has
 /// happened so far. Each step kind is carried out by a method; areas add their steps in
-/// extensions (`RunSession+Lifecycle.swift`, ...), and `perform(_:index:)` routes.
+/// extensions (`RunSession+Lifecycle.swift`, ...), and `perform(_:index:)` finds the kind's
+/// `StepPerformer` (`Steps/`).
 final class RunSession {
     let options: HarnessOptions
     let plan: RunPlan
@@ -82,25 +83,17 @@ final class RunSession {
     /// Whether the current suspension is the cgroup freezer's (else SIGSTOP).
     var suspendedByFreezer: Bool { suspension.isFrozen }
     /// The black-box program's main thread watched from outside (`OutsideHangWatcher.swift`), and
-    /// what the watchers of its ended processes saw.
-    var outsideWatcher: OutsideHangWatcher?
-    /// The current process's hardware counters, and the finished processes' counts together.
-    var hardwareSession: Result<any HardwareCounterSession, HardwareCountersUnavailable>?
-    var hardwareTotal: HardwareCounterReading?
-    /// A program's sync-call counters (black boxes only), and the finished processes' counts.
-    var syncSession: Result<SyncCallSession, HardwareCountersUnavailable>?
-    var syncTotal: SyncCallFacts?
-    /// The run's wakeup tracer on its cgroup, or why there is none; nil once finished or when not asked for.
-    var wakeupTracer: Result<WakeupTracer, WakeupTraceUnavailable>?
-    /// The machine's energy reading from before the first spawn (`RunSession+Energy.swift`).
-    var energySession: Result<any EnergyMeterSession, HardwareCountersUnavailable>?
-    var outsideWatches: [OutsideWatchResult] = []
+    /// what the watchers of its ended processes saw (`OutsideWatchLog.swift`).
+    var outsideWatch = OutsideWatchLog()
+    /// The current process's hardware and sync-call counters (sync calls: black boxes only), and
+    /// the finished processes' counts together: changed only through its transitions
+    /// (`ProcessCounters.swift`).
+    var counters = ProcessCounters()
     var tornDown = false
-    /// The sandbox's file writes as the kernel shows them (RunSession+Disk).
-    var fileWatcher: Result<SandboxFileWatcher, SystemCallError>?
-    /// The watch of the bundle's resource files (`ResourceWatch+Linux.swift`), or why there is none;
-    /// nil for an in-memory app.
-    let resourceWatch: Result<ResourceWatch, SystemCallError>?
+    /// The sandbox's file writes, the bundle's resource reads, the wakeup tracer and the energy
+    /// counter, from before the first exec to the end: started and ended only through its
+    /// transitions (`RunWatches.swift`).
+    var watches: RunWatches
 
     /// `launchArguments` is the program's argv for a black-box run (its path resolved).
     init(plan: RunPlan, workload: String, options: HarnessOptions, launchArguments: [String]? = nil,
@@ -166,32 +159,33 @@ final class RunSession {
             throw error
         }
         self.network = network
-        fileWatcher = SandboxFileWatcher.start(root: sandbox.root)
+        let fileWatcher = SandboxFileWatcher.start(root: sandbox.root)
         memory = memoryFirst ?? MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure,
                                                pressureStallGroup: containment?.kind == .v2 ? containment?.path : nil)
-        energySession = Self.beginEnergy(options: options, launcher: launcher)
+        let energySession = Self.beginEnergy(options: options, launcher: launcher)
         let groupSyncs = Self.attachSyncCountersToGroup(blackBox: isBlackBox, containment: containment)
-        syncSession = groupSyncs
-        if options.traceWakeups { wakeupTracer = Self.startWakeupTracer(containment: containment, containmentUnavailable: containmentUnavailable) }
+        let wakeupTracer = options.traceWakeups
+            ? Self.startWakeupTracer(containment: containment, containmentUnavailable: containmentUnavailable) : nil
         // Watched before the first exec: what the app reads at launch is the point.
         var groupMembers: (@Sendable () -> [pid_t])?
         if let group = containment { groupMembers = { group.pids } }
-        resourceWatch = launcher.startsSystemProcesses
-            ? ResourceWatch.start(bundle: sandbox.root.appendingPathComponent(SandboxLayout.bundle), members: groupMembers)
-            : nil
+        var started = RunWatches(files: fileWatcher,
+                                  resources: launcher.startsSystemProcesses
+                                     ? ResourceWatch.start(bundle: sandbox.root.appendingPathComponent(SandboxLayout.bundle), members: groupMembers)
+                                     : nil,
+                                  wakeups: wakeupTracer, energy: energySession)
+        watches = started
         do {
             // Without counters on the group, the per-process ones are attached to the held process.
-            let pidSyncs: Result<SyncCallSession, HardwareCountersUnavailable>?
-            (process, reader, sampler, hangWatcher, hardwareSession, pidSyncs) =
+            let hardware: ProcessCounters.Hardware?, pidSyncs: ProcessCounters.Syncs?
+            (process, reader, sampler, hangWatcher, hardware, pidSyncs) =
                 try Self.spawn(arguments: self.launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
                                options: options, sandbox: sandbox, network: network, memory: memory, containment: containment,
                                launcher: launcher, clock: clock, countSyncs: isBlackBox && groupSyncs == nil)
-            syncSession = groupSyncs ?? pidSyncs
+            counters.attach(hardware: hardware, syncs: groupSyncs ?? pidSyncs)
         } catch {
-            if case .success(let watch)? = resourceWatch { watch.stop() }
-            if case .success(let counters)? = syncSession { counters.close() }
-            if case .success(let tracer)? = wakeupTracer { _ = tracer.finish() }
-            if case .success(let watcher)? = fileWatcher { _ = watcher.finish() }
+            started.stopAll()
+            if case .success(let syncs)? = groupSyncs { syncs.close() }
             network?.stop()
             sandbox.remove()
             _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
@@ -201,7 +195,7 @@ final class RunSession {
         }
         registerForInterruption()
         currentProcess.value = (process, sampler)
-        if case .success(let watch)? = resourceWatch { watch.follow(process.pid) }
+        watches.follow(process.pid)
         if isBlackBox { startProgramWatch() }
         if !isBlackBox || programMemoryWarningSignal != nil { startMemoryMonitoring() }
     }
@@ -231,13 +225,18 @@ final class RunSession {
     func respawn() throws {
         try archiveCurrentProcess()
         let groupSyncs = Self.attachSyncCountersToGroup(blackBox: isBlackBox, containment: containment)
-        let pidSyncs: Result<SyncCallSession, HardwareCountersUnavailable>?
-        (process, reader, sampler, hangWatcher, hardwareSession, pidSyncs) =
-            try Self.spawn(arguments: launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
-                           options: options, sandbox: sandbox, network: network, memory: memory, containment: containment,
-                           launcher: launcher, clock: clock, countSyncs: isBlackBox && groupSyncs == nil)
-        syncSession = groupSyncs ?? pidSyncs
-        if case .success(let watch)? = resourceWatch { watch.follow(process.pid) }
+        let hardware: ProcessCounters.Hardware?, pidSyncs: ProcessCounters.Syncs?
+        do {
+            (process, reader, sampler, hangWatcher, hardware, pidSyncs) =
+                try Self.spawn(arguments: launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
+                               options: options, sandbox: sandbox, network: network, memory: memory, containment: containment,
+                               launcher: launcher, clock: clock, countSyncs: isBlackBox && groupSyncs == nil)
+        } catch {
+            if case .success(let syncs)? = groupSyncs { syncs.close() }
+            throw error
+        }
+        counters.attach(hardware: hardware, syncs: groupSyncs ?? pidSyncs)
+        watches.follow(process.pid)
         if isBlackBox { startProgramWatch() }
         registerForInterruption()
         currentProcess.value = (process, sampler)
@@ -249,31 +248,23 @@ final class RunSession {
     /// cannot overflow whatever a scenario or an option says (∞, 1e300, NaN is 0).
     static func nanoseconds(_ seconds: Double) -> UInt64 { min(UInt64(saturating: seconds * 1e9), 1_000_000_000_000_000_000) }
 
-    /// Carries out one step; sets `stopped` when the scenario cannot go on.
+    /// Carries out one step by its kind's ``StepPerformer``; sets `stopped` when the scenario
+    /// cannot go on.
     func perform(_ step: ScenarioStep, index: Int) {
-        if case .success(let watch)? = resourceWatch { watch.settle() }
+        watches.settle()
         let start = index == 0 ? process.spawnTime : clock.now()
-        if isBlackBox {
-            performProgramStep(step, index: index, start: start)
+        guard let performer = StepPerformer.of(step.kind) else {
+            // Refused at the start of the run (`ScenarioRunner`); a session driven directly says so.
+            record(step, index: index, start: start, problem: "this build of frugal cannot carry out a \(step.kind.name) step")
             return
         }
-        switch step {
-        case .launch: launch(index: index, start: start)
-        case .wait(let seconds): wait(seconds, index: index, start: start)
-        case .input(let kind): input(kind, index: index, start: start)
-        case .terminate: terminate(index: index, start: start)
-        case .interrupt(let seconds): interrupt(seconds, index: index, start: start)
-        case .home: home(index: index, start: start)
-        case .foreground: foreground(index: index, start: start)
-        case .kill: killStep(index: index, start: start)
-        case .relaunch: relaunch(index: index, start: start)
-        case .notify(let name): notify(name, index: index, start: start)
-        case .network(let profile): network(profile, index: index, start: start)
-        case .fault(let kind): fault(kind, index: index, start: start)
-        case .memoryWarning(let level): memoryWarning(level, index: index, start: start)
-        case .pressure(let limit): pressure(limit: limit, index: index, start: start)
-        case .balloon(let bytes): balloon(bytes: bytes, index: index, start: start)
+        guard isBlackBox else { return performer.app(self, step, index, start) }
+        guard let program = performer.program else {
+            record(step, index: index, start: start,
+                   problem: "not applicable to a black-box program: it has no FrugalKit event loop for the harness to deliver \(step) to")
+            return
         }
+        program(self, step, index, start)
     }
 
     /// Whether the scenario can go on to `step`: a process killed by the scenario can be relaunched.

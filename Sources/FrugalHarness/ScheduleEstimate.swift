@@ -61,7 +61,8 @@ public struct ScheduleEstimate: Sendable {
     /// The closing wait a run lets the machine go at (``RunDemand/idleTail(of:)``), scaled; 0
     /// without one.
     func closingIdle(_ scenario: Scenario) -> Double {
-        guard let idle = RunDemand.idleTail(of: scenario), case .wait(let wait) = scenario.steps[idle] else { return 0 }
+        guard let idle = RunDemand.idleTail(of: scenario), scenario.steps[idle].kind == .wait else { return 0 }
+        let wait = scenario.steps[idle].argument.seconds
         return wait * scale
     }
 

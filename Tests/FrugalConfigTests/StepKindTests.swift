@@ -5,7 +5,7 @@ import FrugalCore
 
 /// Every step kind is declared once (`StepKind`): each one, enumerated from the registry, reads
 /// from a frugal.yml into the step it declares, writes back to the same JSON, and says what it is.
-/// A kind whose `ScenarioStep.parts` line or Codable form drifted from its declaration fails here.
+/// A kind whose factory or Codable form drifted from its declaration fails here.
 final class StepKindTests: XCTestCase {
     /// An argument of `kind`'s form that its own check accepts, and how frugal.yml writes it.
     func sample(_ kind: StepKind) throws -> (argument: StepArgument, yaml: String) {
@@ -28,11 +28,11 @@ final class StepKindTests: XCTestCase {
     }
 
     func testEveryKindRoundTripsThroughFrugalYml() throws {
-        XCTAssertEqual(StepKind.all.count, 15, "a kind was added or lost: update this count with the new kind's test")
+        XCTAssertEqual(StepKind.all.count, 16, "a kind was added or lost: update this count with the new kind's test")
         for kind in StepKind.all {
             let (argument, yaml) = try sample(kind)
             let expected = try XCTUnwrap(kind.step(argument), "\(kind.name) cannot be built from its own form")
-            XCTAssertEqual(expected.kind.name, kind.name, "ScenarioStep.parts maps \(kind.name)'s case to another kind")
+            XCTAssertEqual(expected.kind.name, kind.name, "\(kind.name) builds a step of another kind")
             XCTAssertEqual(expected.argument, argument, kind.name)
             let line = kind.form == .none ? kind.name : "\(kind.name): \(yaml)"
             let read = try parse(["launch", line, "terminate"])
@@ -92,5 +92,30 @@ final class StepKindTests: XCTestCase {
         XCTAssertThrowsError(try parse(["launch", "network: nowhere"])) { error in
             XCTAssertTrue("\(error)".contains("unknown network profile 'nowhere'"), "\(error)")
         }
+    }
+
+    /// `mark: NAME` (the kind added through the one-declaration path): read from frugal.yml into
+    /// a step of its own, drawn with its name, and refused when its name is no label.
+    func testAMarkIsANamedLabelOnTheTimeline() throws {
+        let read = try parse(["launch", "mark: after-sync", "terminate"])
+        XCTAssertEqual(read, [.launch, .mark("after-sync"), .terminate])
+        XCTAssertEqual(read[1].description, "mark(after-sync)")
+        XCTAssertFalse(StepKind.mark.isTimingJudged)
+        XCTAssertTrue(StepKind.mark.appliesToBlackBox)
+        XCTAssertEqual(StepKind.mark.label, .argument(prefix: "mark "))
+        for bad in ["\"\"", String(repeating: "m", count: StepKind.maximumMarkLength + 1), "\"two\\nlines\""] {
+            XCTAssertThrowsError(try parse(["launch", "mark: \(bad)"]), bad) { error in
+                XCTAssertTrue("\(error)".contains("a mark's name is 1 to 64 characters"), "\(error)")
+            }
+        }
+        XCTAssertNil(StepKind.mark.problem(with: .text(String(repeating: "m", count: StepKind.maximumMarkLength))))
+    }
+
+    /// A step holds an argument of its kind's form only: the one way to build one from values checks it.
+    func testAStepRefusesAnArgumentOfAnotherForm() {
+        XCTAssertNil(ScenarioStep(kind: .wait, argument: .text("soon")))
+        XCTAssertNil(ScenarioStep(kind: .launch, argument: .seconds(1)))
+        XCTAssertEqual(ScenarioStep(kind: .wait, argument: .seconds(1)), .wait(seconds: 1))
+        XCTAssertNotEqual(ScenarioStep.input(kind: "tap"), .notify(name: "tap"), "same argument, other kind")
     }
 }

@@ -24,6 +24,30 @@ final class MetricCatalogueTests: XCTestCase {
                 continue
             }
             XCTAssertEqual(value.unit, definition.unit, "\(name)'s unit")
+            if let source = definition.source { XCTAssertEqual(value.source, source, "\(name)'s source") }
+        }
+    }
+
+    /// A metric declared as a ``MetricFamily`` is declared whole: its source and when it is
+    /// available are part of the declaration, and the family's extractor gives each of its
+    /// metrics (a value or unavailable with a reason, never missing), with and without samples.
+    func testEachFamilyDeclaresItsSourceAndAvailabilityAndGivesEveryMetric() {
+        XCTAssertFalse(MetricFamily.all.isEmpty)
+        var empty = RunAnalysisTests.record()
+        empty.samples = []
+        for family in MetricFamily.all {
+            for definition in family.definitions {
+                XCTAssertFalse(definition.source?.isEmpty ?? true, "\(definition.name) declares no source")
+                XCTAssertFalse(definition.availability?.isEmpty ?? true, "\(definition.name) declares no availability")
+                XCTAssertEqual(MetricCatalogue.named(definition.name), definition, "\(definition.name) is in the catalogue as declared")
+                for record in [RunAnalysisTests.record(), empty] {
+                    var metrics: [String: MetricValue] = [:]
+                    family.extract(RunAnalysis(record), &metrics)
+                    let value = metrics[definition.name]
+                    XCTAssertNotNil(value, "\(definition.name) not given by its family's extractor")
+                    if let value, value.value == nil { XCTAssertFalse(value.unavailable?.isEmpty ?? true, "\(definition.name): no value and no reason") }
+                }
+            }
         }
     }
 

@@ -455,14 +455,14 @@ final class ProgramMemoryWarningTests: XCTestCase {
             .run(RunPlan(target: .command(["sh", "-c", script]), scenario: scenario, repetition: 1))
         defer { configured.sandboxPath.map { try? FileManager.default.removeItem(atPath: $0) } }
         XCTAssertEqual(configured.outcome, .completed, configured.outcomeDetail ?? "")
-        let warning = try XCTUnwrap(configured.steps.first { if case .memoryWarning = $0.step { return true }; return false })
+        let warning = try XCTUnwrap(configured.steps.first { $0.step.kind == .memoryWarning })
         XCTAssertNil(warning.problem)
         XCTAssertEqual(configured.memory?.deliveries.count, 1)
         XCTAssertTrue(configured.sandboxFiles?.contains { $0.path.hasSuffix("warned") } ?? false,
                       "the program got SIGUSR1: \(configured.sandboxFiles?.map(\.path) ?? [])")
 
         let plain = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", script]), scenario: scenario, repetition: 1))
-        let step = try XCTUnwrap(plain.steps.first { if case .memoryWarning = $0.step { return true }; return false })
+        let step = try XCTUnwrap(plain.steps.first { $0.step.kind == .memoryWarning })
         XCTAssertTrue(step.problem?.contains("not applicable") ?? false, step.problem ?? "no problem recorded")
         XCTAssertEqual(plain.outcome, .completed, "the program was not killed by a signal it does not expect")
     }

@@ -18,7 +18,7 @@ final class KernelFileEvidenceTests: XCTestCase {
     }
 
     /// The scenario's input steps: one edit each.
-    static var edits: Int { ScenarioCatalogue.diskSession.steps.filter { if case .input = $0 { return true } else { return false } }.count }
+    static var edits: Int { ScenarioCatalogue.diskSession.steps.filter { $0.kind == .input }.count }
 
     func testFoundationWritesAreSeenWriteByWrite() throws {
         let record = try Self.record()

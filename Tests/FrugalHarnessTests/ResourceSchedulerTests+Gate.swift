@@ -41,7 +41,7 @@ final class ResourceSchedulerGateTests: XCTestCase {
             defer { log.run(plan.workloadName, start: began, end: Date()) }
             try plan.performSteps(shouldStop: { _, _ in interruption.signal != nil }) { index, step in
                 let stepStart = Date()
-                if case .wait(let seconds) = step { Thread.sleep(forTimeInterval: seconds) } else { Thread.sleep(forTimeInterval: stepSeconds) }
+                if step.kind == .wait { Thread.sleep(forTimeInterval: step.argument.seconds) } else { Thread.sleep(forTimeInterval: stepSeconds) }
                 log.add(Interval(workload: plan.workloadName, index: index, step: step, start: stepStart, end: Date(), demand: plan.demand))
                 if let throwing, throwing.workload == plan.workloadName, throwing.index == index { throw StepFailed() }
             }
@@ -109,7 +109,7 @@ final class ResourceSchedulerGateTests: XCTestCase {
         XCTAssertEqual(runs.count, 3)
         XCTAssertLessThan(runs[1].start, runs[0].end, "the second gated run waited for the first to end")
         // And a wait of one run does overlap a judged step of another: what the gate allows.
-        let waits = log.intervals.filter { if case .wait = $0.step { return true } else { return false } }
+        let waits = log.intervals.filter { $0.step.kind == .wait }
         XCTAssertTrue(waits.contains { wait in judged.contains { $0.workload != wait.workload && $0.overlaps(wait) } },
                       "no run's wait overlapped another's judged step")
     }

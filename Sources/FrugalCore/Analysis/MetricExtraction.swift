@@ -103,11 +103,12 @@ public enum MetricExtraction {
     }
 
     /// Metrics of each area (disk, memory, network, lifecycle), each defined in its own
-    /// `MetricExtraction+<Area>.swift`. They run for black-box runs too, so each must say
-    /// "unavailable" itself where its facts are missing.
+    /// `MetricExtraction+<Area>.swift`, then each ``MetricFamily``'s. They run for black-box runs
+    /// too, so each must say "unavailable" itself where its facts are missing.
     static let areaMetrics: [@Sendable (RunAnalysis, inout [String: MetricValue]) -> Void] = [diskMetrics, lifecycleMetrics, networkMetrics,
                                                                                               memoryMetrics, hardwareMetrics,
-                                                                                              mainThreadHardwareMetrics, measuredEnergyMetrics, threadMetrics]
+                                                                                              mainThreadHardwareMetrics, measuredEnergyMetrics]
+        + MetricFamily.all.map(\.extract)
 
     /// The app's peak resident size: the largest `VmHWM` seen from outside (it only rises, so the
     /// last sample of each process holds its peak up to then). Not `wait4`'s `ru_maxrss`: glibc's

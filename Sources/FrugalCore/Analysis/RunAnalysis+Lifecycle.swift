@@ -125,7 +125,7 @@ extension RunAnalysis {
     /// back to waiting, the app is not answering its user.
     public var resumes: [Resume] {
         record.steps.compactMap { step -> Resume? in
-            guard case .foreground = step.step, step.problem == nil else { return nil }
+            guard step.step.kind == .foreground, step.problem == nil else { return nil }
             guard let active = handlers.first(where: { $0.name == "didBecomeActive" && $0.start >= step.start }) else { return nil }
             var end = active.end
             for handler in handlers.filter({ $0.start >= active.end }).sorted(by: { $0.start < $1.start }) {

@@ -17,7 +17,7 @@ extension RunAnalysis {
         var intervals = (record.memory?.deliveries ?? []).filter { $0.level != .normal }
             .map { (start: $0.time, end: $0.time &+ window, reason: BusyReason.harnessSignal) }
         for step in record.steps where step.problem == nil {
-            if case .input = step.step { intervals.append((step.start, step.start &+ window, .harnessSignal)) }
+            if step.step.kind == .input { intervals.append((step.start, step.start &+ window, .harnessSignal)) }
         }
         return intervals
     }

@@ -50,7 +50,7 @@ extension RunAnalysis {
     /// send to the main thread's return to idle, within the time before the next input.
     public var inputResponses: [InputResponse] {
         let inputs: [(kind: String, time: UInt64)] = record.steps.compactMap { step in
-            if case .input(let kind) = step.step { return (kind, step.start) }
+            if step.step.kind == .input, let kind = step.step.argument.text { return (kind, step.start) }
             return nil
         }
         let sorted = handlers.sorted { $0.start < $1.start }
@@ -84,7 +84,7 @@ extension RunAnalysis {
     /// would have waited as long. Each is (start, busy ns, handler names).
     public var unpromptedHangs: [(start: UInt64, end: UInt64, busyNanoseconds: UInt64, handlers: [String])] {
         let inputTimes = record.steps.compactMap { step -> UInt64? in
-            if case .input = step.step { return step.start }
+            if step.step.kind == .input { return step.start }
             return nil
         }
         // A handler that began and never returned (a watchdog killed the app inside it) kept the

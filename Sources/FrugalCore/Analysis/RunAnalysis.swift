@@ -45,12 +45,12 @@ public struct RunAnalysis: Sendable {
         self.counters = counters
         self.launchNanoseconds = firstAck.map { $0 >= record.startTime ? $0 - record.startTime : 0 }
         self.inactivePhases = record.steps.compactMap { step in
-            guard case .interrupt = step.step, let startSample = step.sampleAtStart, let endSample = step.sampleAtEnd,
+            guard step.step.kind == .interrupt, let startSample = step.sampleAtStart, let endSample = step.sampleAtEnd,
                   step.problem == nil else { return nil }
             return Phase(start: startSample.time, end: endSample.time, startSample: startSample, endSample: endSample)
         }
         self.idlePhases = record.steps.compactMap { step in
-            guard case .wait = step.step, let startSample = step.sampleAtStart, let endSample = step.sampleAtEnd,
+            guard step.step.kind == .wait, let startSample = step.sampleAtStart, let endSample = step.sampleAtEnd,
                   step.problem == nil else { return nil }
             return Phase(start: startSample.time, end: endSample.time, startSample: startSample, endSample: endSample)
         }

@@ -161,7 +161,7 @@ extension Audits {
     /// The times of the scenario's `input` steps, seconds since exec: what the user asked for.
     static func inputTimes(_ analysis: RunAnalysis) -> [Double] {
         analysis.record.steps.compactMap { step in
-            if case .input = step.step { return analysis.runTime(step.start) }
+            if step.step.kind == .input { return analysis.runTime(step.start) }
             return nil
         }
     }

@@ -46,6 +46,6 @@ extension RunAnalysis {
     /// Nil for an app (its `willTerminate` handler says when).
     public var programTerminationStart: UInt64? {
         guard record.blackBox else { return nil }
-        return record.steps.first { if case .terminate = $0.step { return true } else { return false } }?.start
+        return record.steps.first { $0.step.kind == .terminate }?.start
     }
 }

@@ -123,19 +123,13 @@ public struct MemoryAnalysis: Sendable {
         var ends: [(time: UInt64, anonymous: Int)] = []
         var pending = false
         for step in record.steps {
-            if step.step.name == "foreground" {
+            if step.step.kind == .foreground || step.step == .input(kind: cycleInput) {
                 pending = true
-                continue
-            }
-            switch step.step {
-            case .input(let kind) where kind == cycleInput:
-                pending = true
-            case .wait:
+            } else if step.step.kind == .wait {
                 if pending, let sample = step.sampleAtStart, let memory = sample.memory {
                     ends.append((sample.time, memory.anonymousBytes))
                 }
                 pending = false
-            default: break
             }
         }
         return ends

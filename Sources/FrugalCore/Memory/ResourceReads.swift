@@ -76,7 +76,7 @@ extension RunRecord {
     /// the run when the scenario has none). What the app read before it, it read at launch or
     /// on its own: the guide's prefetching.
     public var firstInputTime: UInt64 {
-        steps.first { if case .input = $0.step { return true } else { return false } }?.start ?? endTime
+        steps.first { $0.step.kind == .input }?.start ?? endTime
     }
 
     /// The scenario step under way at `time`, as the report names it (`input(show)`), if any.

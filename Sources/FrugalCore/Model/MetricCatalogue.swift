@@ -2,8 +2,9 @@
 /// ``MetricName``), its unit, which way is better, and the smallest change a comparison counts.
 /// Extraction (`MetricExtraction+<Area>.swift`) gives each value with this unit and its source;
 /// comparisons (`ReportComparator`) read the direction and the minimum effect from here, and
-/// `MetricCatalogueTests` hold every extracted metric to its declaration. Adding a metric: its
-/// name in `MetricName`, its line here, its extractor (docs/EXTENDING.md).
+/// `MetricCatalogueTests` hold every extracted metric to its declaration. Adding a metric: one
+/// file with its name, declaration and extractor as a ``MetricFamily``, and its line in
+/// ``MetricFamily/all`` (docs/EXTENDING.md).
 public struct MetricDefinition: Sendable, Equatable {
     /// The metric's name (`area.camelCase`), as in report.json.
     public var name: String
@@ -14,19 +15,40 @@ public struct MetricDefinition: Sendable, Equatable {
     /// The smallest change a comparison counts, and whether it gates; nil: reported with a 10 %
     /// threshold, never gating (``MinimumEffectTable/defaultMetric``).
     public var minimumEffect: MinimumEffect?
+    /// Where every value of it comes from (`proc:<pid>/task (sampled)`), when one source gives
+    /// them all; nil where the extractor picks among sources (the older areas' metrics).
+    /// `MetricCatalogueTests` holds each extracted value to it.
+    public var source: String?
+    /// Which runs have it and when it is unavailable instead (apps and programs alike, or apps
+    /// only; "no sample listed the threads"); nil where not declared (the older areas' metrics).
+    public var availability: String?
 
-    public init(_ name: String, unit: String, direction: MetricDirection, minimumEffect: MinimumEffect? = nil) {
+    public init(_ name: String, unit: String, direction: MetricDirection, minimumEffect: MinimumEffect? = nil,
+                source: String? = nil, availability: String? = nil) {
         self.name = name
         self.unit = unit
         self.direction = direction
         self.minimumEffect = minimumEffect
+        self.source = source
+        self.availability = availability
+    }
+
+    /// `value` in the declared unit, from the declared source (one declared, or ``MetricValue/source`` is empty).
+    public func value(_ value: Double) -> MetricValue {
+        MetricValue(value, unit: unit, source: source ?? "")
+    }
+
+    /// Unavailable, with `reason`, in the declared unit and from the declared source.
+    public func unavailable(_ reason: String) -> MetricValue {
+        .unavailable(unit: unit, source: source ?? "", reason: reason)
     }
 }
 
 /// The declared metrics, by area.
 public enum MetricCatalogue {
     /// Every metric Frugal reports.
-    public static let all: [MetricDefinition] = cpu + mainThread + lifecycle + run + memory + disk + network + energy + threads
+    public static let all: [MetricDefinition] = cpu + mainThread + lifecycle + run + memory + disk + network + energy
+        + MetricFamily.all.flatMap(\.definitions)
 
     private static let byName: [String: MetricDefinition] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 

@@ -1,76 +1,35 @@
-/// One step of a scenario's timeline. Steps run in order; `wait` is where time passes.
+/// One step of a scenario's timeline: a kind and its argument, as values. Steps run in order;
+/// `wait` is where time passes. Everything about a kind (its name, its written form, whether it is
+/// timed, what it asks of the machine) is declared once in its ``StepKind``, in its own
+/// `Scenario/Steps/StepKind+<Name>.swift`, with the factory Swift code builds it with
+/// (`.wait(seconds: 2.5)`, `.launch`); how the harness carries it out is its `StepPerformer` in
+/// `FrugalHarness/Steps`.
 ///
 /// Serialised as a bare string for steps without an argument (`"launch"`) and as a one-key
 /// object otherwise (`{"wait": 2.5}`, `{"input": "refresh"}`), so a YAML scenario file reads
 /// naturally: `- launch`, `- wait: 2.5`.
-public enum ScenarioStep: Sendable, Equatable, Hashable {
-    /// Start the app (exec); the launch watchdog runs until it handles its first event.
-    case launch
-    /// Let time pass with nothing delivered: an idle phase of `seconds`.
-    case wait(seconds: Double)
-    /// Deliver an input event of `kind` to the main run loop and wait until it is handled.
-    case input(kind: String)
-    /// Ask the running app to terminate (`willTerminate`, then exit).
-    case terminate
-    /// An interruption (an alert, a call) lasting `seconds`: active → inactive → active, with
-    /// `willResignActive` and `didBecomeActive`. The inactive phase is sampled at both ends.
-    case interrupt(seconds: Double)
-    /// The user leaves the app: → inactive → background (`didEnterBackground`, 5 s watchdog).
-    /// Once background tasks have ended (or the background time ran out) and the background grace
-    /// has passed, the harness suspends the process for real (SIGSTOP of its process group).
-    case home
-    /// The user returns: the suspended process is continued (SIGCONT), `willEnterForeground`,
-    /// queued notifications, then `didBecomeActive`.
-    case foreground
-    /// The system kills the app (SIGKILL), as it kills suspended apps: no callback.
-    case kill
-    /// Start the app again: a new process in the same run and the same sandbox.
-    case relaunch
-    /// A system notification named `name` (`significant-time-change`, ...): delivered at once to
-    /// a running app, queued (and coalesced) for a suspended one until it returns to the foreground.
-    case notify(name: String)
-    /// Change the shaping proxy's link conditions to the built-in profile `profile` (`lte`,
-    /// `3g`, `offline`, ...), for new and open connections.
-    case network(profile: String)
-    /// Inject a fault into the proxy's next connection: `reset` (RST after 256 bytes up),
-    /// `reset-response` (RST after 256 bytes down), `stall` (stop forwarding after 256 bytes up),
-    /// `refuse`; `KIND:N` for the next N connections.
-    case fault(kind: String)
-    /// Deliver a low-memory warning of `level` to the app (the simulated, iOS-style signal).
-    case memoryWarning(level: MemoryWarningLevel)
-    /// Shrink the workload's memory cgroup limit to `limitBytes`: real kernel reclaim, then OOM.
-    case pressure(limitBytes: Int)
-    /// Start a memory hog of `bytes` in the workload's cgroup.
-    case balloon(bytes: Int)
+public struct ScenarioStep: Sendable, Hashable {
+    /// What kind of step this is.
+    public let kind: StepKind
+    /// The step's argument (``StepArgument/none`` for a bare step), of the form its kind declares.
+    public let argument: StepArgument
 
-    /// The step's kind and its argument: the one switch over the cases. Every other fact about
-    /// a step (its name, its written form, whether it is timed, what it asks of the machine) is
-    /// read from its ``StepKind``.
-    public var parts: (kind: StepKind, argument: StepArgument) {
-        switch self {
-        case .launch: return (.launch, .none)
-        case .wait(let seconds): return (.wait, .seconds(seconds))
-        case .input(let kind): return (.input, .text(kind))
-        case .terminate: return (.terminate, .none)
-        case .interrupt(let seconds): return (.interrupt, .seconds(seconds))
-        case .home: return (.home, .none)
-        case .foreground: return (.foreground, .none)
-        case .kill: return (.kill, .none)
-        case .relaunch: return (.relaunch, .none)
-        case .notify(let name): return (.notify, .text(name))
-        case .network(let profile): return (.network, .text(profile))
-        case .fault(let kind): return (.fault, .text(kind))
-        case .memoryWarning(let level): return (.memoryWarning, .level(level))
-        case .pressure(let limit): return (.pressure, .bytes(limit))
-        case .balloon(let bytes): return (.balloon, .bytes(bytes))
-        }
+    /// The step of `kind` with `argument`; nil when the argument is not of the kind's form.
+    public init?(kind: StepKind, argument: StepArgument) {
+        guard argument.form == kind.form else { return nil }
+        self.kind = kind
+        self.argument = argument
     }
 
-    /// What kind of step this is.
-    public var kind: StepKind { parts.kind }
+    /// For a kind's own factory, which passes an argument of its form.
+    init(_ kind: StepKind, _ argument: StepArgument) {
+        precondition(argument.form == kind.form, "\(kind.name) takes a \(kind.form) argument, not \(argument)")
+        self.kind = kind
+        self.argument = argument
+    }
 
-    /// The step's argument (``StepArgument/none`` for a bare step).
-    public var argument: StepArgument { parts.argument }
+    /// The step's kind and its argument.
+    public var parts: (kind: StepKind, argument: StepArgument) { (kind, argument) }
 
     /// The step's name in the vocabulary (`launch`, `wait`, ...).
     public var name: String { kind.name }

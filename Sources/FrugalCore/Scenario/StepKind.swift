@@ -4,10 +4,11 @@
 /// validation, the scheduler's demand, the timeline's drawing and `Scenario.waitSeconds` all read
 /// these facts rather than switching over the steps.
 ///
-/// Adding a kind: a `StepKind+Name.swift` file in `Scenario/Steps` that declares it, the case in
-/// ``ScenarioStep`` with its line in ``ScenarioStep/parts``, one line in ``all``, and its route in
-/// `RunSession.perform` / `performProgramStep` (exhaustive switches: the compiler names them).
-public struct StepKind: Sendable {
+/// Adding a kind: a `StepKind+Name.swift` file in `Scenario/Steps` that declares it (and the
+/// ``ScenarioStep`` factory Swift code builds it with), one line in ``all``, and how it runs: a
+/// `StepPerformer` in `FrugalHarness/Steps` with one line in `StepPerformer.all`
+/// (`StepPerformerTests` fails for a kind without one, and a plan using it is refused).
+public struct StepKind: Sendable, Hashable {
     /// The name in the vocabulary and the key of the one-key object form (`wait`, `pressure`).
     public let name: String
     /// What the step does, in a sentence (for docs and error messages).
@@ -36,8 +37,6 @@ public struct StepKind: Sendable {
     /// Whether a black-box program can be given it: without a FrugalKit event loop the harness
     /// has nothing to deliver an `interrupt` or a `notify` to.
     public let appliesToBlackBox: Bool
-    /// Builds the step from an argument of its ``form``; nil for an argument of another form.
-    let make: @Sendable (StepArgument) -> ScenarioStep?
     /// A problem with a well-formed step that frugal.yml should refuse (an unknown network
     /// profile), nil when it is fine.
     let check: @Sendable (StepArgument) -> String?
@@ -45,7 +44,6 @@ public struct StepKind: Sendable {
     public init(name: String, summary: String, form: StepArgument.Form, bareArgument: StepArgument? = nil,
                 timedBy: String?, needsMemoryCgroup: Bool = false, needsMachine: Bool = false,
                 needsWorkloadHost: Bool = false, drawnAsLifecycle: Bool = false, label: Label = .name, appliesToBlackBox: Bool = true,
-                make: @escaping @Sendable (StepArgument) -> ScenarioStep?,
                 check: @escaping @Sendable (StepArgument) -> String? = { _ in nil }) {
         self.name = name
         self.summary = summary
@@ -58,7 +56,6 @@ public struct StepKind: Sendable {
         self.drawnAsLifecycle = drawnAsLifecycle
         self.label = label
         self.appliesToBlackBox = appliesToBlackBox
-        self.make = make
         self.check = check
     }
 
@@ -76,15 +73,19 @@ public struct StepKind: Sendable {
     public var isTimingJudged: Bool { timedBy != nil }
 
     /// The step of this kind with `argument`, nil when the argument is of another form.
-    public func step(_ argument: StepArgument) -> ScenarioStep? { make(argument) }
+    public func step(_ argument: StepArgument) -> ScenarioStep? { ScenarioStep(kind: self, argument: argument) }
+
+    /// Kinds are told apart by name: the vocabulary has one kind per name (`StepKindTests`).
+    public static func == (lhs: StepKind, rhs: StepKind) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     /// Why frugal.yml should refuse `argument` beyond its form, nil when it is fine.
     public func problem(with argument: StepArgument) -> String? { check(argument) }
 
-    /// Every kind, in the order of ``ScenarioStep``'s cases (error messages list them in it).
+    /// Every kind, in the order error messages and docs list them.
     public static let all: [StepKind] = [
         .launch, .wait, .input, .terminate, .interrupt, .home, .foreground, .kill, .relaunch,
-        .notify, .network, .fault, .memoryWarning, .pressure, .balloon,
+        .notify, .network, .fault, .memoryWarning, .pressure, .balloon, .mark,
     ]
 
     /// The kind called `name`, nil when there is none.
@@ -106,6 +107,23 @@ public enum StepArgument: Sendable, Equatable, Hashable {
     /// The forms, for a kind to declare which one it takes.
     public enum Form: Sendable, Equatable {
         case none, seconds, text, bytes, level
+    }
+
+    /// The form this argument is of.
+    public var form: Form {
+        switch self {
+        case .none: return .none
+        case .seconds: return .seconds
+        case .text: return .text
+        case .bytes: return .bytes
+        case .level: return .level
+        }
+    }
+
+    /// The text of a text argument (an input's kind, a profile, a mark's name), nil for another form.
+    public var text: String? {
+        if case .text(let text) = self { return text }
+        return nil
     }
 
     /// How the step's short description shows the argument (`2.5`, `48MiB`); nil for none.

@@ -6,6 +6,12 @@ extension StepKind {
     /// 1 s poor), has the margin to share the machine.
     public static let home = StepKind(
         name: "home", summary: "the user leaves the app: inactive, background, then suspended for real",
-        form: .none, timedBy: nil, drawnAsLifecycle: true,
-        make: { $0 == .none ? .home : nil })
+        form: .none, timedBy: nil, drawnAsLifecycle: true)
+}
+
+extension ScenarioStep {
+    /// The user leaves the app: → inactive → background (`didEnterBackground`, 5 s watchdog).
+    /// Once background tasks have ended (or the background time ran out) and the background grace
+    /// has passed, the harness suspends the process for real (SIGSTOP of its process group).
+    public static let home = ScenarioStep(StepKind.home, .none)
 }

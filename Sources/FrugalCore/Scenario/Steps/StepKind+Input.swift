@@ -2,6 +2,10 @@ extension StepKind {
     /// `input: KIND`: deliver an input event to the main run loop and wait until it is handled.
     public static let input = StepKind(
         name: "input", summary: "deliver an input event of a kind to the main run loop and wait until it is handled",
-        form: .text, timedBy: "input response time (send to the main thread's return to idle)",
-        make: { if case .text(let kind) = $0 { return .input(kind: kind) } else { return nil } })
+        form: .text, timedBy: "input response time (send to the main thread's return to idle)")
+}
+
+extension ScenarioStep {
+    /// Deliver an input event of `kind` to the main run loop and wait until it is handled.
+    public static func input(kind: String) -> ScenarioStep { ScenarioStep(.input, .text(kind)) }
 }

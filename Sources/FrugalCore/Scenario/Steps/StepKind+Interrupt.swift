@@ -4,6 +4,11 @@ extension StepKind {
     public static let interrupt = StepKind(
         name: "interrupt", summary: "an interruption (an alert, a call): active, inactive for some seconds, active again",
         form: .seconds, bareArgument: .seconds(ScenarioStep.defaultInterruptSeconds),
-        timedBy: nil, label: .argument(prefix: "interrupt "), appliesToBlackBox: false,
-        make: { if case .seconds(let seconds) = $0 { return .interrupt(seconds: seconds) } else { return nil } })
+        timedBy: nil, label: .argument(prefix: "interrupt "), appliesToBlackBox: false)
+}
+
+extension ScenarioStep {
+    /// An interruption (an alert, a call) lasting `seconds`: active → inactive → active, with
+    /// `willResignActive` and `didBecomeActive`. The inactive phase is sampled at both ends.
+    public static func interrupt(seconds: Double) -> ScenarioStep { ScenarioStep(.interrupt, .seconds(seconds)) }
 }

@@ -2,6 +2,10 @@ extension StepKind {
     /// `kill`: the system kills the app (SIGKILL), as it kills suspended apps: no callback.
     public static let kill = StepKind(
         name: "kill", summary: "the system kills the app (SIGKILL) with no callback",
-        form: .none, timedBy: nil, drawnAsLifecycle: true,
-        make: { $0 == .none ? .kill : nil })
+        form: .none, timedBy: nil, drawnAsLifecycle: true)
+}
+
+extension ScenarioStep {
+    /// The system kills the app (SIGKILL), as it kills suspended apps: no callback.
+    public static let kill = ScenarioStep(StepKind.kill, .none)
 }

@@ -2,6 +2,10 @@ extension StepKind {
     /// `launch`: start the app (exec); the launch watchdog runs until it handles its first event.
     public static let launch = StepKind(
         name: "launch", summary: "start the app; the launch watchdog runs until it handles its first event",
-        form: .none, timedBy: "launch time (exec to the first event handled)", drawnAsLifecycle: true,
-        make: { $0 == .none ? .launch : nil })
+        form: .none, timedBy: "launch time (exec to the first event handled)", drawnAsLifecycle: true)
+}
+
+extension ScenarioStep {
+    /// Start the app (exec); the launch watchdog runs until it handles its first event.
+    public static let launch = ScenarioStep(StepKind.launch, .none)
 }

@@ -3,9 +3,14 @@ extension StepKind {
     public static let network = StepKind(
         name: "network", summary: "change the shaping proxy's link conditions to a built-in profile (lte, 3g, offline, ...)",
         form: .text, timedBy: nil, label: .argument(prefix: "network "),
-        make: { if case .text(let profile) = $0 { return .network(profile: profile) } else { return nil } },
         check: { argument in
             guard case .text(let profile) = argument, NetworkProfile.named(profile) == nil else { return nil }
             return "unknown network profile '\(profile)'; known: \(NetworkProfile.builtIns.map(\.name).joined(separator: ", "))"
         })
+}
+
+extension ScenarioStep {
+    /// Change the shaping proxy's link conditions to the built-in profile `profile` (`lte`,
+    /// `3g`, `offline`, ...), for new and open connections.
+    public static func network(profile: String) -> ScenarioStep { ScenarioStep(.network, .text(profile)) }
 }

@@ -4,6 +4,11 @@ extension StepKind {
     /// while suspended).
     public static let notify = StepKind(
         name: "notify", summary: "a system notification: delivered to a running app, queued for a suspended one",
-        form: .text, timedBy: nil, label: .argument(prefix: ""), appliesToBlackBox: false,
-        make: { if case .text(let name) = $0 { return .notify(name: name) } else { return nil } })
+        form: .text, timedBy: nil, label: .argument(prefix: ""), appliesToBlackBox: false)
+}
+
+extension ScenarioStep {
+    /// A system notification named `name` (`significant-time-change`, ...): delivered at once to
+    /// a running app, queued (and coalesced) for a suspended one until it returns to the foreground.
+    public static func notify(name: String) -> ScenarioStep { ScenarioStep(.notify, .text(name)) }
 }

@@ -2,6 +2,10 @@ extension StepKind {
     /// `pressure: SIZE`: shrink the workload's memory cgroup limit: real reclaim, then OOM.
     public static let pressure = StepKind(
         name: "pressure", summary: "shrink the workload's memory cgroup limit to a size: real kernel reclaim, then OOM",
-        form: .bytes, timedBy: nil, needsMemoryCgroup: true, needsMachine: true, label: .argument(prefix: "pressure "),
-        make: { if case .bytes(let bytes) = $0 { return .pressure(limitBytes: bytes) } else { return nil } })
+        form: .bytes, timedBy: nil, needsMemoryCgroup: true, needsMachine: true, label: .argument(prefix: "pressure "))
+}
+
+extension ScenarioStep {
+    /// Shrink the workload's memory cgroup limit to `limitBytes`: real kernel reclaim, then OOM.
+    public static func pressure(limitBytes: Int) -> ScenarioStep { ScenarioStep(.pressure, .bytes(limitBytes)) }
 }

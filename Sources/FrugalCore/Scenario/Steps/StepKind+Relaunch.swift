@@ -2,6 +2,10 @@ extension StepKind {
     /// `relaunch`: start the app again, a new process in the same run and sandbox.
     public static let relaunch = StepKind(
         name: "relaunch", summary: "start the app again: a new process in the same run and sandbox",
-        form: .none, timedBy: "launch time of the new process", drawnAsLifecycle: true,
-        make: { $0 == .none ? .relaunch : nil })
+        form: .none, timedBy: "launch time of the new process", drawnAsLifecycle: true)
+}
+
+extension ScenarioStep {
+    /// Start the app again: a new process in the same run and the same sandbox.
+    public static let relaunch = ScenarioStep(StepKind.relaunch, .none)
 }

@@ -2,6 +2,10 @@ extension StepKind {
     /// `terminate`: ask the running app to terminate (`willTerminate`, then exit).
     public static let terminate = StepKind(
         name: "terminate", summary: "ask the running app to terminate (willTerminate, then exit)",
-        form: .none, timedBy: "the willTerminate watchdog", drawnAsLifecycle: true,
-        make: { $0 == .none ? .terminate : nil })
+        form: .none, timedBy: "the willTerminate watchdog", drawnAsLifecycle: true)
+}
+
+extension ScenarioStep {
+    /// Ask the running app to terminate (`willTerminate`, then exit).
+    public static let terminate = ScenarioStep(StepKind.terminate, .none)
 }
