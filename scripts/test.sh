@@ -45,6 +45,12 @@ scripts/setup.sh
 # ThreadAttributionTests allows one stray wakeup, seen once beside its own runs alone; and
 # ResourceWatchRunTests, whose `cat` of 24 MiB read 3980 bytes by rchar at load 20 in this lane and
 # in one of two runs alone at load 8 (a race of its own, not of the lane), until that is fixed.
+# ResourceSchedulerTests joins them (about 8 s of the main lane): its real runs are the idle app,
+# asleep, and it judges the order of their starts and ends (two light runs overlap, nothing starts
+# beside an exclusive run or a launch, the next run starts inside the first one's 3 s closing
+# idle), each with a second or more to spare, never how long anything took. Its neighbour
+# ResourceSchedulerGateTests stays: two of its checks are bounds on time (an exclusive run starts
+# within 50 ms of a gated run's closing idle; an interrupted suite ends within 3 s).
 network=(
     FrugalHarnessTests.NetworkWorkloadPairTests
     FrugalCLITests.ABCommandTests
@@ -52,6 +58,7 @@ network=(
     FrugalHarnessTests.AnyAppEvidenceRunTests
     FrugalCLITests.VerdictsConfigCLITests
     FrugalHarnessTests.WakeupTraceTests
+    FrugalHarnessTests.ResourceSchedulerTests
 )
 beside=(
     FrugalCLITests.CICommandTests

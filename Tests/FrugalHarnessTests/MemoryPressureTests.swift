@@ -52,10 +52,15 @@ final class MemoryPressureTests: XCTestCase {
         XCTAssertEqual(handled.last, .normal, "the app's delegate was told the pressure passed")
     }
 
+    /// The gallery pair's runs under their default scenario, `gallery-pressure`, are those
+    /// `MemoryWorkloadPairTests` judges (``ScheduledRuns/mainLaneRuns``: each alone, as memory
+    /// pressure needs): run once for both classes, not twice.
     func testHoardingGalleryIsKilledOrFailsWhilePurgingGallerySurvivesAndPasses() throws {
-        let hoards = try Self.run("gallery.hoards", ScenarioCatalogue.galleryPressure)
+        let hoards = try ScheduledRuns.mainLaneRuns.record("gallery.hoards")
+        XCTAssertEqual(hoards.scenario, ScenarioCatalogue.galleryPressure.name)
         try Self.requireCgroup(hoards)
-        let purges = try Self.run("gallery.purges", ScenarioCatalogue.galleryPressure)
+        let purges = try ScheduledRuns.mainLaneRuns.record("gallery.purges")
+        XCTAssertEqual(purges.scenario, ScenarioCatalogue.galleryPressure.name)
         let hoardsReport = ReportBuilder.runReport(hoards), purgesReport = ReportBuilder.runReport(purges)
         let hoardsScore = hoardsReport.audits["memory.respond-to-warnings"]?.score
         XCTAssertTrue(hoards.outcome == .killedMemory || (hoardsScore ?? 1) < 0.5,

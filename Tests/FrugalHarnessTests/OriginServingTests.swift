@@ -405,9 +405,8 @@ final class FixtureRunTests: XCTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-fixture-run-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("media"), withIntermediateDirectories: true)
-        var random = SystemRandomNumberGenerator()
-        let body = (0..<1_000_000).map { _ in UInt8.random(in: 0...255, using: &random) }
-        try Data(body).write(to: directory.appendingPathComponent("media/photo.jpg"))
+        let body = try RandomBytes.data(count: 1_000_000)
+        try body.write(to: directory.appendingPathComponent("media/photo.jpg"))
         let received = directory.appendingPathComponent("received.jpg").path
         let runner = try ScenarioRunnerTests.runner { options in
             options.networkProfile = .threeG
