@@ -106,7 +106,7 @@ public struct ABSession {
         }
         let runner = ABRunner(base: ABSide(label: "base", plans: basePlans, options: baseOptions),
                               head: ABSide(label: "head", plans: headPlans, options: headOptions))
-        let started = ISO8601DateFormatter().string(from: Date())
+        let started = InternetDateTime.string(from: Date())
         let log = self.log
         let outcome: ABRunner.Outcome
         do {

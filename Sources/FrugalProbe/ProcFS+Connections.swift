@@ -25,7 +25,7 @@ extension ProcFS {
         // namespace's whole TCP table (every socket of the machine's namespace) need not be read.
         var inodes: [UInt64] = []
         for name in try FileReader.directoryEntries("/proc/\(pid)/fd") {
-            guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(name)"),
+            guard let link = fdLink(pid: pid, fd: name),
                   let inode = socketInode(link: link) else { continue }
             inodes.append(inode)
         }

@@ -45,7 +45,7 @@ extension ProcFS {
         var sockets: [ListeningSocket] = []
         for name in try FileReader.directoryEntries("/proc/\(pid)/fd") {
             guard let fd = Int32(name),
-                  let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(name)"),
+                  let link = fdLink(pid: pid, fd: name),
                   let inode = socketInode(link: link), let (proto, address) = listening[inode] else { continue }
             sockets.append(ListeningSocket(proto: proto, localAddress: address, inode: inode, fd: fd))
         }

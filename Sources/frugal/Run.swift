@@ -217,6 +217,7 @@ struct Run: ParsableCommand {
         request.assertions = project?.assertions
         request.rulePacks = rulePacks
         request.trace = trace
+        request.showsFinishedRuns = !quiet
         if let baselineReport, let baseline { request.baseline = (baselineReport, baseline) }
         if !noHistory {
             request.history = history

@@ -136,7 +136,8 @@ enum ChildSubreaper {
                                 belongs: (UInt64, [UInt64]) -> (Entry) -> Bool) -> [Entry] {
         gate.lock()
         defer { gate.unlock() }
-        let entries = scan()
+        // From the harness and the roots down (ChildSubreaper+Tree.swift), not every process of the machine.
+        let entries = scanTree(roots: roots) ?? scan()
         let own = getpid()
         let picked: [Entry]? = state.withLock { state in
             guard state.enabled == .some(nil) else { return nil }
