@@ -124,8 +124,13 @@ final class RunCgroup: Sendable {
     /// a second; reading them was ~14 % of the harness's steady CPU beside `sleep 10` (perf
     /// record -e cpu-clock -g, release build), and most of a read was the open, a path walk
     /// through cgroupfs (open + read + close 7.7 µs, a `pread` of the open file 1.5 µs).
+    /// v2 only: a v1 hierarchy's `cgroup.procs` keeps the pid list it built for an open file and
+    /// hands it out again to later reads of that file while the list lingers
+    /// (`cgroup_pidlist_start`, kernel/cgroup/cgroup-v1.c), so a descriptor kept open did not
+    /// see processes join: `RunCgroupTests` read an empty v1 freezer group that held two.
     private func members() -> String? {
-        procsFile.withLock { file -> String? in
+        guard kind == .v2 else { return nil }
+        return procsFile.withLock { file -> String? in
             if file.closed { return nil }
             if file.fd < 0 { file.fd = open(procsPath, O_RDONLY | O_CLOEXEC) }
             guard file.fd >= 0 else { return nil }
