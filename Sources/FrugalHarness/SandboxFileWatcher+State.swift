@@ -18,6 +18,13 @@ struct Shadow {
         modified = Self.time(info)
     }
 
+    init(inode: UInt64, size: Int, bytes: [UInt8]?, modified: Int) {
+        self.inode = inode
+        self.size = size
+        self.bytes = bytes
+        self.modified = modified
+    }
+
     static func time(_ info: stat) -> Int { Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec) }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import Synchronization
 @testable import FrugalHarness
 import FrugalCore
 
@@ -121,6 +122,34 @@ final class SandboxFileWatcherTests: XCTestCase {
         let log = watcher.finish()
         let changes = log.changes.map { "\($0.kind.rawValue) \($0.bytesWritten) \($0.readWithEarlierClose == true)" }
         XCTAssertEqual(changes, ["in-place 140 false", "in-place 0 true"], "the first close read both saves: 140 bytes of one changed block")
+        XCTAssertEqual(KernelFileActivity(log).writes.count, 2)
+    }
+
+    /// A save made after the watcher took the close before it from the kernel, but before it read
+    /// that close's content: the earlier close reads the later save's bytes, and the later close
+    /// finds no block changed, in another batch than the first (so no look-ahead sees it). The
+    /// file still at the modification time read then says it was read already: two writes. The
+    /// test writes the second save from the watcher's `beforeReading` hook, which is the moment.
+    func testASaveMadeWhileTheWatcherReadsTheOneBeforeIsAWrite() throws {
+        let path = "Documents/prefs.json"
+        try Data(repeating: 0, count: 140).write(to: url(path))
+        let target = url(path)
+        @Sendable func save(_ byte: UInt8) {
+            guard let handle = try? FileHandle(forWritingTo: target) else { return }
+            try? handle.write(contentsOf: Data(repeating: byte, count: 140))
+            try? handle.close()
+        }
+        let saved = Mutex(false)
+        let watcher = try SandboxFileWatcher.start(root: root, beforeReading: { read in
+            guard read == path, saved.withLock({ done in defer { done = true }; return !done }) else { return }
+            save(2)
+        }).get()
+        save(1)
+        settle()
+        settle()
+        let log = watcher.finish()
+        let changes = log.changes.map { "\($0.kind.rawValue) \($0.bytesWritten) \($0.readWithEarlierClose == true)" }
+        XCTAssertEqual(changes, ["in-place 140 false", "in-place 0 true"], "the first close read the second save's bytes")
         XCTAssertEqual(KernelFileActivity(log).writes.count, 2)
     }
 }
