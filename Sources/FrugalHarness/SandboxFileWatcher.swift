@@ -215,10 +215,10 @@ final class SandboxFileWatcher: Sendable {
             return
         }
         defer { file.close() }
+        beforeReading?(path)
         var info = stat()
         guard fstat(file.fd, &info) == 0 else { return }
         let size = Int(info.st_size), inode = UInt64(info.st_ino)
-        beforeReading?(path)
         let bytes = state.keep(size) ? try? file.read(count: size, at: 0) : nil
         // The modification time that goes with the bytes just read (a write made between the
         // stat and the read is in them): a later close finding the file still at that time was
@@ -237,7 +237,7 @@ final class SandboxFileWatcher: Sendable {
             state.changes[index].bytesWritten = size
             state.changes[index].time = time
             state.release(state.shadows[path])
-            state.shadows[path] = Shadow(inode: inode, size: size, bytes: bytes, modified: readAt)
+            state.shadows[path] = Shadow(inode: inode, size: size, bytes: bytes, modified: readAt, readForWrite: !movedIn)
             return
         }
         if sameFile, movedIn, let prior, prior.size == size, prior.modified == Shadow.time(info) {
@@ -256,9 +256,13 @@ final class SandboxFileWatcher: Sendable {
             // changed because its content was read for an earlier close: seen in that close's
             // batch (`readAhead`), or made after that batch was read but before the content was
             // (the file is still at the modification time read then). With the shared test
-            // schedule, a bad app's 60 saves in place once read as 17 writes.
+            // schedule, a bad app's 60 saves in place once read as 17 writes. Only when that
+            // read was for a write of its own (a close after modifying): a file renamed into
+            // place empty and then written, read late at its rename, is one write, the rename's
+            // read holding the bytes (the weather example's careful save read as two).
             let readAhead = state.readAhead.remove(path) != nil
-            if written == 0, readAhead || prior.modified == Shadow.time(info) { inPlace.readWithEarlierClose = true }
+            let readWithWriteBefore = prior.readForWrite && prior.modified == Shadow.time(info)
+            if written == 0, readAhead || readWithWriteBefore { inPlace.readWithEarlierClose = true }
             change = inPlace
         } else {
             let diff = prior?.bytes.flatMap { old in bytes.map { BlockDiff.compare(old: old, new: $0) } }
@@ -266,7 +270,7 @@ final class SandboxFileWatcher: Sendable {
                                 existed: prior != nil, diff: diff, via: episode.via)
         }
         state.release(state.shadows[path])
-        state.shadows[path] = Shadow(inode: inode, size: size, bytes: bytes, modified: readAt)
+        state.shadows[path] = Shadow(inode: inode, size: size, bytes: bytes, modified: readAt, readForWrite: !movedIn)
         state.record(change)
     }
 
