@@ -10,24 +10,12 @@ struct Shadow {
     var modified: Int = 0
     /// Nil when too large to keep.
     var bytes: [UInt8]?
-    /// Read when a write of the file was settled (a close after modifying it), not when it was
-    /// found by a scan or renamed into place: a later close that finds its own bytes already
-    /// read there was read with that write.
-    var readForWrite = false
 
     init(inode: UInt64, size: Int, bytes: [UInt8]?, info: stat) {
         self.inode = inode
         self.size = size
         self.bytes = bytes
         modified = Self.time(info)
-    }
-
-    init(inode: UInt64, size: Int, bytes: [UInt8]?, modified: Int, readForWrite: Bool) {
-        self.inode = inode
-        self.size = size
-        self.bytes = bytes
-        self.modified = modified
-        self.readForWrite = readForWrite
     }
 
     static func time(_ info: stat) -> Int { Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec) }

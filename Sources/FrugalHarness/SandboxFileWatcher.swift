@@ -30,14 +30,11 @@ final class SandboxFileWatcher: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let exited = DispatchSemaphore(value: 0)
     private let finished = Mutex<FileChangeLog?>(nil)
-    /// Called with a file's path just before the watcher reads its content for a close: a test
-    /// writes there to play a save made while the watcher was between the event and the read.
-    private let beforeReading: (@Sendable (String) -> Void)?
 
     /// Starts watching `root` (the sandbox), skipping the read-only bundle; every file already
     /// there is copied as the content later writes are compared with. Returns the reason when
     /// inotify is not available.
-    static func start(root: URL, beforeReading: (@Sendable (String) -> Void)? = nil) -> Result<SandboxFileWatcher, SystemCallError> {
+    static func start(root: URL) -> Result<SandboxFileWatcher, SystemCallError> {
         let fd: Int32
         do {
             fd = try SystemCall.retrying("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
@@ -53,7 +50,7 @@ final class SandboxFileWatcher: Sendable {
             try? SystemCall.close(fd, subject: "inotify")
             return .failure(error as? SystemCallError ?? SystemCallError(call: "eventfd", errno: EINVAL))
         }
-        let watcher = SandboxFileWatcher(fd: fd, wake: wake, root: root.standardizedFileURL.path, beforeReading: beforeReading)
+        let watcher = SandboxFileWatcher(fd: fd, wake: wake, root: root.standardizedFileURL.path)
         watcher.state.withLock { state in
             watcher.addTree("", into: &state, time: MonotonicClock.now(), recordFiles: false)
         }
@@ -63,11 +60,10 @@ final class SandboxFileWatcher: Sendable {
         return .success(watcher)
     }
 
-    private init(fd: Int32, wake: Int32, root: String, beforeReading: (@Sendable (String) -> Void)?) {
+    private init(fd: Int32, wake: Int32, root: String) {
         self.fd = fd
         self.wake = wake
         self.root = root
-        self.beforeReading = beforeReading
         state = Mutex(WatchState())
     }
 
@@ -215,16 +211,10 @@ final class SandboxFileWatcher: Sendable {
             return
         }
         defer { file.close() }
-        beforeReading?(path)
         var info = stat()
         guard fstat(file.fd, &info) == 0 else { return }
         let size = Int(info.st_size), inode = UInt64(info.st_ino)
         let bytes = state.keep(size) ? try? file.read(count: size, at: 0) : nil
-        // The modification time that goes with the bytes just read (a write made between the
-        // stat and the read is in them): a later close finding the file still at that time was
-        // read here already.
-        var afterRead = stat()
-        let readAt = fstat(file.fd, &afterRead) == 0 ? Shadow.time(afterRead) : Shadow.time(info)
         let prior = episode.renamedOver ?? state.shadows[path]
         // The same inode already at this path: not a file that came from elsewhere, whatever
         // the event (a rename or creation queued before the directory's scan saw its result).
@@ -237,7 +227,7 @@ final class SandboxFileWatcher: Sendable {
             state.changes[index].bytesWritten = size
             state.changes[index].time = time
             state.release(state.shadows[path])
-            state.shadows[path] = Shadow(inode: inode, size: size, bytes: bytes, modified: readAt, readForWrite: !movedIn)
+            state.shadows[path] = Shadow(inode: inode, size: size, bytes: bytes, info: info)
             return
         }
         if sameFile, movedIn, let prior, prior.size == size, prior.modified == Shadow.time(info) {
@@ -252,17 +242,7 @@ final class SandboxFileWatcher: Sendable {
             let written = diff.map { truncated ? max($0.changedBlockBytes, size - least) : $0.changedBlockBytes } ?? size
             var inPlace = FileChange(path: path, kind: .inPlace, time: time, sizeAfter: size, bytesWritten: written, existed: true,
                                      diff: diff, truncated: truncated)
-            // A modification the kernel reported (this close's episode) that found no block
-            // changed because its content was read for an earlier close: seen in that close's
-            // batch (`readAhead`), or made after that batch was read but before the content was
-            // (the file is still at the modification time read then). With the shared test
-            // schedule, a bad app's 60 saves in place once read as 17 writes. Only when that
-            // read was for a write of its own (a close after modifying): a file renamed into
-            // place empty and then written, read late at its rename, is one write, the rename's
-            // read holding the bytes (the weather example's careful save read as two).
-            let readAhead = state.readAhead.remove(path) != nil
-            let readWithWriteBefore = prior.readForWrite && prior.modified == Shadow.time(info)
-            if written == 0, readAhead || readWithWriteBefore { inPlace.readWithEarlierClose = true }
+            if state.readAhead.remove(path) != nil, written == 0 { inPlace.readWithEarlierClose = true }
             change = inPlace
         } else {
             let diff = prior?.bytes.flatMap { old in bytes.map { BlockDiff.compare(old: old, new: $0) } }
@@ -270,7 +250,7 @@ final class SandboxFileWatcher: Sendable {
                                 existed: prior != nil, diff: diff, via: episode.via)
         }
         state.release(state.shadows[path])
-        state.shadows[path] = Shadow(inode: inode, size: size, bytes: bytes, modified: readAt, readForWrite: !movedIn)
+        state.shadows[path] = Shadow(inode: inode, size: size, bytes: bytes, info: info)
         state.record(change)
     }
 
