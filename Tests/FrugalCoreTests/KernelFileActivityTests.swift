@@ -77,6 +77,30 @@ final class KernelFileActivityTests: XCTestCase {
         XCTAssertEqual(DiskActivity.leastStored(written: 8192, changed: 0), 4096)
     }
 
+    /// The kernel's view and FrugalKit's journal are both lower bounds of the writes an app
+    /// made: the watcher can read two saves at once on a busy machine, and the journal sees only
+    /// FileStore. A bad app's 60 saves that the watcher read as 17 are 60.
+    func testAvoidFrequentWritesCountsTheLargerOfTheKernelsViewAndTheJournal() throws {
+        let path = "Library/Application Support/preferences.json"
+        let seen = (0..<17).map { save in
+            FileChange(path: path, kind: .replaced, time: Self.start + UInt64(save + 1) * 10 * Self.ms, sizeAfter: 784, bytesWritten: 784,
+                       existed: true, diff: Self.blocks(1), via: "Library/Application Support/.preferences.json.frugal-replace")
+        }
+        var record = Self.record(seen)
+        record.events = (0..<60).map { save in
+            let at = Self.start + UInt64(save + 1) * 10 * Self.ms
+            return WorkloadEvent(time: at, body: .fileWrite(FileWrite(path: path, dataClass: .critical, excludedFromBackup: false, operation: .replace,
+                                                                      offset: 0, length: 784, synced: true, existed: save > 0, diff: nil,
+                                                                      sizeAfter: 784, thread: 1, onMainThread: true, start: at, end: at + Self.ms,
+                                                                      callSite: "Prefs.swift:49")))
+        }
+        let audit = try Self.audit(record, "disk.avoid-frequent-writes")
+        XCTAssertEqual(audit.numericValue, 60, audit.displayValue)
+        XCTAssertTrue(audit.evidence.contains { $0.description.contains("FrugalKit's journal counted 60") }, "\(audit.evidence.map(\.description))")
+        let kernelOnly = try Self.audit(Self.record(seen), "disk.avoid-frequent-writes")
+        XCTAssertEqual(kernelOnly.numericValue, 17, "without a journal, the kernel's view is the count")
+    }
+
     func testANewFileIsNoUpdate() throws {
         let created = FileChange(path: "Library/Caches/episode-1.mp3", kind: .created, time: Self.start + Self.s, sizeAfter: 3 * Self.mib,
                                  bytesWritten: 3 * Self.mib, existed: false)

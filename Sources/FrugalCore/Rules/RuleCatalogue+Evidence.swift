@@ -11,7 +11,7 @@ extension RuleCatalogue {
         "power.cpu-budget": ("planned", "planned"),
         "power.frame-rate": ("planned", "planned"),
         "disk.avoid-frequent-writes": (
-            "the kernel's view of the sandbox (inotify: each file closed after writing or renamed into place, with the time the harness read it), whoever wrote it — FrugalKit, Foundation, POSIX, a black-box program; a `.atomic` save (temporary file renamed over the file) is one write. Writes putting under 64 KiB on storage count. FrugalKit's write journal adds call sites as detail, and decides only where the sandbox could not be watched",
+            "the kernel's view of the sandbox (inotify: each file closed after writing or renamed into place, with the time the harness read it), whoever wrote it — FrugalKit, Foundation, POSIX, a black-box program; a `.atomic` save (temporary file renamed over the file) is one write. Writes putting under 64 KiB on storage count. FrugalKit's write journal adds call sites as detail, decides where the sandbox could not be watched, and counts when it saw more small writes than the kernel's view (both are lower bounds: the watcher can read two saves at once)",
             "no file in the sandbox was written"),
         "disk.write-changed-portions": (
             "the kernel's view of the sandbox (inotify) and the harness's block diff of each written file against the copy it kept of the file before: a replaced file (renamed over, or a new inode) counts every byte, a file written in place counts the 4 KiB blocks that changed (everything from the point it was seen truncated); any process. FrugalKit's journal is detail, or the evidence where the sandbox was not watched",
