@@ -9,8 +9,8 @@ import FrugalWorkloads
 /// account of what they wrote and against `/proc/<pid>/io` read from outside.
 final class DiskWorkloadPairTests: XCTestCase {
     /// Each workload runs once for all the tests that look at it (about 3 s each), as `frugal
-    /// run` schedules them, with the other pair classes' runs (``ScheduledRuns/mainLaneRuns``).
-    static let runs = ScheduledRuns.mainLaneRuns
+    /// run` schedules them, with the other pair classes' runs (``ScheduledRuns/builtInPairs``).
+    static let runs = ScheduledRuns.builtInPairs
 
     static func record(_ workload: String) throws -> RunRecord {
         let record = try runs.record(workload)

@@ -9,8 +9,8 @@ import FrugalWorkloads
 /// as `frugal run` schedules them: the light ones beside the others.
 final class LifecyclePairTests: XCTestCase {
     /// Every workload it judges, run once, light ones beside the rest, with the other pair
-    /// classes' runs (``ScheduledRuns/mainLaneRuns``).
-    static let runs = ScheduledRuns.mainLaneRuns
+    /// classes' runs (``ScheduledRuns/builtInPairs``).
+    static let runs = ScheduledRuns.builtInPairs
 
     func report(_ workload: String) throws -> RunReport {
         ReportBuilder.runReport(try Self.runs.record(workload))

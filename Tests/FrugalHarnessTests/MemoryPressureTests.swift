@@ -53,13 +53,13 @@ final class MemoryPressureTests: XCTestCase {
     }
 
     /// The gallery pair's runs under their default scenario, `gallery-pressure`, are those
-    /// `MemoryWorkloadPairTests` judges (``ScheduledRuns/mainLaneRuns``: each alone, as memory
+    /// `MemoryWorkloadPairTests` judges (``ScheduledRuns/builtInPairs``: each alone, as memory
     /// pressure needs): run once for both classes, not twice.
     func testHoardingGalleryIsKilledOrFailsWhilePurgingGallerySurvivesAndPasses() throws {
-        let hoards = try ScheduledRuns.mainLaneRuns.record("gallery.hoards")
+        let hoards = try ScheduledRuns.builtInPairs.record("gallery.hoards")
         XCTAssertEqual(hoards.scenario, ScenarioCatalogue.galleryPressure.name)
         try Self.requireCgroup(hoards)
-        let purges = try ScheduledRuns.mainLaneRuns.record("gallery.purges")
+        let purges = try ScheduledRuns.builtInPairs.record("gallery.purges")
         XCTAssertEqual(purges.scenario, ScenarioCatalogue.galleryPressure.name)
         let hoardsReport = ReportBuilder.runReport(hoards), purgesReport = ReportBuilder.runReport(purges)
         let hoardsScore = hoardsReport.audits["memory.respond-to-warnings"]?.score

@@ -7,10 +7,10 @@ import FrugalWorkloads
 /// The memory pairs, run for real under their default scenarios: the bad one must score below
 /// 0.5 on its audit and the good one 0.9 or more. Run once, as `frugal run` schedules them (the
 /// gated startup and session apps beside others, the rest alone), with the other pair classes'
-/// runs (``ScheduledRuns/mainLaneRuns``).
+/// runs (``ScheduledRuns/builtInPairs``).
 final class MemoryWorkloadPairTests: XCTestCase {
     func report(_ workload: String) throws -> RunReport {
-        let record = try ScheduledRuns.mainLaneRuns.record(workload)
+        let record = try ScheduledRuns.builtInPairs.record(workload)
         XCTAssertTrue([RunOutcome.completed, .killedMemory].contains(record.outcome), "\(workload): \(record.outcome) \(record.outcomeDetail ?? "")")
         return ReportBuilder.runReport(record)
     }

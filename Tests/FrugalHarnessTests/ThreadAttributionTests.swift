@@ -10,8 +10,9 @@ import FrugalProbe
 /// libdispatch's pool monitor wakes its manager thread about once a second, shown as the
 /// platform's; their twins with a 1 s timer are still charged the timer's wakeups.
 final class ThreadAttributionTests: XCTestCase {
-    /// Its eight apps, run once with the other main-lane classes' runs (``ScheduledRuns/mainLaneRuns``).
-    static let runs = ScheduledRuns.mainLaneRuns
+    static let runs = ScheduledRuns(["threads.global-queue-once", "threads.global-queue-timer", "threads.detached-task-once",
+                                     "threads.detached-task-timer", "threads.urlsession-once", "threads.urlsession-timer",
+                                     "threads.serial-queue-timer", "threads.global-queue-foundation-timer"])
 
     func report(_ workload: String) throws -> RunReport {
         let record = try Self.runs.record(workload)

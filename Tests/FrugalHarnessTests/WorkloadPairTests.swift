@@ -7,8 +7,8 @@ import FrugalCore
 /// audit and the good one pass (issue 2's done-when, held by tests).
 final class WorkloadPairTests: XCTestCase {
     /// Both pairs, run once as `frugal run` schedules them, the sleeping news apps beside the
-    /// launches, with the other pair classes' runs (``ScheduledRuns/mainLaneRuns``).
-    static let runs = ScheduledRuns.mainLaneRuns
+    /// launches, with the other pair classes' runs (``ScheduledRuns/builtInPairs``).
+    static let runs = ScheduledRuns.builtInPairs
 
     func report(_ workload: String) throws -> RunReport {
         let record = try Self.runs.record(workload)
