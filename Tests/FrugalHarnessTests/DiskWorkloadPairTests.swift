@@ -9,8 +9,11 @@ import FrugalWorkloads
 /// account of what they wrote and against `/proc/<pid>/io` read from outside.
 final class DiskWorkloadPairTests: XCTestCase {
     /// Each workload runs once for all the tests that look at it (about 3 s each), as `frugal
-    /// run` schedules them, with the other pair classes' runs (``ScheduledRuns/builtInPairs``).
-    static let runs = ScheduledRuns.builtInPairs
+    /// run` schedules them (``ScheduledRuns``: the prefs apps sleep beside the others).
+    static let runs = ScheduledRuns([
+        "notes.rewrite-whole", "notes.append-delta", "prefs.save-every-change", "prefs.save-coalesced",
+        "downloads.in-documents", "downloads.in-caches", "export.leaves-tmp", "export.cleans-tmp",
+    ])
 
     static func record(_ workload: String) throws -> RunRecord {
         let record = try runs.record(workload)

@@ -52,15 +52,10 @@ final class MemoryPressureTests: XCTestCase {
         XCTAssertEqual(handled.last, .normal, "the app's delegate was told the pressure passed")
     }
 
-    /// The gallery pair's runs under their default scenario, `gallery-pressure`, are those
-    /// `MemoryWorkloadPairTests` judges (``ScheduledRuns/builtInPairs``: each alone, as memory
-    /// pressure needs): run once for both classes, not twice.
     func testHoardingGalleryIsKilledOrFailsWhilePurgingGallerySurvivesAndPasses() throws {
-        let hoards = try ScheduledRuns.builtInPairs.record("gallery.hoards")
-        XCTAssertEqual(hoards.scenario, ScenarioCatalogue.galleryPressure.name)
+        let hoards = try Self.run("gallery.hoards", ScenarioCatalogue.galleryPressure)
         try Self.requireCgroup(hoards)
-        let purges = try ScheduledRuns.builtInPairs.record("gallery.purges")
-        XCTAssertEqual(purges.scenario, ScenarioCatalogue.galleryPressure.name)
+        let purges = try Self.run("gallery.purges", ScenarioCatalogue.galleryPressure)
         let hoardsReport = ReportBuilder.runReport(hoards), purgesReport = ReportBuilder.runReport(purges)
         let hoardsScore = hoardsReport.audits["memory.respond-to-warnings"]?.score
         XCTAssertTrue(hoards.outcome == .killedMemory || (hoardsScore ?? 1) < 0.5,

@@ -5,12 +5,13 @@ import FrugalCore
 import FrugalWorkloads
 
 /// The memory pairs, run for real under their default scenarios: the bad one must score below
-/// 0.5 on its audit and the good one 0.9 or more. Run once, as `frugal run` schedules them (the
-/// gated startup and session apps beside others, the rest alone), with the other pair classes'
-/// runs (``ScheduledRuns/builtInPairs``).
+/// 0.5 on its audit and the good one 0.9 or more.
 final class MemoryWorkloadPairTests: XCTestCase {
     func report(_ workload: String) throws -> RunReport {
-        let record = try ScheduledRuns.builtInPairs.record(workload)
+        let definition = try XCTUnwrap(WorkloadCatalogue.named(workload))
+        let scenario = try XCTUnwrap(ScenarioCatalogue.named(try XCTUnwrap(definition.defaultScenarios.first)))
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: workload), scenario: scenario, repetition: 1,
+                                                                  bundleResources: definition.bundleResources, documents: definition.documents))
         XCTAssertTrue([RunOutcome.completed, .killedMemory].contains(record.outcome), "\(workload): \(record.outcome) \(record.outcomeDetail ?? "")")
         return ReportBuilder.runReport(record)
     }
