@@ -18,7 +18,12 @@ if ! git rev-parse --verify --quiet "$base^{commit}" > /dev/null; then
 else
     range=("$base..HEAD")
 fi
-long=$(git log --no-merges --format='%h %s' "${range[@]}" | awk -v limit="$LIMIT" '{ subject = substr($0, index($0, " ") + 1) } length(subject) > limit { printf "  %s (%d characters)\n", $0, length(subject) }')
+# `git revert` writes `Revert "SUBJECT"` itself; the subject it quotes held to the limit when it
+# was written, so a revert is measured by what it quotes (nesting reverts adds nothing either).
+long=$(git log --no-merges --format='%h %s' "${range[@]}" | awk -v limit="$LIMIT" '
+    { subject = substr($0, index($0, " ") + 1); measured = subject
+      while (measured ~ /^Revert ".*"$/) measured = substr(measured, 9, length(measured) - 9) }
+    length(measured) > limit { printf "  %s (%d characters)\n", $0, length(subject) }')
 count=$(git rev-list --no-merges --count "${range[@]}")
 if [ -n "$long" ]; then
     echo "check-commit-subjects: subjects over $LIMIT characters (put the why in the body):" >&2
