@@ -148,6 +148,41 @@ final class KernelFileActivityTests: XCTestCase {
         XCTAssertEqual(audit.numericValue, 0)
     }
 
+    /// Writes the watcher read together with an earlier close (their bytes are in that close's
+    /// change, theirs 0) share its bytes: an export appending 1 MiB chunks whose reads fell behind
+    /// is no small writer, and saves of a few bytes read two at a time are still two small writes.
+    func testWritesReadTogetherShareTheBytesTheReadFound() throws {
+        func lateRead(_ path: String, _ time: UInt64, size: Int) -> FileChange {
+            var change = FileChange(path: path, kind: .inPlace, time: time, sizeAfter: size, bytesWritten: 0, existed: true, diff: Self.blocks(0))
+            change.readWithEarlierClose = true
+            return change
+        }
+        let archive = "tmp/export/archive.zip"
+        // Eight 1 MiB appends: the first close read after the next two were made (3 MiB found).
+        var export = [FileChange(path: archive, kind: .created, time: Self.start + 100 * Self.ms, sizeAfter: 3 * Self.mib,
+                                 bytesWritten: 3 * Self.mib, existed: false)]
+        export += (1...2).map { lateRead(archive, Self.start + UInt64(100 + $0) * Self.ms, size: 3 * Self.mib) }
+        export += (3..<8).map { chunk in
+            FileChange(path: archive, kind: .inPlace, time: Self.start + UInt64(100 + chunk) * Self.ms, sizeAfter: (chunk + 1) * Self.mib,
+                       bytesWritten: Self.mib, existed: true, diff: Self.blocks(256))
+        }
+        let good = try Self.audit(Self.record(export), "disk.avoid-frequent-writes")
+        XCTAssertEqual(good.numericValue, 0, good.displayValue)
+        XCTAssertEqual(KernelFileActivity(FileChangeLog(changes: export, unavailable: nil)).writes.count, 8)
+        // The shares change which writes are small, not what was written or changed.
+        let disk = KernelFileActivity(FileChangeLog(changes: export, unavailable: nil))
+        XCTAssertEqual(disk.writes.reduce(0) { $0 + $1.bytesWritten }, 8 * Self.mib)
+        // Ten 140-byte settings saves in place, each pair read as one (the first of each pair found one block).
+        let settings = "Library/Application Support/settings.json"
+        let saves = (0..<10).map { save -> FileChange in
+            let time = Self.start + UInt64(save + 1) * Self.ms
+            return save % 2 == 1 ? lateRead(settings, time, size: 140)
+                : FileChange(path: settings, kind: .inPlace, time: time, sizeAfter: 140, bytesWritten: 4096, existed: true, diff: Self.blocks(1))
+        }
+        let bad = try Self.audit(Self.record(saves), "disk.avoid-frequent-writes")
+        XCTAssertEqual(bad.numericValue, 10, bad.displayValue)
+    }
+
     func testNothingWrittenIsNotApplicable() throws {
         let audit = try Self.audit(Self.record([]), "disk.avoid-frequent-writes")
         XCTAssertEqual(audit.scoreDisplayMode, .notApplicable)
