@@ -9,18 +9,8 @@ extension RunSession {
     /// A relaunched run has several processes: their counters add up, and a total is only given
     /// when every process's final reading was taken.
     func recordDisk(into record: inout RunRecord) {
-        let ended = archive.entries
-        let readings = ended.compactMap(\.io)
-        if readings.count == ended.count, let last = readings.last {
-            func sum(_ field: (ProcessIOCounters) -> Int?) -> Int? {
-                let values = readings.compactMap(field)
-                return values.count == readings.count ? values.reduce(0, +) : nil
-            }
-            record.finalIO = ProcessIOCounters(time: last.time, charactersWritten: sum(\.charactersWritten),
-                                               writeSyscalls: sum(\.writeSyscalls), physicalBytesWritten: sum(\.physicalBytesWritten),
-                                               cancelledBytesWritten: sum(\.cancelledBytesWritten))
-        }
-        record.eventStreamBytes = ended.reduce(0) { $0 + $1.eventStreamBytes }
+        record.finalIO = archive.finalIO
+        record.eventStreamBytes = archive.eventStreamBytes
         record.sandboxFiles = SandboxScanner.scan(root: sandbox.root).map {
             DownloadMatcher.markServed($0, root: sandbox.root, requests: record.network?.requests ?? [])
         }
@@ -96,19 +86,5 @@ enum SandboxScanner {
             files.append(SandboxFileRecord(path: relative, bytes: Int(info.st_size), exclusion: exclusion))
         }
         return files.sorted { $0.path < $1.path }
-    }
-}
-
-extension RunSession {
-    /// A black-box program's sync counters on its v2 cgroup, opened before the program is
-    /// started there, so its first calls are counted however soon it makes them; nil where the
-    /// run has no v2 cgroup (the counters are then attached to the process once it exists).
-    static func attachSyncCountersToGroup(blackBox: Bool, containment: RunCgroup?) -> Result<SyncCallSession, HardwareCountersUnavailable>? {
-        guard blackBox, let containment, containment.kind == .v2 else { return nil }
-        switch SyncCallCounters().attach(cgroupPath: containment.path) {
-        case .success(let session): return .success(session)
-        // Per process, below, may still work (e.g. a kernel without cgroup perf events).
-        case .failure: return nil
-        }
     }
 }
