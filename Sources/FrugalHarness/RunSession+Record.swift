@@ -11,8 +11,7 @@ extension RunSession {
         guard let exit = process.waitForExit(until: clock.now() + Self.nanoseconds(30)) else {
             throw HarnessError.unreapable(workload: workload, pid: process.pid)
         }
-        if let token = interruptionToken { options.interruption.unregister(token) }
-        interruptionToken = nil
+        interruptionHold.release(from: options.interruption)
         container.endStragglers(main: process, mainExit: exit.time, mainCommand: launchArguments.joined(separator: " "))
         outsideWatch.end(exitTime: exit.time)
         sampler.stop()
@@ -81,10 +80,17 @@ extension RunSession {
                                resourceUsage: usages.count == processes.count ? ResourceUsage.total(usages) : nil,
                                blackBox: isBlackBox, network: networkRecord)
         record.containment = containmentFacts
-        record.sandboxPath = sandbox.root.path
+        record.sandboxPath = container.sandbox.root.path
         // Before the disk scan below, which reads the sandbox itself.
-        record.resources = watches.finishResources(bundle: sandbox.root.appendingPathComponent(SandboxLayout.bundle))
-        recordDisk(into: &record)
+        record.resources = watches.finishResources(bundle: container.sandbox.root.appendingPathComponent(SandboxLayout.bundle))
+        // The disk: the processes' final `/proc/<pid>/io` and event streams, and the sandbox as
+        // the app left it, read before it is deleted.
+        record.finalIO = archive.finalIO
+        record.eventStreamBytes = archive.eventStreamBytes
+        record.sandboxFiles = SandboxScanner.scan(root: container.sandbox.root).map {
+            DownloadMatcher.markServed($0, root: container.sandbox.root, requests: record.network?.requests ?? [])
+        }
+        if let changes = watches.finishFiles() { record.fileChanges = changes }
         record.processes = processes.map(\.segment)
         record.suspensions = suspension.records.isEmpty ? nil : suspension.records
         if plan.scenario.steps.contains(.home) { record.backgroundTimeBudget = plan.scenario.effectiveBackgroundTimeBudget }
@@ -114,5 +120,14 @@ extension RunSession {
         network?.stop()
         _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: true)
         container.close(keepSandbox: options.keepSandboxes)
+    }
+
+    /// At the end of the run: reads the OOM count, removes the cgroup, and names an OOM kill.
+    func finishMemory(exit: ExitStatus) -> MemoryRunFacts {
+        let facts = memory.finish(workloadKilledBySIGKILL: exit.signal == SIGKILL, harnessKilled: ending.outcome != nil)
+        if facts.killedByOOM {
+            ending.decide(.killedMemory, detail: "killed by the OOM killer of its memory cgroup (\(facts.cgroupController ?? "?") oom_kill \(facts.oomKills ?? 0))")
+        }
+        return facts
     }
 }

@@ -24,8 +24,7 @@ final class RunSession {
     private(set) var reader: EventStreamReader
     private(set) var sampler: ProcSampler
     private(set) var hangWatcher: HangWatcher
-    /// The run's origin server and shaping proxy (`RunSession+Network.swift`), shared by every
-    /// process of the run.
+    /// The run's origin server and shaping proxy, shared by every process of the run.
     let network: RunNetwork?
     /// The steps carried out so far.
     var steps: [StepRecord] = []
@@ -46,10 +45,10 @@ final class RunSession {
     /// The processes that have ended, with what they reported and their final I/O
     /// (`ProcessArchive.swift`).
     var archive = ProcessArchive()
-    /// The memory cgroup, pressure monitor and balloons (RunSession+Memory.swift), for the whole run.
+    /// The memory cgroup, pressure monitor and balloons (`Memory/`), for the whole run.
     let memory: MemoryPressure
     /// The current process's registration with `options.interruption`, which kills it on SIGINT.
-    var interruptionToken: Int?
+    var interruptionHold = InterruptionHold()
     /// The current process and its sampler, published for callbacks on other threads (forwarded
     /// pressure warnings); only the session's thread sets it, at each spawn.
     let currentProcess = CurrentProcess()
@@ -57,8 +56,6 @@ final class RunSession {
     /// The run's cgroup, adoption, exit-record watch and sandbox, and what outlived a main
     /// process (`Containment/RunContainer.swift`).
     let container: RunContainer
-    /// The app's home, kept across relaunches within the run.
-    var sandbox: Sandbox { container.sandbox }
     /// Whether the run is a black-box program (no FrugalKit protocol: signals and the freezer only).
     let isBlackBox: Bool
     /// What each process of the run execs, and its own environment: the workload host (the app
@@ -140,22 +137,12 @@ final class RunSession {
             container.abandon()
             throw error
         }
-        registerForInterruption()
+        interruptionHold.register(process, with: options.interruption)
         currentProcess.value = (process, sampler)
         watches.follow(process.pid)
         if isBlackBox { startProgramWatch() }
         if !isBlackBox || programMemoryWarningSignal != nil {
             memory.startForwarding(to: currentProcess, programSignal: isBlackBox ? programMemoryWarningSignal : nil)
-        }
-    }
-
-    /// An interrupt kills the current process (continued first if stopped), so the step waiting on
-    /// it returns at once; the run then ends on its own thread (`checkInterruption`).
-    private func registerForInterruption() {
-        let process = process
-        interruptionToken = options.interruption.register {
-            process.kill(SIGCONT)
-            process.kill(SIGKILL)
         }
     }
 
@@ -178,7 +165,7 @@ final class RunSession {
         do {
             (process, reader, sampler, hangWatcher, hardware, pidSyncs) =
                 try RunSpawn.spawn(arguments: launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
-                                   options: options, sandbox: sandbox, network: network, memory: memory, containment: container.cgroup,
+                                   options: options, sandbox: container.sandbox, network: network, memory: memory, containment: container.cgroup,
                                    launcher: launcher, clock: clock, countSyncs: isBlackBox && groupSyncs == nil)
         } catch {
             if case .success(let syncs)? = groupSyncs { syncs.close() }
@@ -187,7 +174,7 @@ final class RunSession {
         counters.attach(hardware: hardware, syncs: groupSyncs ?? pidSyncs)
         watches.follow(process.pid)
         if isBlackBox { startProgramWatch() }
-        registerForInterruption()
+        interruptionHold.register(process, with: options.interruption)
         currentProcess.value = (process, sampler)
         killedByScenario = false
         suspension.processReplaced()
@@ -249,8 +236,8 @@ final class RunSession {
         ending.stop()
     }
 
-    /// Ends the current suspension (`SuspensionLedger`): samples the stopped process one last time, then continues it
-    /// (SIGCONT) unless it is about to be killed. Returns when the suspension ended.
+    /// Ends the current suspension (`SuspensionLedger`): samples the stopped process one last
+    /// time, then continues it (SIGCONT) unless it is about to be killed. Returns when it ended.
     @discardableResult
     func endSuspension(endedBy: String, continueProcess: Bool) -> UInt64 {
         let endSample = sampler.sampleNow()

@@ -3,7 +3,7 @@ import FrugalCore
 import FrugalProbe
 
 /// A memory warning delivered to the run's current process, the way the `memoryWarning` step and
-/// the kernel's forwarded pressure events both send it (`RunSession+Memory.swift`).
+/// the kernel's forwarded pressure events both send it (`MemorySteps`, `startForwarding`).
 extension MemoryPressure {
     /// Sends a memory warning and samples the process's memory from outside just before, 100 ms
     /// and 1 s after (blocks for about 1 s), and keeps the delivery. On whatever thread calls it:

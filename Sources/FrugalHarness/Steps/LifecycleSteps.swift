@@ -21,7 +21,7 @@ enum LifecycleSteps {
             ? session.sendAndWait(.becomeActive, until: session.clock.now() + RunSession.nanoseconds(session.options.inputTimeout))
             : "the workload exited while inactive"
         session.steps.append(StepRecord(index: index, step: step, start: start, end: session.clock.now(), phaseStart: startSample?.time ?? start,
-                                sampleAtStart: startSample, sampleAtEnd: endSample, problem: problem))
+                                        sampleAtStart: startSample, sampleAtEnd: endSample, problem: problem))
         if exited != nil { session.ending.stop() }
     }
 

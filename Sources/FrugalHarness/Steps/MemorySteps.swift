@@ -5,12 +5,13 @@ import FrugalProbe
 /// The memory steps: `memoryWarning(level)` (the simulated signal), `pressure(limit)` (the
 /// workload's cgroup limit, real reclaim) and `balloon(bytes)` (a hog in the same cgroup). The
 /// kernel's pressure events forwarded as warnings and the OOM kill are the run's
-/// (`RunSession+Memory.swift`); the cgroup and balloons are `MemoryPressure`'s.
+/// (`MemoryPressure+Warning.swift`, `RunSession+Record.swift`); the cgroup and balloons are
+/// `MemoryPressure`'s.
 enum MemorySteps {
     static func memoryWarning(_ session: RunSession, _ level: MemoryWarningLevel, index: Int, start: UInt64) {
         session.sequence += 1
         let sent = session.sequence
-        var (_, problem) = session.deliverWarning(level, origin: "scenario", sequence: sent)
+        var (_, problem) = deliverWarning(session, level, origin: "scenario", sequence: sent)
         if problem == nil && !session.reader.waitForAck(sent, until: start + RunSession.nanoseconds(session.options.inputTimeout)) {
             problem = session.process.hasExited ? "the workload exited before handling the memory warning" : "the memory warning was not handled in time"
         }
@@ -21,9 +22,9 @@ enum MemorySteps {
         guard let cgroup = session.memory.cgroup else {
             // Without a cgroup the real part cannot run: deliver the simulated critical warning.
             session.sequence += 1
-            let (_, problem) = session.deliverWarning(.critical, origin: "scenario (pressure simulated: no cgroup)", sequence: session.sequence)
+            let (_, problem) = deliverWarning(session, .critical, origin: "scenario (pressure simulated: no cgroup)", sequence: session.sequence)
             session.record(.pressure(limitBytes: limit), index: index, start: start,
-                   problem: "no memory cgroup, a critical warning was simulated instead" + (problem.map { "; " + $0 } ?? ""))
+                           problem: "no memory cgroup, a critical warning was simulated instead" + (problem.map { "; " + $0 } ?? ""))
             return
         }
         let change = cgroup.setLimit(limit)
@@ -34,7 +35,7 @@ enum MemorySteps {
     static func balloon(_ session: RunSession, bytes: Int, index: Int, start: UInt64) {
         guard let cgroup = session.memory.cgroup else {
             session.record(.balloon(bytes: bytes), index: index, start: start,
-                   problem: "no memory cgroup: a hog outside one would pressure the whole machine, so none was started")
+                           problem: "no memory cgroup: a hog outside one would pressure the whole machine, so none was started")
             return
         }
         do {
@@ -46,7 +47,7 @@ enum MemorySteps {
             // The hog closes its event pipe once every page is touched (or it dies).
             ready.waitForEnd(until: start + RunSession.nanoseconds(10))
             session.record(.balloon(bytes: bytes), index: index, start: start,
-                   problem: hog.hasExited ? "the balloon was killed before it filled (the OOM killer took it)" : nil)
+                           problem: hog.hasExited ? "the balloon was killed before it filled (the OOM killer took it)" : nil)
         } catch {
             session.record(.balloon(bytes: bytes), index: index, start: start, problem: "could not start the balloon: \(error)")
         }
@@ -54,4 +55,11 @@ enum MemorySteps {
 
     /// `frugal-workload-host --balloon BYTES` is the memory hog.
     static let balloonArgument = "--balloon"
+
+    /// Sends a warning to the session's current process and samples its memory from outside just
+    /// before, 100 ms and 1 s after (`MemoryPressure.deliverWarning`). Blocks for about 1 s.
+    static func deliverWarning(_ session: RunSession, _ level: MemoryWarningLevel, origin: String, sequence: Int) -> (WarningDelivery, String?) {
+        session.memory.deliverWarning(level, origin: origin, sequence: sequence, to: (session.process, session.sampler),
+                                      programSignal: session.isBlackBox ? session.programMemoryWarningSignal : nil)
+    }
 }

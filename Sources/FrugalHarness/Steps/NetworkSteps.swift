@@ -21,7 +21,7 @@ enum NetworkSteps {
     static func fault(_ session: RunSession, _ kind: String, index: Int, start: UInt64) {
         guard let (fault, connections) = RunNetwork.fault(named: kind) else {
             session.record(.fault(kind: kind), index: index, start: start,
-                   problem: "unknown fault '\(kind)' (known: reset, reset-response, stall, refuse, each optionally KIND:N)")
+                           problem: "unknown fault '\(kind)' (known: reset, reset-response, stall, refuse, each optionally KIND:N)")
             return
         }
         guard let network = session.network else {

@@ -21,7 +21,7 @@ enum ProgramSteps {
     static func home(_ session: RunSession, index: Int, start: UInt64) {
         session.systemEvents.append(WorkloadEvent(time: start, body: .stateChanged(StateChange(from: .active, to: .background))))
         LifecycleSteps.suspendAfterBackgroundGrace(session, from: start, index: index, start: start, subject: "program",
-                                    failure: "the program could not be suspended", suspend: { suspend(session) })
+                                                   failure: "the program could not be suspended", suspend: { suspend(session) })
     }
 
     static func foreground(_ session: RunSession, index: Int, start: UInt64) {
@@ -71,12 +71,12 @@ enum ProgramSteps {
     static func memoryWarning(_ session: RunSession, _ level: MemoryWarningLevel, index: Int, start: UInt64) {
         guard session.programMemoryWarningSignal != nil else {
             session.record(.memoryWarning(level: level), index: index, start: start,
-                   problem: "not applicable: no memory-warning signal is configured for this program (frugal.yml memoryWarningSignal, --memory-warning-signal)")
+                           problem: "not applicable: no memory-warning signal is configured for this program (frugal.yml memoryWarningSignal, --memory-warning-signal)")
             return
         }
         session.sequence += 1
         session.outsideWatch.current?.expectResponse(until: start + RunSession.nanoseconds(1))
-        let (_, problem) = session.deliverWarning(level, origin: "scenario", sequence: session.sequence)
+        let (_, problem) = MemorySteps.deliverWarning(session, level, origin: "scenario", sequence: session.sequence)
         session.record(.memoryWarning(level: level), index: index, start: start, problem: problem)
     }
 
@@ -86,7 +86,7 @@ enum ProgramSteps {
     static func input(_ session: RunSession, _ kind: String, index: Int, start: UInt64) {
         guard let signal = session.plan.programInputSignal else {
             session.record(.input(kind: kind), index: index, start: start,
-                   problem: "not applicable: no input signal is configured for this program (frugal.yml inputSignal); it has no FrugalKit event loop for the harness to deliver input(\(kind)) to")
+                           problem: "not applicable: no input signal is configured for this program (frugal.yml inputSignal); it has no FrugalKit event loop for the harness to deliver input(\(kind)) to")
             return
         }
         session.outsideWatch.current?.expectResponse(until: start + RunSession.nanoseconds(1))

@@ -55,7 +55,7 @@ enum SkeletonSteps {
         let exited = session.process.waitForExit(until: end)
         let endSample = exited == nil ? session.sampler.sampleNow() : nil
         session.steps.append(StepRecord(index: index, step: .wait(seconds: duration), start: start, end: session.clock.now(),
-                                phaseStart: startSample?.time ?? start, sampleAtStart: startSample, sampleAtEnd: endSample,
+                                        phaseStart: startSample?.time ?? start, sampleAtStart: startSample, sampleAtEnd: endSample,
                                 problem: exited == nil ? nil : "the workload exited during the wait"))
         if exited != nil { session.ending.stop() }
     }

@@ -2,22 +2,6 @@ import Foundation
 import FrugalCore
 import FrugalProbe
 
-/// The disk area's part of a run: the process's final `/proc/<pid>/io`, the size of its event
-/// stream (which `wchar` counts too), and the sandbox as the app left it.
-extension RunSession {
-    /// Adds the disk facts to `record`; call after the process is reaped, before the sandbox is deleted.
-    /// A relaunched run has several processes: their counters add up, and a total is only given
-    /// when every process's final reading was taken.
-    func recordDisk(into record: inout RunRecord) {
-        record.finalIO = archive.finalIO
-        record.eventStreamBytes = archive.eventStreamBytes
-        record.sandboxFiles = SandboxScanner.scan(root: sandbox.root).map {
-            DownloadMatcher.markServed($0, root: sandbox.root, requests: record.network?.requests ?? [])
-        }
-        if let changes = watches.finishFiles() { record.fileChanges = changes }
-    }
-}
-
 /// Finds the files that hold, byte for byte, the body of a response the run's origin served:
 /// data downloaded verbatim, which the app can download again (the guide's re-creatable data).
 /// Only files that backups copy are compared, and only with responses of the same length:
