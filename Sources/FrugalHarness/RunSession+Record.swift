@@ -65,7 +65,8 @@ extension RunSession {
             if killedByScenario {
                 ending.decide(.completed, detail: "ended by the scenario's kill step")
             } else if let status = last.segment.exitStatus {
-                let (classified, detail) = isBlackBox ? ProgramSteps.classifyExit(self, status) : ScenarioRunner.classify(status, terminated: ending.terminateRequested)
+                let (classified, detail) = isBlackBox ? ProgramSteps.classifyExit(self, status)
+                    : ScenarioRunner.classify(status, terminated: ending.terminateRequested)
                 ending.decide(classified, detail: detail)
             }
         }

@@ -117,7 +117,8 @@ final class RunSession {
         // Watched before the first exec: what the app reads at launch is the point.
         var started = RunWatches(files: fileWatcher,
                                   resources: launcher.startsSystemProcesses
-                                     ? ResourceWatch.start(bundle: container.sandbox.root.appendingPathComponent(SandboxLayout.bundle), members: container.members)
+                                     ? ResourceWatch.start(bundle: container.sandbox.root.appendingPathComponent(SandboxLayout.bundle),
+                                                           members: container.members)
                                      : nil,
                                   wakeups: wakeupTracer, energy: energySession)
         watches = started

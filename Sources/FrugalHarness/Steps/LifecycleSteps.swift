@@ -26,14 +26,8 @@ enum LifecycleSteps {
     }
 
     static func home(_ session: RunSession, index: Int, start: UInt64) {
-        session.sequence += 1
-        do {
-            try session.process.send(ControlMessage(sequence: session.sequence, command: .enterBackground))
-        } catch {
-            // A message that never left is the harness's failure, not a watchdog finding.
-            failDelivery(session, "enterBackground", error: error, step: .home, index: index, start: start)
-            return
-        }
+        // A message that never left is the harness's failure, not a watchdog finding.
+        guard send(session, .enterBackground, for: .home, index: index, start: start) else { return }
         guard session.reader.waitForAck(session.sequence, until: start + RunSession.nanoseconds(session.options.backgroundWatchdog)) else {
             if session.process.hasExited {
                 session.ending.stop()
@@ -67,13 +61,7 @@ enum LifecycleSteps {
             }
             if !expirationSent && now >= expirationAt {
                 expirationSent = true
-                session.sequence += 1
-                do {
-                    try session.process.send(ControlMessage(sequence: session.sequence, command: .expireBackgroundTasks))
-                } catch {
-                    failDelivery(session, "expireBackgroundTasks", error: error, step: .home, index: index, start: start)
-                    return
-                }
+                guard send(session, .expireBackgroundTasks, for: .home, index: index, start: start) else { return }
                 continue
             }
             _ = session.reader.wait(until: expirationSent ? budgetEnd : expirationAt) { Self.openBackgroundTasks($0).isEmpty }
@@ -97,7 +85,8 @@ enum LifecycleSteps {
 
     /// The system's kill: SIGKILL, no callback, as for a suspended app the system needs memory from.
     static func kill(_ session: RunSession, index: Int, start: UInt64) {
-        systemKill(session, from: session.suspension.isSuspended ? .suspended : currentAppState(session), subject: "process", index: index, start: start) {
+        let from: AppState = session.suspension.isSuspended ? .suspended : currentAppState(session)
+        systemKill(session, from: from, subject: "process", index: index, start: start) {
             session.process.kill(SIGKILL)
         }
     }
@@ -174,7 +163,8 @@ enum LifecycleSteps {
     // What an app's and a program's lifecycle steps share.
 
     /// The end of `home`: the background grace from `graceStart`, then `suspend`; records the step.
-    static func suspendAfterBackgroundGrace(_ session: RunSession, from graceStart: UInt64, index: Int, start: UInt64, subject: String, failure: String, suspend: () -> Void) {
+    static func suspendAfterBackgroundGrace(_ session: RunSession, from graceStart: UInt64, index: Int, start: UInt64, subject: String,
+                                            failure: String, suspend: () -> Void) {
         if session.process.waitForExit(until: graceStart + RunSession.nanoseconds(session.options.backgroundGrace)) != nil {
             session.ending.stop()
             session.record(.home, index: index, start: start, problem: "the \(subject) exited in the background")
@@ -182,6 +172,19 @@ enum LifecycleSteps {
         }
         suspend()
         session.record(.home, index: index, start: start, problem: session.suspension.isSuspended ? nil : failure)
+    }
+
+    /// Sends `command` as the next control message; false, with `step` failed (``failDelivery``),
+    /// when it could not be written.
+    static func send(_ session: RunSession, _ command: ControlCommand, for step: ScenarioStep, index: Int, start: UInt64) -> Bool {
+        session.sequence += 1
+        do {
+            try session.process.send(ControlMessage(sequence: session.sequence, command: command))
+            return true
+        } catch {
+            failDelivery(session, command.rawValue, error: error, step: step, index: index, start: start)
+            return false
+        }
     }
 
     /// A control message that could not be written: if the app is gone, the scenario simply stops

@@ -50,7 +50,8 @@ enum ProgramSteps {
 
     /// The system's kill: SIGKILL to every process of the run, no warning.
     static func kill(_ session: RunSession, index: Int, start: UInt64) {
-        LifecycleSteps.systemKill(session, from: session.suspension.isSuspended ? .suspended : .background, subject: "program", index: index, start: start) {
+        let from: AppState = session.suspension.isSuspended ? .suspended : .background
+        LifecycleSteps.systemKill(session, from: from, subject: "program", index: index, start: start) {
             session.killEveryProcess()
         }
     }

@@ -7,13 +7,7 @@ import FrugalProbe
 enum SkeletonSteps {
     /// Waits for the first event handled, under the launch watchdog; `step` is `.relaunch` for a relaunch.
     static func launch(_ session: RunSession, index: Int, start: UInt64, step: ScenarioStep = .launch) {
-        session.sequence += 1
-        do {
-            try session.process.send(ControlMessage(sequence: session.sequence, command: .ping))
-        } catch {
-            LifecycleSteps.failDelivery(session, "ping", error: error, step: step, index: index, start: start)
-            return
-        }
+        guard LifecycleSteps.send(session, .ping, for: step, index: index, start: start) else { return }
         let deadline = session.process.spawnTime + RunSession.nanoseconds(session.options.launchWatchdog)
         // The hello comes first: an app built against another protocol is refused before anything
         // it says is read, and never blamed on the watchdog.
@@ -67,12 +61,8 @@ enum SkeletonSteps {
 
     static func terminate(_ session: RunSession, index: Int, start: UInt64) {
         if session.suspension.isSuspended { session.endSuspension(endedBy: "terminate", continueProcess: true) }
-        session.sequence += 1
         session.ending.requestTerminate()
-        do {
-            try session.process.send(ControlMessage(sequence: session.sequence, command: .terminate))
-        } catch {
-            LifecycleSteps.failDelivery(session, "terminate", error: error, step: .terminate, index: index, start: start)
+        guard LifecycleSteps.send(session, .terminate, for: .terminate, index: index, start: start) else {
             session.ending.stop()
             return
         }
