@@ -1,3 +1,4 @@
+import Foundation
 import FrugalCore
 
 /// A black-box program's main-thread watch from outside (`OutsideHangWatcher`): the current
@@ -9,6 +10,15 @@ struct OutsideWatchLog {
     private(set) var current: OutsideHangWatcher?
     /// What each ended process's watcher saw, in order.
     private(set) var finished: [OutsideWatchResult] = []
+
+    /// 25 ms: a tenth of the hang limit, so a 250 ms stretch is seen to within 10%.
+    static let interval = 0.025
+
+    /// Watches the newly spawned `root`'s main thread, among the run's cgroup's members (without
+    /// one, its process group's).
+    mutating func watch(root: pid_t, group: RunCgroup?) {
+        start(OutsideHangWatcher(root: root, members: { group?.pids ?? ProcessGroupScan.members(ofGroup: root) }, interval: Self.interval))
+    }
 
     /// Watches a newly spawned process; the last one's watcher must have been ended.
     mutating func start(_ watcher: OutsideHangWatcher) {
@@ -25,7 +35,7 @@ struct OutsideWatchLog {
     }
 
     /// The run's facts from every ended watcher; nil when none ran (an app).
-    func facts(intervalSeconds: Double) -> OutsideWatchFacts? {
+    func facts(intervalSeconds: Double = interval) -> OutsideWatchFacts? {
         guard !finished.isEmpty else { return nil }
         return OutsideWatchFacts(hangs: finished.flatMap(\.hangs),
                                  longestBusyMs: Double(finished.map(\.longestBusyNanoseconds).max() ?? 0) / 1e6,

@@ -309,10 +309,3 @@ final class ResourceWatch: Sendable {
         try? SystemCall.close(stopFD)
     }
 }
-
-extension RunSession {
-    /// What the bundle's watch saw (its processes gone), or why there was none.
-    func finishResourceWatch() -> ResourceTrace? {
-        watches.finishResources(bundle: sandbox.root.appendingPathComponent(SandboxLayout.bundle))
-    }
-}

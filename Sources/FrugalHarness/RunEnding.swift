@@ -3,8 +3,8 @@ import FrugalCore
 /// The owner of how a run is ending, as the harness decides it: whether the scenario can go on,
 /// whether it asked the app to terminate, and the outcome the harness gave the run with its
 /// detail. Both flags only ever go one way; the outcome and its detail are set together, so a
-/// detail never describes another outcome. `RunSession` reads it under the old names
-/// (`stopped`, `terminated`, `outcome`, `outcomeDetail`) and changes it only here.
+/// detail never describes another outcome. `RunSession` and the steps read it and change it
+/// only here.
 struct RunEnding {
     /// Set by a step that ends the scenario early (a kill, a watchdog, a process gone).
     private(set) var stopped = false

@@ -5,9 +5,12 @@ import FrugalProbe
 
 /// One workload being driven through a scenario: its current process, event stream and sampler,
 /// the processes before it (a relaunch starts a new one in the same sandbox), and what has
-/// happened so far. Each step kind is carried out by a method; areas add their steps in
-/// extensions (`RunSession+Lifecycle.swift`, ...), and `perform(_:index:)` finds the kind's
-/// `StepPerformer` (`Steps/`).
+/// happened so far. Each piece of the run's mutable state has an owner with the transitions it
+/// allows (`RunEnding`, `SuspensionLedger`, `ProcessArchive`, `ProcessCounters`, `RunWatches`,
+/// `OutsideWatchLog`, `RunContainer`); the session holds them and the current process, and starts
+/// and ends the run (`RunSession+Record.swift`). `perform(_:index:)` finds the kind's
+/// `StepPerformer`, which carries the step out (`Steps/`: `SkeletonSteps`, `LifecycleSteps`,
+/// `ProgramSteps`, `MemorySteps`, `NetworkSteps`).
 final class RunSession {
     let options: HarnessOptions
     let plan: RunPlan
@@ -21,10 +24,7 @@ final class RunSession {
     private(set) var reader: EventStreamReader
     private(set) var sampler: ProcSampler
     private(set) var hangWatcher: HangWatcher
-    /// The app's home, kept across relaunches within the run.
-    let sandbox: Sandbox
-    /// The run's origin server and shaping proxy (`RunSession+Network.swift`), shared by every
-    /// process of the run.
+    /// The run's origin server and shaping proxy, shared by every process of the run.
     let network: RunNetwork?
     /// The steps carried out so far.
     var steps: [StepRecord] = []
@@ -35,53 +35,33 @@ final class RunSession {
     /// Whether the scenario can go on, whether it asked for terminate, and the outcome the
     /// harness gave the run: changed only through its transitions (`RunEnding.swift`).
     var ending = RunEnding()
-    /// Set when the harness ended the run (a watchdog, a timeout); nil lets the exit status decide.
-    var outcome: RunOutcome? { ending.outcome }
-    var outcomeDetail: String? { ending.detail }
-    /// Whether the scenario asked the app to terminate.
-    var terminated: Bool { ending.terminateRequested }
-    /// Set by a step that ends the scenario early (a kill, a watchdog).
-    var stopped: Bool { ending.stopped }
     /// Whether the current process was ended by the scenario's `kill` step (the system's kill, not a crash).
     var killedByScenario = false
     /// Whether the current process is suspended, how, and each suspension so far: changed only
     /// through its transitions (`SuspensionLedger.swift`).
     var suspension = SuspensionLedger()
-    /// Whether the current process is stopped (suspended) by the harness.
-    var isSuspended: Bool { suspension.isSuspended }
     /// State changes made by the harness, which is the system here: suspension, resumption, kills.
     var systemEvents: [WorkloadEvent] = []
     /// The processes that have ended, with what they reported and their final I/O
     /// (`ProcessArchive.swift`).
     var archive = ProcessArchive()
-    /// The memory cgroup, pressure monitor and balloons (RunSession+Memory.swift), for the whole run.
+    /// The memory cgroup, pressure monitor and balloons (`Memory/`), for the whole run.
     let memory: MemoryPressure
     /// The current process's registration with `options.interruption`, which kills it on SIGINT.
-    var interruptionToken: Int?
+    var interruptionHold = InterruptionHold()
     /// The current process and its sampler, published for callbacks on other threads (forwarded
     /// pressure warnings); only the session's thread sets it, at each spawn.
     let currentProcess = CurrentProcess()
 
-    /// The run's cgroup (`Containment/RunCgroup+Linux.swift`): every process of the run, ended
-    /// with it. Nil where none could be made (`containmentUnavailable` says why): the process
-    /// group is used instead, which a program can leave (`setsid`).
-    let containment: RunCgroup?
-    let containmentUnavailable: String?
-    /// The run among the runs going on, for the processes the harness adopts as their subreaper
-    /// (`Containment/ChildSubreaper+Linux.swift`); nil for an in-memory app.
-    let adoption: RunAdoption?
-    /// This run's watch of the kernel's exit records, when the machine gives them.
-    let taskExitToken: Int?
-    /// Processes that outlived a main process of the run (ended by the harness).
-    var stragglers: [Straggler] = []
+    /// The run's cgroup, adoption, exit-record watch and sandbox, and what outlived a main
+    /// process (`Containment/RunContainer.swift`).
+    let container: RunContainer
     /// Whether the run is a black-box program (no FrugalKit protocol: signals and the freezer only).
     let isBlackBox: Bool
     /// What each process of the run execs, and its own environment: the workload host (the app
     /// named in its environment), the user's executable, or the program (its path resolved).
     let launchArguments: [String]
     let launchEnvironment: [String: String]
-    /// Whether the current suspension is the cgroup freezer's (else SIGSTOP).
-    var suspendedByFreezer: Bool { suspension.isFrozen }
     /// The black-box program's main thread watched from outside (`OutsideHangWatcher.swift`), and
     /// what the watchers of its ended processes saw (`OutsideWatchLog.swift`).
     var outsideWatch = OutsideWatchLog()
@@ -104,74 +84,41 @@ final class RunSession {
         self.launcher = launcher
         self.clock = clock
         // First, before anything is started: what the run starts is adopted as the run's.
-        adoption = launcher.startsSystemProcesses ? RunAdoption() : nil
+        let adoption = launcher.startsSystemProcesses ? RunAdoption() : nil
         if case .command = plan.target { isBlackBox = true } else { isBlackBox = false }
-        let command = Self.launchCommand(plan, options: options)
+        let command = RunSpawn.launchCommand(plan, options: options)
         self.launchArguments = launchArguments ?? command.arguments
         launchEnvironment = command.environment
-        // On a pure v2 machine a pressure run's memory group is v2 too, and a process is in one v2
-        // group only: that group is then the run's group as well, made first.
-        var memoryFirst: MemoryPressure?
-        if launcher.startsSystemProcesses, case .success(let own) = MemoryCgroup.ownGroup(), own.0 == .v2 {
-            let pressure = MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure)
-            if pressure.cgroup != nil { memoryFirst = pressure }
-        }
-        if !launcher.startsSystemProcesses {
-            // An in-memory app is no process of this machine: no cgroup could hold it.
-            (containment, containmentUnavailable) = (nil, "the app is not a process of this machine")
-        } else if let group = memoryFirst?.cgroup {
-            (containment, containmentUnavailable) = (RunCgroup.adopting(v2MemoryGroup: group.path), nil)
-        } else {
-            switch RunCgroup.create(label: workload) {
-            case .success(let group): (containment, containmentUnavailable) = (group, nil)
-            case .failure(let error): (containment, containmentUnavailable) = (nil, error.description)
-            }
-        }
-        taskExitToken = launcher.startsSystemProcesses ? TaskExitMonitor.shared.beginWatching() : nil
+        let memoryFirst = MemoryPressure.v2First(plan: plan, workload: workload, options: options,
+                                                 startsSystemProcesses: launcher.startsSystemProcesses)
         do {
-            sandbox = try Sandbox(parent: options.sandboxParent, workload: workload, resources: plan.bundleResources,
-                                  documents: plan.documents)
+            container = try RunContainer(workload: workload, plan: plan, options: options, adoption: adoption,
+                                         startsSystemProcesses: launcher.startsSystemProcesses, memoryGroup: memoryFirst?.cgroup)
         } catch {
-            containment?.remove()
             _ = memoryFirst?.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
-            taskExitToken.map(TaskExitMonitor.shared.endWatching)
-            throw HarnessError.sandbox(parent: options.sandboxParent.path, underlying: error)
+            throw error
         }
-        let network: RunNetwork?
         do {
-            // A scenario's own link and radio (frugal.yml's options) win over the run's defaults.
-            // An in-memory app opens no socket: no origin or proxy is started for it. A built-in
-            // workload speaks plain HTTP to FRUGAL_PROXY: only apps and programs get a CA (HTTPS).
-            var builtIn = false
-            if case .builtIn = plan.target { builtIn = true }
-            network = launcher.startsSystemProcesses
-                ? try RunNetwork(profile: plan.scenario.networkProfile.flatMap(NetworkProfile.named) ?? options.networkProfile,
-                                 radio: plan.scenario.radio ?? options.radio,
-                                 server: options.server.overridden(by: plan.server),
-                                 trustDirectory: builtIn ? nil : options.sandboxParent)
-                : nil
+            // An in-memory app opens no socket: no origin or proxy is started for it.
+            network = launcher.startsSystemProcesses ? try RunNetwork.forRun(of: plan, options: options) : nil
         } catch {
-            sandbox.remove()
-            containment?.remove()
+            container.abandon()
             _ = memoryFirst?.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
-            taskExitToken.map(TaskExitMonitor.shared.endWatching)
             // RunNetwork names the server that failed and keeps its error.
             throw error
         }
-        self.network = network
-        let fileWatcher = SandboxFileWatcher.start(root: sandbox.root)
+        let fileWatcher = SandboxFileWatcher.start(root: container.sandbox.root)
         memory = memoryFirst ?? MemoryPressure(plan: plan, workload: workload, forwardKernelEvents: options.forwardKernelPressure,
-                                               pressureStallGroup: containment?.kind == .v2 ? containment?.path : nil)
-        let energySession = Self.beginEnergy(options: options, launcher: launcher)
-        let groupSyncs = Self.attachSyncCountersToGroup(blackBox: isBlackBox, containment: containment)
-        let wakeupTracer = options.traceWakeups
-            ? Self.startWakeupTracer(containment: containment, containmentUnavailable: containmentUnavailable) : nil
+                                               pressureStallGroup: container.cgroup?.kind == .v2 ? container.cgroup?.path : nil)
+        // The machine's energy counter before the first process starts; none for an in-memory app.
+        let energySession = launcher.startsSystemProcesses ? options.energyMeter.begin() : nil
+        let groupSyncs = container.syncCountersOnGroup(blackBox: isBlackBox)
+        let wakeupTracer = options.traceWakeups ? container.startWakeupTracer() : nil
         // Watched before the first exec: what the app reads at launch is the point.
-        var groupMembers: (@Sendable () -> [pid_t])?
-        if let group = containment { groupMembers = { group.pids } }
         var started = RunWatches(files: fileWatcher,
                                   resources: launcher.startsSystemProcesses
-                                     ? ResourceWatch.start(bundle: sandbox.root.appendingPathComponent(SandboxLayout.bundle), members: groupMembers)
+                                     ? ResourceWatch.start(bundle: container.sandbox.root.appendingPathComponent(SandboxLayout.bundle),
+                                                           members: container.members)
                                      : nil,
                                   wakeups: wakeupTracer, energy: energySession)
         watches = started
@@ -179,34 +126,24 @@ final class RunSession {
             // Without counters on the group, the per-process ones are attached to the held process.
             let hardware: ProcessCounters.Hardware?, pidSyncs: ProcessCounters.Syncs?
             (process, reader, sampler, hangWatcher, hardware, pidSyncs) =
-                try Self.spawn(arguments: self.launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
-                               options: options, sandbox: sandbox, network: network, memory: memory, containment: containment,
-                               launcher: launcher, clock: clock, countSyncs: isBlackBox && groupSyncs == nil)
+                try RunSpawn.spawn(arguments: self.launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
+                                   options: options, sandbox: container.sandbox, network: network, memory: memory, containment: container.cgroup,
+                                   launcher: launcher, clock: clock, countSyncs: isBlackBox && groupSyncs == nil)
             counters.attach(hardware: hardware, syncs: groupSyncs ?? pidSyncs)
         } catch {
             started.stopAll()
             if case .success(let syncs)? = groupSyncs { syncs.close() }
             network?.stop()
-            sandbox.remove()
             _ = memory.finish(workloadKilledBySIGKILL: false, harnessKilled: false)
-            containment?.remove()
-            taskExitToken.map(TaskExitMonitor.shared.endWatching)
+            container.abandon()
             throw error
         }
-        registerForInterruption()
+        interruptionHold.register(process, with: options.interruption)
         currentProcess.value = (process, sampler)
         watches.follow(process.pid)
         if isBlackBox { startProgramWatch() }
-        if !isBlackBox || programMemoryWarningSignal != nil { startMemoryMonitoring() }
-    }
-
-    /// An interrupt kills the current process (continued first if stopped), so the step waiting on
-    /// it returns at once; the run then ends on its own thread (`checkInterruption`).
-    private func registerForInterruption() {
-        let process = process
-        interruptionToken = options.interruption.register {
-            process.kill(SIGCONT)
-            process.kill(SIGKILL)
+        if !isBlackBox || programMemoryWarningSignal != nil {
+            memory.startForwarding(to: currentProcess, programSignal: isBlackBox ? programMemoryWarningSignal : nil)
         }
     }
 
@@ -214,7 +151,7 @@ final class RunSession {
     /// goes through `finish` like any other. Returns whether it was.
     func checkInterruption() -> Bool {
         guard let signal = options.interruption.signal else { return false }
-        if outcome != .interrupted {
+        if ending.outcome != .interrupted {
             ending.decide(.interrupted, detail: SuiteInterruption.detail(signal))
         }
         ending.stop()
@@ -224,13 +161,13 @@ final class RunSession {
     /// Starts a new process of the same workload in the same sandbox; the current one must have exited.
     func respawn() throws {
         try archiveCurrentProcess()
-        let groupSyncs = Self.attachSyncCountersToGroup(blackBox: isBlackBox, containment: containment)
+        let groupSyncs = container.syncCountersOnGroup(blackBox: isBlackBox)
         let hardware: ProcessCounters.Hardware?, pidSyncs: ProcessCounters.Syncs?
         do {
             (process, reader, sampler, hangWatcher, hardware, pidSyncs) =
-                try Self.spawn(arguments: launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
-                               options: options, sandbox: sandbox, network: network, memory: memory, containment: containment,
-                               launcher: launcher, clock: clock, countSyncs: isBlackBox && groupSyncs == nil)
+                try RunSpawn.spawn(arguments: launchArguments, trailingBytes: plan.rawArguments, ownEnvironment: launchEnvironment,
+                                   options: options, sandbox: container.sandbox, network: network, memory: memory, containment: container.cgroup,
+                                   launcher: launcher, clock: clock, countSyncs: isBlackBox && groupSyncs == nil)
         } catch {
             if case .success(let syncs)? = groupSyncs { syncs.close() }
             throw error
@@ -238,7 +175,7 @@ final class RunSession {
         counters.attach(hardware: hardware, syncs: groupSyncs ?? pidSyncs)
         watches.follow(process.pid)
         if isBlackBox { startProgramWatch() }
-        registerForInterruption()
+        interruptionHold.register(process, with: options.interruption)
         currentProcess.value = (process, sampler)
         killedByScenario = false
         suspension.processReplaced()
@@ -269,7 +206,7 @@ final class RunSession {
 
     /// Whether the scenario can go on to `step`: a process killed by the scenario can be relaunched.
     func canPerform(_ step: ScenarioStep) -> Bool {
-        if stopped { return false }
+        if ending.stopped { return false }
         return !process.hasExited || killedByScenario
     }
 
@@ -294,10 +231,49 @@ final class RunSession {
 
     /// Kills the process group and records why.
     func kill(outcome: RunOutcome, detail: String) {
-        if isSuspended { endSuspension(endedBy: "watchdog kill", continueProcess: false) }
+        if suspension.isSuspended { endSuspension(endedBy: "watchdog kill", continueProcess: false) }
         killEveryProcess()
         ending.decide(outcome, detail: detail)
         ending.stop()
+    }
+
+    /// Ends the current suspension (`SuspensionLedger`): samples the stopped process one last
+    /// time, then continues it (SIGCONT) unless it is about to be killed. Returns when it ended.
+    @discardableResult
+    func endSuspension(endedBy: String, continueProcess: Bool) -> UInt64 {
+        let endSample = sampler.sampleNow()
+        if isBlackBox {
+            // Frozen or stopped, the program is continued the way it was suspended; a kill reaches
+            // a frozen group too, so only continuing needs this.
+            if continueProcess || suspension.isFrozen { ProgramSteps.resume(self) }
+        } else if continueProcess {
+            process.kill(SIGCONT)
+        }
+        let time = clock.now()
+        suspension.ended(at: time, sample: endSample, endedBy: endedBy)
+        if continueProcess {
+            systemEvents.append(WorkloadEvent(time: time, body: .stateChanged(StateChange(from: .suspended, to: .background))))
+        }
+        hangWatcher.setPaused(false)
+        return time
+    }
+
+    /// The run's processes other than the current main one (`RunContainer`).
+    func otherProcesses() -> [pid_t] { container.otherProcesses(main: process) }
+
+    /// SIGKILL to every process of the run (`RunContainer`).
+    func killEveryProcess() { container.killEveryProcess(main: process) }
+
+    /// Signals every process of the run (`RunContainer`).
+    func signalEveryProcess(_ signal: Int32) { container.signalEveryProcess(signal, main: process) }
+
+    /// The signal this program gets as its memory warning: its plan's, else the harness's; nil: none.
+    var programMemoryWarningSignal: Int32? { plan.programMemoryWarningSignal ?? options.programMemoryWarningSignal }
+
+    /// After a program's spawn: it has no control pipe, and its main thread is watched from outside.
+    private func startProgramWatch() {
+        process.closeControl()
+        outsideWatch.watch(root: process.pid, group: container.cgroup)
     }
 }
 

@@ -9,13 +9,13 @@ import FrugalProbe
 /// (teardown, or a start that failed) ends whatever is still held and gives nothing.
 /// A `RunSession` holds one (`watches`).
 struct RunWatches {
-    /// The sandbox's file writes as the kernel shows them (`RunSession+Disk`), or why not.
+    /// The sandbox's file writes as the kernel shows them (`SandboxFileWatcher`), or why not.
     private(set) var files: Result<SandboxFileWatcher, SystemCallError>?
     /// The bundle's resource files (`ResourceWatch+Linux.swift`), or why not; nil for an in-memory app.
     private(set) var resources: Result<ResourceWatch, SystemCallError>?
     /// The run's wakeup tracer on its cgroup, or why there is none; nil when not asked for.
     private(set) var wakeups: Result<WakeupTracer, WakeupTraceUnavailable>?
-    /// The machine's energy reading from before the first spawn (`RunSession+Energy.swift`).
+    /// The machine's energy reading from before the first spawn, or why there is none.
     private(set) var energy: Result<any EnergyMeterSession, HardwareCountersUnavailable>?
 
     init(files: Result<SandboxFileWatcher, SystemCallError>?, resources: Result<ResourceWatch, SystemCallError>?,

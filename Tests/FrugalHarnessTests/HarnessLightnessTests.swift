@@ -125,7 +125,7 @@ final class HarnessLightnessTests: XCTestCase {
     /// first second (a 300 ms poll is measured as before), then a tenth of the wait so far, never
     /// slower than the 0.2 s at which it looks for the program's process again.
     func testTheWatchSlowsOnlyInALongWait() {
-        let interval = RunSession.outsideWatchInterval
+        let interval = OutsideWatchLog.interval
         XCTAssertEqual(OutsideHangWatcher.idleWait(interval: interval, asleepNanoseconds: 0), interval * 4, accuracy: 1e-9)
         XCTAssertEqual(OutsideHangWatcher.idleWait(interval: interval, asleepNanoseconds: 300_000_000), interval * 4, accuracy: 1e-9)
         XCTAssertEqual(OutsideHangWatcher.idleWait(interval: interval, asleepNanoseconds: 1_500_000_000), 0.15, accuracy: 1e-9)

@@ -4,8 +4,9 @@ import FrugalCore
 import FrugalProbe
 
 /// How a run's process is started: its command line, its environment (the sandbox's directories,
-/// the proxy), its cgroups, and the counters attached before it execs.
-extension RunSession {
+/// the proxy), its cgroups, and the counters attached before it execs. A `RunSession` starts
+/// each of its processes here.
+enum RunSpawn {
     /// The app's command line and its own environment: the workload host with the built-in's name,
     /// or the user's executable with its arguments and environment.
     static func launchCommand(_ plan: RunPlan, options: HarnessOptions) -> (arguments: [String], environment: [String: String]) {
@@ -23,8 +24,8 @@ extension RunSession {
     /// the run joins the run's memory cgroup, if it has one, and the run's cgroup (last: on a
     /// hybrid machine that is the unified tree) before it execs.
     static func spawn(arguments: [String], trailingBytes: [[UInt8]]? = nil, ownEnvironment: [String: String],
-                              options: HarnessOptions, sandbox: Sandbox, network: RunNetwork?, memory: MemoryPressure, containment: RunCgroup?,
-                              launcher: any ProcessLauncher, clock: any HarnessClock, countSyncs: Bool) throws
+                      options: HarnessOptions, sandbox: Sandbox, network: RunNetwork?, memory: MemoryPressure, containment: RunCgroup?,
+                      launcher: any ProcessLauncher, clock: any HarnessClock, countSyncs: Bool) throws
         -> (any AppProcess, EventStreamReader, ProcSampler, HangWatcher, Result<any HardwareCounterSession, HardwareCountersUnavailable>?,
             Result<SyncCallSession, HardwareCountersUnavailable>?) {
         let process: any AppProcess
@@ -36,7 +37,7 @@ extension RunSession {
             // as well): its home, its temporary directory, and the XDG directories Foundation's
             // FileManager.urls(for:in:) reads on Linux, so NSTemporaryDirectory(), caches and
             // application support land in the run's sandbox and go with it, never in the machine's.
-            environment.merge(Self.sandboxDirectories(sandbox.root)) { $1 }
+            environment.merge(sandboxDirectories(sandbox.root)) { $1 }
             if let peer = SlowPeer.shared { environment[SlowPeer.environmentVariable] = String(peer.port) }
             var groups = memory.cgroup?.procsPaths ?? []
             if let containment, !groups.contains(containment.procsPath) { groups.append(containment.procsPath) }

@@ -2,32 +2,6 @@ import Foundation
 import FrugalCore
 import FrugalProbe
 
-/// The disk area's part of a run: the process's final `/proc/<pid>/io`, the size of its event
-/// stream (which `wchar` counts too), and the sandbox as the app left it.
-extension RunSession {
-    /// Adds the disk facts to `record`; call after the process is reaped, before the sandbox is deleted.
-    /// A relaunched run has several processes: their counters add up, and a total is only given
-    /// when every process's final reading was taken.
-    func recordDisk(into record: inout RunRecord) {
-        let ended = archive.entries
-        let readings = ended.compactMap(\.io)
-        if readings.count == ended.count, let last = readings.last {
-            func sum(_ field: (ProcessIOCounters) -> Int?) -> Int? {
-                let values = readings.compactMap(field)
-                return values.count == readings.count ? values.reduce(0, +) : nil
-            }
-            record.finalIO = ProcessIOCounters(time: last.time, charactersWritten: sum(\.charactersWritten),
-                                               writeSyscalls: sum(\.writeSyscalls), physicalBytesWritten: sum(\.physicalBytesWritten),
-                                               cancelledBytesWritten: sum(\.cancelledBytesWritten))
-        }
-        record.eventStreamBytes = ended.reduce(0) { $0 + $1.eventStreamBytes }
-        record.sandboxFiles = SandboxScanner.scan(root: sandbox.root).map {
-            DownloadMatcher.markServed($0, root: sandbox.root, requests: record.network?.requests ?? [])
-        }
-        if let changes = watches.finishFiles() { record.fileChanges = changes }
-    }
-}
-
 /// Finds the files that hold, byte for byte, the body of a response the run's origin served:
 /// data downloaded verbatim, which the app can download again (the guide's re-creatable data).
 /// Only files that backups copy are compared, and only with responses of the same length:
@@ -96,19 +70,5 @@ enum SandboxScanner {
             files.append(SandboxFileRecord(path: relative, bytes: Int(info.st_size), exclusion: exclusion))
         }
         return files.sorted { $0.path < $1.path }
-    }
-}
-
-extension RunSession {
-    /// A black-box program's sync counters on its v2 cgroup, opened before the program is
-    /// started there, so its first calls are counted however soon it makes them; nil where the
-    /// run has no v2 cgroup (the counters are then attached to the process once it exists).
-    static func attachSyncCountersToGroup(blackBox: Bool, containment: RunCgroup?) -> Result<SyncCallSession, HardwareCountersUnavailable>? {
-        guard blackBox, let containment, containment.kind == .v2 else { return nil }
-        switch SyncCallCounters().attach(cgroupPath: containment.path) {
-        case .success(let session): return .success(session)
-        // Per process, below, may still work (e.g. a kernel without cgroup perf events).
-        case .failure: return nil
-        }
     }
 }
