@@ -86,5 +86,7 @@ final class SocketWatchGateTests: XCTestCase {
     func testUsageIsParsedFromCPUStat() {
         XCTAssertEqual(CgroupCPUUsage.usage("usage_usec 1234\nuser_usec 1000\nsystem_usec 234\n"), 1234)
         XCTAssertNil(CgroupCPUUsage.usage("user_usec 1000\n"))
+        XCTAssertEqual(CgroupCPUUsage.usage("usage_usec 0"), 0, "a last line without its newline")
+        XCTAssertNil(CgroupCPUUsage.usage("usage_usec 12x\n"))
     }
 }
