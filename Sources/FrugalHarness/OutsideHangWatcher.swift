@@ -158,9 +158,11 @@ final class OutsideHangWatcher: Sendable {
         var wait = interval
         // The watched thread's files, kept open while it stays the one watched.
         var reader: ThreadWaitReader?
-        func waitState(pid: Int32, tid: Int32) -> ThreadWaitState? {
+        // Not while an answer is expected: then a blocked wait is judged, and its end is when
+        // `status` says so (``ThreadWaitReader/read(quietWhileAsleep:)``).
+        func waitState(pid: Int32, tid: Int32, quiet: Bool) -> ThreadWaitState? {
             if reader?.pid != pid || reader?.tid != tid { reader = ThreadWaitReader(pid: pid, tid: tid) }
-            guard let state = reader?.read() else {
+            guard let state = reader?.read(quietWhileAsleep: quiet) else {
                 reader = nil
                 return nil
             }
@@ -175,12 +177,13 @@ final class OutsideHangWatcher: Sendable {
                 lastMembersCheck = now
             }
             var (tid, idle) = isPaused ? (pid, false) : judge.choose(pid: pid, now: now)
-            var watched = isPaused ? nil : waitState(pid: pid, tid: tid)
+            let quiet = now > expecting.1
+            var watched = isPaused ? nil : waitState(pid: pid, tid: tid, quiet: quiet)
             if watched == nil && tid != pid {
                 // The pool thread that last drained the main queue has left: the main thread is idle.
                 judge.forget(tid)
                 (tid, idle) = (pid, true)
-                watched = waitState(pid: pid, tid: pid)
+                watched = waitState(pid: pid, tid: pid, quiet: quiet)
             }
             if isPaused {
                 tracker.pause()

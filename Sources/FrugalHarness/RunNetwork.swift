@@ -113,8 +113,8 @@ final class RunNetwork {
     var privateFile: PrivateFile? { trust?.privateFile }
 
     /// Watches the processes `pids` returns for connections past the proxy (``SocketWatch``).
-    func watchSockets(ignoring: Set<String> = [], _ pids: @escaping @Sendable () -> [pid_t]) {
-        sockets.watch(ignoring: ignoring, pids)
+    func watchSockets(ignoring: Set<String> = [], usage: CgroupCPUUsage? = nil, _ pids: @escaping @Sendable () -> [pid_t]) {
+        sockets.watch(ignoring: ignoring, usage: usage, pids)
     }
 
     /// Changes the link conditions (a `network(profile)` step).

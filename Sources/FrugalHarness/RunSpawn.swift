@@ -67,7 +67,10 @@ enum RunSpawn {
         let main = process.pid
         let peers: Set<String> = SlowPeer.shared.map { ["127.0.0.1:\($0.port)"] } ?? []
         let others = members
-        network?.watchSockets(ignoring: peers) { [main] + (others?() ?? []).filter { $0 != main } }
+        // The group's CPU time gates the looks only where the main process is the group's too
+        // (born in it, or joined before its exec), as on cgroup v2.
+        let usage = network != nil && containment?.kind == .v2 ? containment.flatMap { CgroupCPUUsage(groupPath: $0.path) } : nil
+        network?.watchSockets(ignoring: peers, usage: usage) { [main] + (others?() ?? []).filter { $0 != main } }
         return (process, reader, sampler, HangWatcher(reader: reader, process: process), hardware, syncs)
     }
 

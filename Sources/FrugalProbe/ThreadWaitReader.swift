@@ -42,10 +42,45 @@ public final class ThreadWaitReader {
     /// read's, not read again. Going back to sleep in another wait takes a voluntary switch, and
     /// running at all adds on-CPU time, so nothing is lost; beside a program that sleeps, this
     /// halves what each sample asks of procfs (`wchan` walks the thread's kernel stack).
-    public func read() -> ThreadWaitState? {
+    ///
+    /// `quietWhileAsleep`: when the last read saw the thread asleep interruptibly (`S`) and its
+    /// `schedstat` (on-CPU nanoseconds and times scheduled in, read first) shows it has not run
+    /// since, the last read's state is returned and `status` is not read: without running it can
+    /// neither switch nor enter another state. One woken but still waiting for a CPU reads as
+    /// still asleep until it runs. For a watcher that judges nothing from such a sleep (no answer
+    /// expected); `status` was half of what each sample beside a sleeping program cost procfs.
+    public func read(quietWhileAsleep: Bool = false) -> ThreadWaitState? {
+        guard quietWhileAsleep, let schedstat = text(3) else {
+            lastTimeslices = nil
+            return readStatusFirst()
+        }
+        let onCPU = ProcFS.parseSchedstat(schedstat) ?? 0
+        let timeslices = Self.timeslices(schedstat)
+        defer { lastTimeslices = timeslices }
+        if let last, last.state == "S", onCPU != 0, onCPU == last.onCPUNanoseconds, timeslices != nil, timeslices == lastTimeslices {
+            return last
+        }
         guard let status = text(0), !status.isEmpty else { return nil }
+        return parse(status: status, onCPU: onCPU)
+    }
+
+    /// `status`, then `schedstat`, as every read did before ``read(quietWhileAsleep:)``.
+    private func readStatusFirst() -> ThreadWaitState? {
+        guard let status = text(0), !status.isEmpty else { return nil }
+        return parse(status: status, onCPU: text(3).flatMap(ProcFS.parseSchedstat) ?? 0)
+    }
+
+    /// The third field of `schedstat`: how many times the thread was scheduled in.
+    static func timeslices(_ schedstat: String) -> UInt64? {
+        let fields = schedstat.split(separator: " ")
+        return fields.count >= 3 ? UInt64(fields[2].trimmingSpaces()) : nil
+    }
+
+    /// `schedstat`'s times scheduled in at the last read with `quietWhileAsleep`.
+    private var lastTimeslices: UInt64?
+
+    private func parse(status: String, onCPU: UInt64) -> ThreadWaitState {
         let parsed = ProcFS.parseStatus(status)
-        let onCPU = text(3).flatMap(ProcFS.parseSchedstat) ?? 0
         var state = ThreadWaitState(state: parsed.state.flatMap { $0.first.map(String.init) } ?? "?", wchan: nil, syscall: nil,
                                     voluntaryContextSwitches: parsed.voluntaryContextSwitches ?? 0,
                                     involuntaryContextSwitches: parsed.involuntaryContextSwitches ?? 0, onCPUNanoseconds: onCPU)

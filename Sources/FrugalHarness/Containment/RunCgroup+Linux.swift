@@ -116,7 +116,7 @@ final class RunCgroup: Sendable {
     private func read(_ file: String) -> String? { try? FileReader.readText(path + "/" + file) }
 
     /// The processes in the group now.
-    var pids: [Int32] { (members() ?? read("cgroup.procs") ?? "").split(separator: "\n").compactMap { Int32($0) } }
+    var pids: [Int32] { members() ?? (read("cgroup.procs") ?? "").split(separator: "\n").compactMap { Int32($0) } }
 
     /// `cgroup.procs` through the descriptor kept open, read from offset 0 (the kernel's
     /// seq_file starts the list again there); nil once closed or when it cannot be opened.
@@ -128,20 +128,18 @@ final class RunCgroup: Sendable {
     /// hands it out again to later reads of that file while the list lingers
     /// (`cgroup_pidlist_start`, kernel/cgroup/cgroup-v1.c), so a descriptor kept open did not
     /// see processes join: `RunCgroupTests` read an empty v1 freezer group that held two.
-    private func members() -> String? {
+    ///
+    /// The pids are parsed from the bytes (`ProcessIDList`), not through a `String` split into
+    /// lines: at 5–10 reads a second that parse was most of the outside watch's cost beside
+    /// `sleep 10` after the file was kept open (perf record, release build).
+    private func members() -> [Int32]? {
         guard kind == .v2 else { return nil }
-        return procsFile.withLock { file -> String? in
+        return procsFile.withLock { file -> [Int32]? in
             if file.closed { return nil }
             if file.fd < 0 { file.fd = open(procsPath, O_RDONLY | O_CLOEXEC) }
             guard file.fd >= 0 else { return nil }
             let reader = PosixFile(fd: file.fd, path: procsPath)
-            var bytes: [UInt8] = []
-            while true {
-                guard let chunk = try? reader.read(count: 4096, at: bytes.count) else { return nil }
-                bytes += chunk
-                if chunk.count < 4096 { break }
-            }
-            return String(decoding: bytes, as: UTF8.self)
+            return (try? ProcessIDList.read(reader)) ?? nil
         }
     }
 

@@ -12,7 +12,10 @@ import Synchronization
 /// listening socket, every ``quietInterval`` (the harness beside a program that uses no network
 /// wakes 4 times a second, not 20). A connection that opens and closes between two looks is
 /// missed; connections to the processes' own listening ports (a socket talking to itself on
-/// loopback) are not traffic and are left out.
+/// loopback) are not traffic and are left out. With the run's cgroup v2 group, a look first reads
+/// the group's CPU time (``CgroupCPUUsage``): unchanged since the last look, none of the run's
+/// processes ran, so none opened or connected a socket, and the look would find what the last one
+/// found; `/proc` is read again only once the run has run.
 final class SocketWatch: Sendable {
     /// Seconds between looks while the run holds TCP sockets.
     static let interval = 0.05
@@ -22,6 +25,10 @@ final class SocketWatch: Sendable {
     private struct State {
         var pids: @Sendable () -> [pid_t] = { [] }
         var ignored: Set<String> = []
+        /// The run's group's CPU time; nil without a v2 group (every look reads `/proc`).
+        var usage: CgroupCPUUsage?
+        /// The group's CPU time before the last full look, and whether that look found sockets.
+        var lastLook: (usage: UInt64, holding: Bool)?
         var seen: [String: (pid: pid_t, at: UInt64)] = [:]
         var stopped = false
         var started = false
@@ -38,10 +45,13 @@ final class SocketWatch: Sendable {
     /// Watches the processes `pids` returns (the run's, called at each look); starts the thread
     /// the first time. A respawned app calls it again with its new process.
     /// `ignoring`: the harness's own peers the app is given (the slow peer of blocking-call workloads).
-    func watch(ignoring: Set<String> = [], _ pids: @escaping @Sendable () -> [pid_t]) {
+    /// `usage`: the CPU time of the run's cgroup v2 group, which holds every process `pids` returns.
+    func watch(ignoring: Set<String> = [], usage: CgroupCPUUsage? = nil, _ pids: @escaping @Sendable () -> [pid_t]) {
         let start = state.withLock { state -> Bool in
             state.pids = pids
             state.ignored = ignoring
+            state.usage = usage
+            state.lastLook = nil
             defer { state.started = true }
             return !state.started && !state.stopped
         }
@@ -60,7 +70,17 @@ final class SocketWatch: Sendable {
     /// listening socket.
     @discardableResult
     func look() -> Bool {
-        let (provider, ignored) = state.withLock { ($0.pids, $0.ignored) }
+        let (provider, ignored, usage, lastLook) = state.withLock { ($0.pids, $0.ignored, $0.usage, $0.lastLook) }
+        // Read before the look: whatever runs during it shows in the next reading.
+        let before = usage?.microseconds()
+        if let before, let lastLook, before == lastLook.usage { return lastLook.holding }
+        let holding = fullLook(provider: provider, ignored: ignored)
+        state.withLock { $0.lastLook = before.map { ($0, holding) } }
+        return holding
+    }
+
+    /// Every process's connections from `/proc`; returns whether any held a TCP connection or a listening socket.
+    private func fullLook(provider: @Sendable () -> [pid_t], ignored: Set<String>) -> Bool {
         let pids = provider()
         let now = MonotonicClock.now()
         var found: [(String, pid_t)] = []
@@ -94,6 +114,7 @@ final class SocketWatch: Sendable {
     func finish(spawnTime: UInt64) -> [UnseenConnection] {
         let seen = state.withLock { state in
             state.stopped = true
+            state.usage = nil
             return state.seen
         }
         return seen.map { UnseenConnection(remoteAddress: $0.key, pid: $0.value.pid, firstSeen: MonotonicClock.seconds(from: spawnTime, to: $0.value.at)) }
