@@ -162,6 +162,21 @@ final class NetworkAuditTests: XCTestCase {
         XCTAssertEqual(noFault?.scoreDisplayMode, .notApplicable)
     }
 
+    /// A request written into a kept-alive connection the proxy had already reset never reaches
+    /// the proxy: the wire shows 1 lost, the app's client 2. Both are lower bounds; the larger counts.
+    func testHandleFailuresCountsWhatTheClientLostBeyondTheWire() throws {
+        let fault = InjectedFault(time: 0.5, kind: "reset", detail: "resetAfter")
+        let events = [Self.request("b", 1.0, 1.1, outcome: .failed), Self.request("d", 1.2, 1.21, outcome: .failed)]
+        var record = Self.record(chunks: [], events: events, faults: [fault])
+        // b's connection was reset with its request in flight; d was written into a connection
+        // already gone, so the wire shows nothing of it.
+        record.network?.trace.events = [ConnectionEvent(connection: 1, kind: .reset, time: 1.05, detail: "fault: resetAfter")]
+        let audit = try XCTUnwrap(Self.evaluate(record).audits["network.handle-failures"])
+        XCTAssertEqual(audit.numericValue, 2, (audit.explanation ?? "") + audit.evidence.map(\.description).joined(separator: "\n"))
+        XCTAssertTrue(audit.evidence.contains { $0.description.hasPrefix("FrugalKit's client counted 2 operations lost, more than the wire showed (1") },
+                      audit.evidence.map(\.description).joined(separator: "\n"))
+    }
+
     func testNoTrafficIsNotApplicableAndNoProxyIsUnavailable() throws {
         let (metrics, audits) = Self.evaluate(Self.record(chunks: []))
         XCTAssertEqual(metrics[MetricName.networkBytesSent]?.value, 0, "the proxy counted zero bytes")
