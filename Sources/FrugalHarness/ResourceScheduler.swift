@@ -36,19 +36,23 @@ public final class ResourceScheduler: Sendable {
     /// Seconds after a black-box program starts before anything else starts: the harness does not
     /// see when such a program has finished starting, so it allows a launch's worst case.
     public let programLaunchSpacing: Double
+    /// The gate shared with other processes (``MachineGate``), held whenever this suite holds its
+    /// own gate or runs an exclusive run; nil: only this suite's runs are ordered.
+    let machine: MachineGate?
 
     public convenience init(options: HarnessOptions, lightSlots: Int = 10, gatedSlots: Int = 4, launchSettle: Double = 0.1,
                             programLaunchSpacing: Double = 0.5) {
         let runner = ScenarioRunner(options: options)
         self.init(interruption: options.interruption, lightSlots: lightSlots, gatedSlots: gatedSlots, launchSettle: launchSettle,
-                  programLaunchSpacing: programLaunchSpacing, runPlan: { try runner.run($0) })
+                  programLaunchSpacing: programLaunchSpacing, machine: options.machineGate, runPlan: { try runner.run($0) })
     }
 
     /// A scheduler whose runs are carried out by `runPlan` (``ScenarioRunner/run(_:)``, or a
     /// test's double that calls ``RunPlan/performSteps(shouldStop:perform:)`` as the runner does).
     init(interruption: SuiteInterruption, lightSlots: Int = 10, gatedSlots: Int = 4, launchSettle: Double = 0.1,
-         programLaunchSpacing: Double = 0.5, runPlan: @escaping @Sendable (RunPlan) throws -> RunRecord) {
+         programLaunchSpacing: Double = 0.5, machine: MachineGate? = nil, runPlan: @escaping @Sendable (RunPlan) throws -> RunRecord) {
         self.runPlan = runPlan
+        self.machine = machine
         self.interruption = interruption
         self.lightSlots = max(1, lightSlots)
         self.gatedSlots = max(1, gatedSlots)
@@ -109,34 +113,59 @@ public final class ResourceScheduler: Sendable {
         let idle: Int?
         let settle: Double
         let interruption: SuiteInterruption
+        /// The run's holds on the gate shared with other processes.
+        let lease: MachineLease
+
+        /// Before the run's processes start: this suite's gate was taken for its launch when the
+        /// run started (not for a black-box program, whose start is spaced instead), and an
+        /// exclusive run holds the machine from here; other processes sharing the machine gate
+        /// are waited for outside the suite's lock.
+        func willStart() {
+            state.condition.lock()
+            let launchHeld = state.gateHolder == index
+            state.condition.unlock()
+            if demand.isExclusive { lease.beginExclusive() }
+            if launchHeld { lease.beginStep() }
+        }
 
         func willPerform(_ step: ScenarioStep, index stepIndex: Int) {
             state.condition.lock()
-            defer { state.condition.unlock() }
             if stepIndex == idle {
                 if state.exclusiveHolder == index { state.exclusiveHolder = nil }
                 state.activeGated.remove(index)
                 state.condition.broadcast()
+                state.condition.unlock()
+                lease.endExclusive()
+                state.condition.lock()
             }
-            guard stepIndex > 0, step.isJudgedOnTime, !demand.isLight, state.exclusiveHolder != index else { return }
+            guard stepIndex > 0, step.isJudgedOnTime, !demand.isLight, state.exclusiveHolder != index else {
+                state.condition.unlock()
+                return
+            }
             let inTail = idle.map { stepIndex > $0 } ?? false
             // A gated run's step also waits out an exclusive run (one starts only once no gated
             // run is going, so this is rare); an exclusive run's closing steps, after it let the
             // machine go, wait only for the gate, as its neighbours' launches do.
             // Woken by every release; the interruption does not broadcast, so look every 0.2 s.
             while !state.gateFree || (demand.isGated && !inTail && state.exclusiveHolder != nil) {
-                if interruption.signal != nil { return }
+                if interruption.signal != nil {
+                    state.condition.unlock()
+                    return
+                }
                 let now = Date()
                 let limit = now.addingTimeInterval(0.2)
                 _ = state.condition.wait(until: state.gateHolder == nil && now < state.settled ? min(limit, state.settled) : limit)
             }
             state.gateHolder = index
+            state.condition.unlock()
+            lease.beginStep()
         }
 
         func didPerform(_ step: ScenarioStep, index stepIndex: Int) {
             state.condition.lock()
             state.release(index, settle: settle)
             state.condition.unlock()
+            lease.endStep(settle: settle)
         }
     }
 
@@ -186,8 +215,9 @@ public final class ResourceScheduler: Sendable {
             case .exclusiveUntilIdle, .gated: RunDemand.idleTail(of: planned.scenario)
             case .light, .exclusive: nil
             }
+            let lease = MachineLease(machine: machine, interruption: interruption)
             planned.stepGate = Gate(state: state, index: index, demand: planned.demand, idle: idle, settle: launchSettle,
-                                    interruption: interruption)
+                                    interruption: interruption, lease: lease)
             let plan = planned
             progress(.starting(index: index + 1, of: plans.count, plan: plan))
             group.enter()
@@ -195,6 +225,8 @@ public final class ResourceScheduler: Sendable {
             let worker = Thread { [runPlan] in
                 defer { group.leave() }
                 let result = Result { try runPlan(plan) }
+                // A run that threw or stopped inside its exclusive part gives the machine back.
+                lease.end()
                 state.condition.lock()
                 state.results[index] = result
                 if plan.demand.isLight { state.runningLight -= 1 } else if plan.demand.isGated { state.runningGated -= 1 }

@@ -153,6 +153,9 @@ public struct HarnessOptions: Sendable {
     public var hardwareCounters: any HardwareCounterSource = PerfHardwareCounters()
     /// Where the run's measured energy comes from: RAPL through powercap, or a test double.
     public var energyMeter: any EnergyMeterSource = PowercapEnergyMeter()
+    /// The gate this process shares with others on the machine (``MachineGate``): by default the
+    /// one `FRUGAL_MACHINE_GATE` names, nil (no other process is waited for) without it.
+    public var machineGate: MachineGate? = MachineGate.environment
 
     public init(workloadHost: String, sampleInterval: Double = 0.2, launchWatchdog: Double = Thresholds.launchWatchdogSeconds,
                 settleTimeout: Double = 0.25, inputTimeout: Double = 10, terminateWatchdog: Double = 5, commandTimeout: Double = 60,

@@ -23,7 +23,23 @@ public final class ScenarioRunner: Sendable {
     }
 
     /// Runs `plan` to its end. Throws only when the harness itself cannot work (spawn failed).
+    ///
+    /// A plan no scheduler gates (``RunPlan/stepGate`` nil: a test's run, `--jobs N`) holds the
+    /// options' ``MachineGate`` from before its launch to its end, if there is one: another
+    /// process sharing the gate then starts nothing judged on time beside it.
     public func run(_ plan: RunPlan) throws -> RunRecord {
+        guard plan.stepGate == nil, let machine = machineGate else { return try runUngated(plan) }
+        // Interrupted while waiting: the run starts and ends at once as `interrupted`, as one the
+        // scheduler had not started would.
+        let held = machine.acquire(shouldStop: { options.interruption.signal != nil })
+        defer { if held { machine.release(settle: 0.1) } }
+        return try runUngated(plan)
+    }
+
+    /// The gate of a real runner: a test's in-memory app and manual clock share no machine.
+    private var machineGate: MachineGate? { launcher is SystemProcessLauncher ? options.machineGate : nil }
+
+    private func runUngated(_ plan: RunPlan) throws -> RunRecord {
         switch plan.target {
         case .builtIn(let name):
             return try runApp(name: name, plan: plan)
@@ -49,6 +65,7 @@ public final class ScenarioRunner: Sendable {
             throw HarnessError.scenario(name: plan.scenario.name,
                                         problem: "this build of frugal cannot carry out its \(unperformable.joined(separator: ", ")) steps")
         }
+        plan.stepGate?.willStart()
         let session = try RunSession(plan: plan, workload: workload, options: options, launchArguments: launchArguments,
                                      launcher: launcher, clock: clock)
         // However the run ends (a thrown error included), nothing of it is left behind: every

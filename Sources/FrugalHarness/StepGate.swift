@@ -12,11 +12,18 @@ import FrugalCore
 /// the run, or threw (``RunPlan/performSteps(shouldStop:perform:)``). A gate decides itself which
 /// steps it holds the machine for; both calls are made for every step.
 public protocol StepGate: Sendable {
+    /// The run is about to start its processes (before the launch step: a session spawns them
+    /// when it is made): returns once it may. Called once, on the run's thread.
+    func willStart()
     /// Returns once step `index` (`step`) may start: blocks while another run's judged step, or a
     /// run that needs the machine to itself, holds it (or until the suite is interrupted).
     func willPerform(_ step: ScenarioStep, index: Int)
     /// Step `index` has ended: the gate is released if this run held it for that step.
     func didPerform(_ step: ScenarioStep, index: Int)
+}
+
+extension StepGate {
+    public func willStart() {}
 }
 
 extension ScenarioStep {

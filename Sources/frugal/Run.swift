@@ -201,6 +201,7 @@ struct Run: ParsableCommand {
         defer { withExtendedLifetime(outLock) {} }
         // Inputs are checked before minutes of running, so a typo fails at once.
         if !noHistory { try Self.checkHistory(history) }
+        try Self.checkMachineGate()
         let project = try loadProject()
         var plans = try makePlans(project: project)
         var shardInfo: ShardInfo?
@@ -314,6 +315,16 @@ struct Run: ParsableCommand {
 
     /// `--history` before the run: a regular file that is a Frugal history, or a new path. A
     /// block device once got an SQLite header written over its first pages, after the whole run.
+    /// `FRUGAL_MACHINE_GATE` names a file this run shares with other processes (MachineGate): one
+    /// that cannot be opened is named now, not skipped in silence.
+    static func checkMachineGate() throws {
+        do {
+            _ = try MachineGate.named(in: ProcessInfo.processInfo.environment)
+        } catch {
+            throw CLIFailure.badInput("\(MachineGate.environmentVariable)=\(ProcessInfo.processInfo.environment[MachineGate.environmentVariable] ?? ""): \(error)")
+        }
+    }
+
     static func checkHistory(_ path: String) throws {
         // A new path is fine, its folders too (the store makes them); what exists must be a file.
         var info = stat()

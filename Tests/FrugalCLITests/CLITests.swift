@@ -37,11 +37,13 @@ final class CLITests: XCTestCase {
     ///
     /// Both pipes are drained at once. Reading one to its end before the other would leave a
     /// child that fills the other pipe (64 KiB) blocked on its write, and the test waiting forever.
-    static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws -> Result {
+    static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
+                    adding environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

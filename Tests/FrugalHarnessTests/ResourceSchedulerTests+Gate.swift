@@ -39,6 +39,7 @@ final class ResourceSchedulerGateTests: XCTestCase {
             let began = Date()
             let start = DispatchTime.now().uptimeNanoseconds
             defer { log.run(plan.workloadName, start: began, end: Date()) }
+            plan.stepGate?.willStart()
             try plan.performSteps(shouldStop: { _, _ in interruption.signal != nil }) { index, step in
                 let stepStart = Date()
                 if step.kind == .wait { Thread.sleep(forTimeInterval: step.argument.seconds) } else { Thread.sleep(forTimeInterval: stepSeconds) }
