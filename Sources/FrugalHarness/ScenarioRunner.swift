@@ -44,11 +44,6 @@ public final class ScenarioRunner: Sendable {
         guard plan.scenario.steps.first == .launch else {
             throw HarnessError.scenario(name: plan.scenario.name, problem: "must start with launch")
         }
-        let unperformable = StepPerformer.missing(in: plan.scenario)
-        guard unperformable.isEmpty else {
-            throw HarnessError.scenario(name: plan.scenario.name,
-                                        problem: "this build of frugal cannot carry out its \(unperformable.joined(separator: ", ")) steps")
-        }
         let session = try RunSession(plan: plan, workload: workload, options: options, launchArguments: launchArguments,
                                      launcher: launcher, clock: clock)
         // However the run ends (a thrown error included), nothing of it is left behind: every
