@@ -24,6 +24,7 @@ final class StepHarnessTests: XCTestCase {
         (.pressure(limitBytes: 48 << 20), ["limitMemory(\(48 << 20))"], ["limitMemory(\(48 << 20))"]),
         (.balloon(bytes: 64 << 20), ["startBalloon(\(64 << 20))"], ["startBalloon(\(64 << 20))"]),
         (.mark("after-sync"), ["record(mark(after-sync))"], ["record(mark(after-sync))"]),
+        (.background(seconds: 5), ["sendAppHome", "idle(5.0)", "bringAppToForeground"], ["suspendProgram", "idle(5.0)", "resumeProgram"]),
     ]
 
     func testEachKindAsksTheHarnessForItsActions() {
@@ -49,5 +50,16 @@ final class StepHarnessTests: XCTestCase {
             XCTAssertEqual(kind.appliesToBlackBox, kind.runForProgram != nil, kind.name)
         }
         XCTAssertEqual(Set(StepKind.all.filter { !$0.appliesToBlackBox }.map(\.name)), ["interrupt", "notify"])
+    }
+
+    /// `background: SECONDS` is an app switch built from three existing actions; like the runner
+    /// between steps, it goes no further once a part has ended the scenario (a watchdog kill in
+    /// `home`, the app's exit while away).
+    func testABackgroundStopsAfterAPartThatEndedTheScenario() {
+        let step = ScenarioStep.background(seconds: 2)
+        XCTAssertEqual(step.kind.calls(step, goesOnFor: 1).app, ["sendAppHome"])
+        XCTAssertEqual(step.kind.calls(step, goesOnFor: 1).program, ["suspendProgram"])
+        XCTAssertEqual(step.kind.calls(step, goesOnFor: 2).app, ["sendAppHome", "idle(2.0)"])
+        XCTAssertEqual(step.kind.calls(step, goesOnFor: 2).program, ["suspendProgram", "idle(2.0)"])
     }
 }

@@ -36,4 +36,45 @@ final class StepKindRunTests: XCTestCase {
         let mark = try XCTUnwrap(record.steps.first { $0.step == .mark("started") })
         XCTAssertNil(mark.problem)
     }
+
+    /// `background: SECONDS` through a real app: one step in the scenario, carried out as an app
+    /// switch (home, the stay suspended, foreground), recorded as those three parts under its
+    /// index, so the suspension and the resume are read as they are for the three written out.
+    /// 1.5 s away; "more than 1 s suspended" leaves half a second for a loaded machine's home.
+    func testABackgroundStepIsAnAppSwitchOfARealApp() throws {
+        let scenario = Scenario(name: "app-switch", summary: "test",
+                                steps: [.launch, .wait(seconds: 0.3), .background(seconds: 1.5), .wait(seconds: 0.3), .terminate])
+        let record = try ScenarioRunnerTests.runner()
+            .run(RunPlan(target: .builtIn(name: "server.keeps-listening"), scenario: scenario, repetition: 1))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let parts = record.steps.filter { $0.index == 2 }
+        XCTAssertEqual(parts.map(\.step), [.home, .wait(seconds: 1.5), .foreground])
+        for part in parts { XCTAssertNil(part.problem, part.step.description) }
+        for (earlier, later) in zip(parts, parts.dropFirst()) {
+            XCTAssertLessThanOrEqual(earlier.end, later.start, "\(earlier.step.description) before \(later.step.description)")
+        }
+        XCTAssertEqual(record.steps.map(\.index), [0, 1, 2, 2, 2, 3, 4])
+        let suspension = try XCTUnwrap(record.suspensions?.first)
+        XCTAssertEqual(record.suspensions?.count, 1)
+        XCTAssertEqual(suspension.endedBy, "foreground")
+        let start = try XCTUnwrap(suspension.sampleAtStart), end = try XCTUnwrap(suspension.sampleAtEnd)
+        XCTAssertGreaterThan(Double(end.time - start.time) / 1e9, 1.0, "suspended through the 1.5 s stay")
+        let analysis = RunAnalysis(record)
+        XCTAssertEqual(analysis.resumes.count, 1, "one return to the foreground, timed to didBecomeActive")
+        XCTAssertTrue(Set(analysis.stateSpans.map(\.state)).isSuperset(of: [.background, .suspended, .active]))
+    }
+
+    /// A black-box program takes a background too: frozen (or stopped), the stay, thawed.
+    func testAProgramTakesABackground() throws {
+        let scenario = Scenario(name: "program-switch", summary: "test",
+                                steps: [.launch, .background(seconds: 0.5), .wait(seconds: 0.2), .terminate])
+        let record = try ScenarioRunnerTests.runner()
+            .run(RunPlan(target: .command(["sh", "-c", "while :; do sleep 0.05; done"]), scenario: scenario, repetition: 1))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let parts = record.steps.filter { $0.index == 1 }
+        XCTAssertEqual(parts.map(\.step), [.home, .wait(seconds: 0.5), .foreground])
+        for part in parts { XCTAssertNil(part.problem, part.step.description) }
+        XCTAssertEqual(record.suspensions?.count, 1)
+        XCTAssertEqual(record.suspensions?.first?.endedBy, "foreground")
+    }
 }

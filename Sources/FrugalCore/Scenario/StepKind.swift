@@ -99,6 +99,7 @@ public struct StepKind: Sendable, Hashable {
     public static let all: [StepKind] = [
         .launch, .wait, .input, .terminate, .interrupt, .home, .foreground, .kill, .relaunch,
         .notify, .network, .fault, .memoryWarning, .pressure, .balloon, .mark,
+        .background,
     ]
 
     /// The kind called `name`, nil when there is none.
