@@ -201,9 +201,6 @@ final class RunSession {
         program(step, harness)
     }
 
-    /// Whether the scenario can go on to `step`: a process killed by the scenario can be relaunched.
-    func canPerform(_ step: ScenarioStep) -> Bool { canGoOn }
-
     /// Whether the scenario can go on: not stopped, and the process running or killed by the
     /// scenario (a relaunch can follow).
     var canGoOn: Bool {

@@ -50,7 +50,7 @@ public final class ScenarioRunner: Sendable {
         // process of its cgroup, the cgroup, the proxy, the sandbox (finish tears down too).
         defer { session.teardown() }
         // Through the plan's step gate (StepGate.swift): a judged step waits for the machine.
-        plan.performSteps(shouldStop: { _, step in session.checkInterruption() || !session.canPerform(step) }) { index, step in
+        plan.performSteps(shouldStop: { _, _ in session.checkInterruption() || !session.canGoOn }) { index, step in
             session.perform(step, index: index)
         }
         let record = try session.finish()
