@@ -122,9 +122,12 @@ final class StepKindTests: XCTestCase {
         XCTAssertTrue(StepKind.background.isTimingJudged)
         XCTAssertTrue(StepKind.background.appliesToBlackBox)
         XCTAssertThrowsError(try parse(["launch", "background"]), "needs its seconds")
-        for bad in ["-1", "3601", "soon"] {
+        for (bad, problem) in [("-1", "background needs a number of seconds from 0 to 3600"),
+                               ("3601", "background needs a number of seconds from 0 to 3600"),
+                               ("soon", "'background' needs a number")] {
             XCTAssertThrowsError(try parse(["launch", "background: \(bad)"]), bad) { error in
-                XCTAssertTrue("\(error)".contains("background"), "\(error)")
+                XCTAssertTrue("\(error)".contains(problem), "\(error)")
+                XCTAssertTrue("\(error)".contains("frugal.yml:5"), "names the step's line: \(error)")
             }
         }
     }
