@@ -8,9 +8,9 @@ import FrugalProbe
 /// happened so far. Each piece of the run's mutable state has an owner with the transitions it
 /// allows (`RunEnding`, `SuspensionLedger`, `ProcessArchive`, `ProcessCounters`, `RunWatches`,
 /// `OutsideWatchLog`, `RunContainer`); the session holds them and the current process, and starts
-/// and ends the run (`RunSession+Record.swift`). `perform(_:index:)` finds the kind's
-/// `StepPerformer`, which carries the step out (`Steps/`: `SkeletonSteps`, `LifecycleSteps`,
-/// `ProgramSteps`, `MemorySteps`, `NetworkSteps`).
+/// and ends the run (`RunSession+Record.swift`). `perform(_:index:)` runs the step as its
+/// kind declares, through `SessionStepHarness`, which routes each action to its area's steps
+/// (`Steps/`: `SkeletonSteps`, `LifecycleSteps`, `ProgramSteps`, `MemorySteps`, `NetworkSteps`).
 final class RunSession {
     let options: HarnessOptions
     let plan: RunPlan
@@ -185,27 +185,25 @@ final class RunSession {
     /// cannot overflow whatever a scenario or an option says (∞, 1e300, NaN is 0).
     static func nanoseconds(_ seconds: Double) -> UInt64 { min(UInt64(saturating: seconds * 1e9), 1_000_000_000_000_000_000) }
 
-    /// Carries out one step by its kind's ``StepPerformer``; sets `stopped` when the scenario
-    /// cannot go on.
+    /// Carries out one step as its kind declares (`StepKind.runForApp`, `runForProgram`), through
+    /// the harness's actions for this step (`SessionStepHarness`); sets `stopped` when the
+    /// scenario cannot go on.
     func perform(_ step: ScenarioStep, index: Int) {
         watches.settle()
         let start = index == 0 ? process.spawnTime : clock.now()
-        guard let performer = StepPerformer.of(step.kind) else {
-            // Refused at the start of the run (`ScenarioRunner`); a session driven directly says so.
-            record(step, index: index, start: start, problem: "this build of frugal cannot carry out a \(step.kind.name) step")
-            return
-        }
-        guard isBlackBox else { return performer.app(self, step, index, start) }
-        guard let program = performer.program else {
+        let harness = SessionStepHarness(session: self, index: index, start: start)
+        guard isBlackBox else { return step.kind.runForApp(step, harness) }
+        guard let program = step.kind.runForProgram else {
             record(step, index: index, start: start,
                    problem: "not applicable to a black-box program: it has no FrugalKit event loop for the harness to deliver \(step) to")
             return
         }
-        program(self, step, index, start)
+        program(step, harness)
     }
 
-    /// Whether the scenario can go on to `step`: a process killed by the scenario can be relaunched.
-    func canPerform(_ step: ScenarioStep) -> Bool {
+    /// Whether the scenario can go on: not stopped, and the process running or killed by the
+    /// scenario (a relaunch can follow).
+    var canGoOn: Bool {
         if ending.stopped { return false }
         return !process.hasExited || killedByScenario
     }

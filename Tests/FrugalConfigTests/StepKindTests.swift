@@ -28,7 +28,7 @@ final class StepKindTests: XCTestCase {
     }
 
     func testEveryKindRoundTripsThroughFrugalYml() throws {
-        XCTAssertEqual(StepKind.all.count, 16, "a kind was added or lost: update this count with the new kind's test")
+        XCTAssertEqual(StepKind.all.count, 17, "a kind was added or lost: update this count with the new kind's test")
         for kind in StepKind.all {
             let (argument, yaml) = try sample(kind)
             let expected = try XCTUnwrap(kind.step(argument), "\(kind.name) cannot be built from its own form")
@@ -79,7 +79,7 @@ final class StepKindTests: XCTestCase {
         XCTAssertEqual(Set(StepKind.all.filter(\.needsMachine).map(\.name)), ["pressure", "balloon", "memoryWarning"])
         XCTAssertEqual(Set(StepKind.all.filter { !$0.appliesToBlackBox }.map(\.name)), ["interrupt", "notify"])
         // What the scheduler's step gate holds the machine for: the steps whose time an audit reads.
-        XCTAssertEqual(Set(StepKind.all.filter(\.isTimingJudged).map(\.name)), ["launch", "relaunch", "input", "terminate", "foreground"])
+        XCTAssertEqual(Set(StepKind.all.filter(\.isTimingJudged).map(\.name)), ["launch", "relaunch", "input", "terminate", "foreground", "background"])
         let scenario = Scenario(name: "s", summary: "", steps: [.launch, .wait(seconds: 2), .interrupt(seconds: 1.5), .terminate])
         XCTAssertEqual(scenario.waitSeconds, 3.5)
     }
@@ -109,6 +109,27 @@ final class StepKindTests: XCTestCase {
             }
         }
         XCTAssertNil(StepKind.mark.problem(with: .text(String(repeating: "m", count: StepKind.maximumMarkLength))))
+    }
+
+    /// `background: SECONDS` (an app switch): read from frugal.yml into one step, refused bare or
+    /// out of the seconds' range as a wait is, its seconds counted in the scenario's length, and
+    /// timed (its resume), so the step gate holds the machine for it.
+    func testABackgroundIsAnAppSwitchReadFromFrugalYml() throws {
+        let read = try parse(["launch", "background: 2.5", "terminate"])
+        XCTAssertEqual(read, [.launch, .background(seconds: 2.5), .terminate])
+        XCTAssertEqual(read[1].description, "background(2.5)")
+        XCTAssertEqual(Scenario(name: "s", summary: "", steps: read).waitSeconds, 2.5)
+        XCTAssertTrue(StepKind.background.isTimingJudged)
+        XCTAssertTrue(StepKind.background.appliesToBlackBox)
+        XCTAssertThrowsError(try parse(["launch", "background"]), "needs its seconds")
+        for (bad, problem) in [("-1", "background needs a number of seconds from 0 to 3600"),
+                               ("3601", "background needs a number of seconds from 0 to 3600"),
+                               ("soon", "'background' needs a number")] {
+            XCTAssertThrowsError(try parse(["launch", "background: \(bad)"]), bad) { error in
+                XCTAssertTrue("\(error)".contains(problem), "\(error)")
+                XCTAssertTrue("\(error)".contains("frugal.yml:5"), "names the step's line: \(error)")
+            }
+        }
     }
 
     /// A step holds an argument of its kind's form only: the one way to build one from values checks it.

@@ -4,7 +4,7 @@ import XCTest
 import FrugalCore
 
 extension BlackBoxRunTests {
-    /// The kinds that declare `appliesToBlackBox: false` (interrupt, notify) are recorded as not
+    /// The kinds that declare no program form (`program: .notApplicable`: interrupt, notify) are recorded as not
     /// applicable, with the reason, and the program runs on to its terminate.
     func testStepsWithoutABlackBoxFormAreNotApplicable() throws {
         let scenario = Scenario(name: "events", summary: "test", steps: [.launch, .interrupt(seconds: 0.2), .notify(name: "significant-time-change"),

@@ -2,8 +2,7 @@
 /// `wait` is where time passes. Everything about a kind (its name, its written form, whether it is
 /// timed, what it asks of the machine) is declared once in its ``StepKind``, in its own
 /// `Scenario/Steps/StepKind+<Name>.swift`, with the factory Swift code builds it with
-/// (`.wait(seconds: 2.5)`, `.launch`); how the harness carries it out is its `StepPerformer` in
-/// `FrugalHarness/Steps`.
+/// (`.wait(seconds: 2.5)`, `.launch`), and how it runs, in ``StepHarness``'s actions.
 ///
 /// Serialised as a bare string for steps without an argument (`"launch"`) and as a one-key
 /// object otherwise (`{"wait": 2.5}`, `{"input": "refresh"}`), so a YAML scenario file reads

@@ -1,13 +1,13 @@
 /// Everything Frugal knows about one kind of scenario step, declared once: its name (the YAML
-/// and JSON key), the form of its argument, what it means, whether an audit times it, and what it
-/// asks of the machine. `ScenarioStep`'s name, description and Codable form, frugal.yml's
-/// validation, the scheduler's demand, the timeline's drawing and `Scenario.waitSeconds` all read
-/// these facts rather than switching over the steps.
+/// and JSON key), the form of its argument, what it means, whether an audit times it, what it
+/// asks of the machine, and how it runs for an app and for a program (in ``StepHarness``'s
+/// actions). `ScenarioStep`'s name, description and Codable form, frugal.yml's validation, the
+/// scheduler's demand, the timeline's drawing, `Scenario.waitSeconds` and the harness's
+/// `RunSession.perform` all read these facts rather than switching over the steps.
 ///
 /// Adding a kind: a `StepKind+Name.swift` file in `Scenario/Steps` that declares it (and the
-/// ``ScenarioStep`` factory Swift code builds it with), one line in ``all``, and how it runs: a
-/// `StepPerformer` in `FrugalHarness/Steps` with one line in `StepPerformer.all`
-/// (`StepPerformerTests` fails for a kind without one, and a plan using it is refused).
+/// ``ScenarioStep`` factory Swift code builds it with), and one line in ``all``
+/// (docs/EXTENDING.md, "Adding a step kind").
 public struct StepKind: Sendable, Hashable {
     /// The name in the vocabulary and the key of the one-key object form (`wait`, `pressure`).
     public let name: String
@@ -34,17 +34,20 @@ public struct StepKind: Sendable, Hashable {
     public let drawnAsLifecycle: Bool
     /// How the timeline labels it.
     public let label: Label
-    /// Whether a black-box program can be given it: without a FrugalKit event loop the harness
-    /// has nothing to deliver an `interrupt` or a `notify` to.
-    public let appliesToBlackBox: Bool
+    /// How a step of this kind runs for an app: the ``StepHarness`` actions it takes.
+    public let runForApp: Run
+    /// How it runs for a black-box program; nil when it does not apply to one
+    /// (``appliesToBlackBox``): the harness then records it as not applicable.
+    public let runForProgram: Run?
     /// A problem with a well-formed step that frugal.yml should refuse (an unknown network
     /// profile), nil when it is fine.
     let check: @Sendable (StepArgument) -> String?
 
     public init(name: String, summary: String, form: StepArgument.Form, bareArgument: StepArgument? = nil,
                 timedBy: String?, needsMemoryCgroup: Bool = false, needsMachine: Bool = false,
-                needsWorkloadHost: Bool = false, drawnAsLifecycle: Bool = false, label: Label = .name, appliesToBlackBox: Bool = true,
-                check: @escaping @Sendable (StepArgument) -> String? = { _ in nil }) {
+                needsWorkloadHost: Bool = false, drawnAsLifecycle: Bool = false, label: Label = .name,
+                check: @escaping @Sendable (StepArgument) -> String? = { _ in nil },
+                app: @escaping Run, program: ForProgram) {
         self.name = name
         self.summary = summary
         self.form = form
@@ -55,8 +58,13 @@ public struct StepKind: Sendable, Hashable {
         self.needsWorkloadHost = needsWorkloadHost
         self.drawnAsLifecycle = drawnAsLifecycle
         self.label = label
-        self.appliesToBlackBox = appliesToBlackBox
         self.check = check
+        runForApp = app
+        switch program {
+        case .same: runForProgram = app
+        case .runs(let run): runForProgram = run
+        case .notApplicable: runForProgram = nil
+        }
     }
 
     /// How the timeline's steps lane labels a step of this kind.
@@ -68,6 +76,11 @@ public struct StepKind: Sendable, Hashable {
         /// `prefix` then the argument (`warning critical`, `pressure 48MiB`).
         case argument(prefix: String)
     }
+
+    /// Whether a black-box program can be given it: without a FrugalKit event loop the harness
+    /// has nothing to deliver an `interrupt` or a `notify` to. One fact with how it runs: a kind
+    /// applies exactly when it says how it runs for a program.
+    public var appliesToBlackBox: Bool { runForProgram != nil }
 
     /// Whether an audit judges how long this step (or what it set off) took.
     public var isTimingJudged: Bool { timedBy != nil }
@@ -86,6 +99,7 @@ public struct StepKind: Sendable, Hashable {
     public static let all: [StepKind] = [
         .launch, .wait, .input, .terminate, .interrupt, .home, .foreground, .kill, .relaunch,
         .notify, .network, .fault, .memoryWarning, .pressure, .balloon, .mark,
+        .background,
     ]
 
     /// The kind called `name`, nil when there is none.

@@ -7,8 +7,8 @@ import FrugalProbe
 /// cgroup for `home`/`foreground` (SIGSTOP/SIGCONT to every process without one), sends SIGTERM
 /// then SIGKILL for `terminate`, and a configured signal for `memoryWarning` and `input` (frugal.yml's
 /// `memoryWarningSignal`, `inputSignal`). Steps that need an event loop the harness can reach
-/// (`interrupt`, `notify`, and `input` without a signal) are recorded as not applicable. Each
-/// kind's `StepPerformer` (`Steps/`) routes here for a program.
+/// (`interrupt`, `notify`, and `input` without a signal) are recorded as not applicable. A kind's
+/// `runForProgram` (FrugalCore) reaches these through `SessionStepHarness`.
 enum ProgramSteps {
     /// A program's launch: it was started with the session; the step marks it active.
     static func launch(_ session: RunSession, index: Int, start: UInt64) {

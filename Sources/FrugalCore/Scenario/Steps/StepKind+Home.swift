@@ -6,7 +6,9 @@ extension StepKind {
     /// 1 s poor), has the margin to share the machine.
     public static let home = StepKind(
         name: "home", summary: "the user leaves the app: inactive, background, then suspended for real",
-        form: .none, timedBy: nil, drawnAsLifecycle: true)
+        form: .none, timedBy: nil, drawnAsLifecycle: true,
+        app: { _, harness in harness.sendAppHome() },
+        program: .runs { _, harness in harness.suspendProgram() })
 }
 
 extension ScenarioStep {

@@ -4,7 +4,9 @@ extension StepKind {
     public static let interrupt = StepKind(
         name: "interrupt", summary: "an interruption (an alert, a call): active, inactive for some seconds, active again",
         form: .seconds, bareArgument: .seconds(ScenarioStep.defaultInterruptSeconds),
-        timedBy: nil, label: .argument(prefix: "interrupt "), appliesToBlackBox: false)
+        timedBy: nil, label: .argument(prefix: "interrupt "),
+        app: { step, harness in harness.interruptApp(seconds: step.seconds) },
+        program: .notApplicable)
 }
 
 extension ScenarioStep {

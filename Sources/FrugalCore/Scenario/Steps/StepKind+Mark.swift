@@ -13,7 +13,9 @@ extension StepKind {
                 return "a mark's name is 1 to \(maximumMarkLength) characters on one line, not '\(name)'"
             }
             return nil
-        })
+        },
+        app: { step, harness in harness.record(step) },
+        program: .same)
 
     /// The longest a mark's name may be: a label on a narrow lane, not a note.
     public static let maximumMarkLength = 64

@@ -6,7 +6,9 @@ extension StepKind {
         check: { argument in
             guard case .text(let profile) = argument, NetworkProfile.named(profile) == nil else { return nil }
             return "unknown network profile '\(profile)'; known: \(NetworkProfile.builtIns.map(\.name).joined(separator: ", "))"
-        })
+        },
+        app: { step, harness in harness.setNetwork(profile: step.text) },
+        program: .same)
 }
 
 extension ScenarioStep {

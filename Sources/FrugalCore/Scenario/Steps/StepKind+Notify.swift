@@ -4,7 +4,9 @@ extension StepKind {
     /// while suspended).
     public static let notify = StepKind(
         name: "notify", summary: "a system notification: delivered to a running app, queued for a suspended one",
-        form: .text, timedBy: nil, label: .argument(prefix: ""), appliesToBlackBox: false)
+        form: .text, timedBy: nil, label: .argument(prefix: ""),
+        app: { step, harness in harness.notifyApp(step.text) },
+        program: .notApplicable)
 }
 
 extension ScenarioStep {

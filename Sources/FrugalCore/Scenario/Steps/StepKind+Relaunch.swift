@@ -2,7 +2,9 @@ extension StepKind {
     /// `relaunch`: start the app again, a new process in the same run and sandbox.
     public static let relaunch = StepKind(
         name: "relaunch", summary: "start the app again: a new process in the same run and sandbox",
-        form: .none, timedBy: "launch time of the new process", drawnAsLifecycle: true)
+        form: .none, timedBy: "launch time of the new process", drawnAsLifecycle: true,
+        app: { _, harness in harness.relaunchApp() },
+        program: .runs { _, harness in harness.relaunchProgram() })
 }
 
 extension ScenarioStep {
