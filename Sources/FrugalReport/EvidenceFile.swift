@@ -9,9 +9,10 @@ public enum EvidenceFile {
 
     /// Writes `evidence` as JSON to `url` (a new file in a report set's staging directory).
     public static func write(_ evidence: RunEvidence, to url: URL) throws {
-        // Sorted, so two re-audits of one file, or a file and its copy, are byte for byte alike:
-        // `JSONEncoder`'s bytes with `.sortedKeys`, without its casts (``SortedJSONEncoder``).
-        try SortedJSONEncoder().encode(evidence).write(to: url)
+        let encoder = JSONEncoder()
+        // Sorted, so two re-audits of one file, or a file and its copy, are byte for byte alike.
+        encoder.outputFormatting = [.sortedKeys]
+        try encoder.encode(evidence).write(to: url)
     }
 
     /// Reads the evidence in `data`; throws ``EvidenceFileError`` for another format or a newer one.

@@ -16,14 +16,7 @@ public enum ReportJSON {
         return encoder
     }
 
-    /// The same bytes as ``makeEncoder()``'s, without `JSONEncoder`'s cost on each type's first
-    /// use: what ``ReportJSONWriter`` writes report.json with.
-    static func makeSortedEncoder() -> SortedJSONEncoder {
-        SortedJSONEncoder(prettyPrinted: true, escapesSlashes: false, nonConformingFloats: ("Infinity", "-Infinity", "NaN"))
-    }
-
-    /// The whole report in memory, through `JSONEncoder` (the reference the tests hold
-    /// ``ReportJSONWriter`` and ``SortedJSONEncoder`` to). Writing a file, ``ReportJSONWriter`` gives the same bytes
+    /// The whole report in memory. Writing a file, ``ReportJSONWriter`` gives the same bytes
     /// without holding them all.
     public static func encode(_ report: Report) throws -> Data {
         var data = try makeEncoder().encode(report)

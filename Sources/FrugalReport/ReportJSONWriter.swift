@@ -47,13 +47,13 @@ public enum ReportJSONWriter {
     }
 
     private static func write(_ report: Report, into sink: inout Sink) throws {
-        let encoder = ReportJSON.makeSortedEncoder()
+        let encoder = ReportJSON.makeEncoder()
         var shell = report
         shell.runs = []
         // The workloads' results too, a few at a time: encoded with the shell, a suite of 1,000
         // programs held about 100 MB of the encoder's tree and text at once, half the harness's peak.
         shell.results = []
-        let text = try encoder.encodeBytes(shell)
+        let text = [UInt8](try encoder.encode(shell))
         let runs = Splice(path: ["runs"], in: text) { (sink: inout Sink, indent: Int) in
             try writeArray(report.runs.indices, into: &sink, indent: indent) { sink, range, indent in
                 for index in range {
@@ -75,7 +75,7 @@ public enum ReportJSONWriter {
         sink.append("\n")
     }
 
-    private static func writeRun(_ run: RunReport, encoder: SortedJSONEncoder, into sink: inout Sink, extra: Int) throws {
+    private static func writeRun(_ run: RunReport, encoder: JSONEncoder, into sink: inout Sink, extra: Int) throws {
         var shell = run
         var lanes: [(path: [String], write: (inout Sink, Int) throws -> Void)] = []
         func lane<Element: Encodable>(_ keyPath: WritableKeyPath<Timeline, [Element]>, _ name: String) {
@@ -117,7 +117,7 @@ public enum ReportJSONWriter {
                     try writeElements(radio.transfers, encoder: encoder, into: &sink, indent: indent) }))
             }
         }
-        let text = try encoder.encodeBytes(shell)
+        let text = [UInt8](try encoder.encode(shell))
         var splices: [Splice] = []
         for lane in lanes {
             guard let splice = Splice(path: lane.path, in: text, write: lane.write) else {
@@ -130,7 +130,7 @@ public enum ReportJSONWriter {
 
     /// Writes `elements` as the pretty-printed array `JSONEncoder` would, a chunk at a time.
     /// `fast`, when given, writes a chunk by hand (``appendHandlers(_:indent:into:)``) or declines.
-    private static func writeElements<Element: Encodable>(_ elements: [Element], encoder: SortedJSONEncoder, into sink: inout Sink, indent: Int,
+    private static func writeElements<Element: Encodable>(_ elements: [Element], encoder: JSONEncoder, into sink: inout Sink, indent: Int,
                                                           chunk: Int = chunkSize,
                                                           fast: ((ArraySlice<Element>, Int, inout Sink) -> Bool)? = nil) throws {
         try writeArray(elements.indices, into: &sink, indent: indent, chunk: chunk) { sink, range, indent in
