@@ -156,7 +156,8 @@ public enum ReportDirectory {
     /// Removes the staging directories a writer of `directory`'s set left when it died (SIGKILL,
     /// a crash) mid-write: `.<name>.frugal-staging-<pid>-<n>` beside it, `.frugal-staging-<pid>-<n>`
     /// inside it, whose pid is gone. They were never swept: a fresh probe of issue 24 found ten
-    /// beside one `--out` after crashed merges. Called with the directory's lock held.
+    /// beside one `--out` after crashed merges. Called with the directory's lock held, when the
+    /// lock file was there before (``ReportDirectoryLock``: only a holder that died leaves it).
     static func removeStaleStaging(for directory: URL) {
         let beside = OutputPath.hiddenSibling(of: directory.lastPathComponent, suffix: ".frugal-staging") + "-"
         for (parent, prefix) in [(directory.deletingLastPathComponent(), beside), (directory, ".frugal-staging-")] {
@@ -221,8 +222,9 @@ public final class ReportDirectoryLock {
         let parentFD = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard parentFD >= 0 else { throw ReportError("cannot open \(parent): \(String(cString: strerror(errno)))") }
         let fd: Int32
+        let inherited: Bool
         do {
-            fd = try Self.acquire(name, in: parentFD, path: path, directory: directory)
+            (fd, inherited) = try Self.acquire(name, in: parentFD, path: path, directory: directory)
         } catch {
             close(parentFD)
             throw error
@@ -245,12 +247,25 @@ public final class ReportDirectoryLock {
         self.fd = fd
         directoryFD = own
         // Held: no live run writes here now, so a staging directory of a dead one is a leftover.
-        ReportDirectory.removeStaleStaging(for: directory)
+        // Only a writer that died holding the lock leaves one, and it leaves its lock file too
+        // (a holder removes the file as it lets go): a lock file made afresh means no dead
+        // writer to clean up after, and the parent (`/tmp`, say, thousands of entries on a
+        // shared machine: 2–3 ms of a short run's CPU, issue 31) is not listed.
+        if inherited { ReportDirectory.removeStaleStaging(for: directory) }
     }
 
-    private static func acquire(_ name: String, in parentFD: Int32, path: String, directory: URL) throws -> Int32 {
+    /// Opens and locks the lock file; `inherited` when it was there before this process (a
+    /// holder that died, or one that let go between this open and its lock).
+    private static func acquire(_ name: String, in parentFD: Int32, path: String, directory: URL) throws -> (fd: Int32, inherited: Bool) {
         for _ in 0..<100 {
-            let fd = openat(parentFD, name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            var inherited = false
+            var fd = openat(parentFD, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            if fd < 0 && errno == EEXIST {
+                inherited = true
+                fd = openat(parentFD, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+                // Removed between the two opens by a holder letting go: make it afresh.
+                if fd < 0 && errno == ENOENT { continue }
+            }
             guard fd >= 0 else { throw ReportError("cannot create \(path): \(String(cString: strerror(errno)))") }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 var bytes = [UInt8](repeating: 0, count: 32)
@@ -262,7 +277,7 @@ public final class ReportDirectoryLock {
             var held = stat(), named = stat()
             if fstat(fd, &held) == 0, fstatat(parentFD, name, &named, AT_SYMLINK_NOFOLLOW) == 0,
                held.st_ino == named.st_ino, held.st_dev == named.st_dev {
-                return fd
+                return (fd, inherited)
             }
             // The previous holder removed the file between our open and our lock: lock the new one.
             close(fd)

@@ -163,10 +163,31 @@ final class HostileReportTests: XCTestCase {
         for directory in [dead, deadInside, live] {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent("traces"), withIntermediateDirectories: true)
         }
+        // The lock file a writer that died holding the lock leaves, its pid inside.
+        let lockFile = parent.appendingPathComponent(".latest.frugal-lock")
+        try Data("\(child.processIdentifier)\n".utf8).write(to: lockFile)
         withExtendedLifetime(try ReportDirectoryLock(out)) {}
         XCTAssertFalse(FileManager.default.fileExists(atPath: dead.path), "a dead writer's staging beside the set is removed")
         XCTAssertFalse(FileManager.default.fileExists(atPath: deadInside.path), "and inside a mount point's")
         XCTAssertTrue(FileManager.default.fileExists(atPath: live.path), "a live process's is left")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lockFile.path), "the holder removes its lock file as it lets go")
+    }
+
+    /// A lock file made afresh says no writer died holding the lock (each removes its file as it
+    /// lets go): the parent is not listed for staging directories then (issue 31: `/tmp` held
+    /// thousands of entries), and one there without a lock file is not looked for.
+    func testAFreshLockDoesNotLookForStaging() throws {
+        let parent = try temporaryDirectory()
+        let out = parent.appendingPathComponent("latest")
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let orphan = parent.appendingPathComponent(".latest.frugal-staging-\(child.processIdentifier)-0")
+        try FileManager.default.createDirectory(at: orphan, withIntermediateDirectories: true)
+        withExtendedLifetime(try ReportDirectoryLock(out)) {}
+        XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path), "no lock file was left, so no staging was looked for")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path).sorted(), [orphan.lastPathComponent], "the lock file is gone again")
     }
 
     func testCheckWritableRefusesAFileAndAnUnwritablePlace() throws {

@@ -27,22 +27,25 @@ enum EscapedProcessScan {
         guard let (name, value) = environment.first else { return [] }
         let needle = Array("\(name)=\(value)".utf8) + [0]
         var found: [pid_t] = []
+        // The first 256 KiB: the harness puts FRUGAL_SANDBOX in with the run's few variables.
+        // One buffer for the whole scan, not zeroed: a zeroed array per process (a fresh mapping
+        // at this size) cost ~85 × 64 page faults a scan, three scans a run (issue 31).
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256 << 10)
+        defer { buffer.deallocate() }
         for entry in (try? FileReader.directoryEntries("/proc")) ?? [] {
             guard let pid = pid_t(entry), pid != getpid() else { continue }
             let fd = open("/proc/\(entry)/environ", O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { continue }
             defer { close(fd) }
-            // The first 256 KiB: the harness puts FRUGAL_SANDBOX in with the run's few variables.
-            var bytes = [UInt8](repeating: 0, count: 256 << 10)
-            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let count = read(fd, buffer.baseAddress, buffer.count)
             guard count > 0 else { continue }
-            if contains(needle, in: bytes[..<count]) { found.append(pid) }
+            if contains(needle, in: UnsafeBufferPointer(rebasing: buffer[..<count])) { found.append(pid) }
         }
         return found
     }
 
     /// Whether `needle` (an entry with its NUL) starts an entry of `environ` (NUL-separated).
-    static func contains(_ needle: [UInt8], in environ: ArraySlice<UInt8>) -> Bool {
+    static func contains<Bytes: Collection<UInt8>>(_ needle: [UInt8], in environ: Bytes) -> Bool where Bytes.Index == Int {
         var start = environ.startIndex
         while start < environ.endIndex {
             let end = environ[start...].firstIndex(of: 0).map { $0 + 1 } ?? environ.endIndex
