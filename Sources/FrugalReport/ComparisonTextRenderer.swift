@@ -17,7 +17,7 @@ public enum ComparisonTextRenderer {
         }
         if !entries.contains(where: { $0.verdict != .insufficientData }) {
             let base = comparison.results.map(\.baseRepetitions).min() ?? 0, head = comparison.results.map(\.headRepetitions).min() ?? 0
-            return "nothing compared: every value has too few repetitions (baseline \(base), head \(head); each side needs \(comparison.minimumRepetitions))"
+            return "nothing compared: every value has too few repetitions (baseline \(base), head \(head); \(ComparisonPolicy(alpha: comparison.alpha, minimumRepetitions: comparison.minimumRepetitions).repetitionRule))"
         }
         return nil
     }

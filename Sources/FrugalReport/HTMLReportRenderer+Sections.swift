@@ -49,7 +49,7 @@ extension HTMLReportRenderer {
     static func comparisonSection(_ comparison: ReportComparison) -> String {
         let entries = comparison.results.flatMap { $0.audits + $0.metrics }
         let judged = entries.filter { $0.verdict != .insufficientData }
-        var html = "<section id=\"comparison\"><h2>Against the baseline</h2><p class=\"meta\">Baseline \(e(comparison.baseline)) (\(e(comparison.baselineGeneratedAt))). Mann–Whitney U at α = \(e(DisplayFormat.number(comparison.alpha))), bootstrap interval of the median change, minimum effect per value; at least \(comparison.minimumRepetitions) repetitions per side.</p>"
+        var html = "<section id=\"comparison\"><h2>Against the baseline</h2><p class=\"meta\">Baseline \(e(comparison.baseline)) (\(e(comparison.baselineGeneratedAt))). Mann–Whitney U at α = \(e(DisplayFormat.number(comparison.alpha))), bootstrap interval of the median change, minimum effect per value; \(e(ComparisonPolicy(alpha: comparison.alpha, minimumRepetitions: comparison.minimumRepetitions).repetitionRule)).</p>"
         if comparison.results.isEmpty {
             html += "<p class=\"regressed\">Nothing compared: the reports share no workload · scenario.</p>"
         } else if judged.isEmpty {

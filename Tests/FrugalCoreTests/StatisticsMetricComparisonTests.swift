@@ -168,10 +168,34 @@ final class StatisticsMetricComparisonTests: XCTestCase {
         XCTAssertEqual(comparison.base?.median, 10)
         XCTAssertEqual(comparison.absoluteChange, 90, "summaries are still reported")
         XCTAssertEqual(
-            comparison.reason, "insufficient repetitions: base has 3, head has 3; need at least 5 per side")
+            comparison.reason, "insufficient repetitions: base has 3, head has 3; need \(ComparisonPolicy.default.repetitionRule)")
 
+        // 4 against 5: two swapped pairs give p = 8/126 ≈ 0.063 > 0.05.
         let uneven = try MetricComparison(base: base, head: [100, 101, 99, 98], direction: .lowerIsBetter)
         XCTAssertEqual(uneven.verdict, .insufficientData)
+    }
+
+    /// One fewer on a side is enough against a side large enough that two swapped pairs stay
+    /// significant, as 5 against 5 (p = 8/252 ≈ 0.032): CI's 4 runs against a baseline of 10.
+    func testFourAgainstABaselineOfTenIsAsRobustAsFiveAgainstFive() throws {
+        let policy = ComparisonPolicy.default
+        XCTAssertTrue(policy.repetitionsSuffice(base: 5, head: 5))
+        XCTAssertTrue(policy.repetitionsSuffice(base: 10, head: 4))
+        XCTAssertTrue(policy.repetitionsSuffice(base: 6, head: 4), "8/210 ≈ 0.038")
+        XCTAssertFalse(policy.repetitionsSuffice(base: 5, head: 4), "8/126 ≈ 0.063")
+        XCTAssertFalse(policy.repetitionsSuffice(base: 4, head: 4))
+        XCTAssertFalse(policy.repetitionsSuffice(base: 30, head: 3), "never fewer than one under the minimum")
+        XCTAssertEqual(ComparisonPolicy.twoSwappedPairsPValue(5, 5), 8.0 / 252, accuracy: 1e-12)
+        XCTAssertEqual(ComparisonPolicy.twoSwappedPairsPValue(4, 10), 8.0 / 1001, accuracy: 1e-12)
+
+        let baseline: [Double] = [10, 10.2, 9.9, 10.1, 10, 9.8, 10.3, 10.05, 9.95, 10.15]
+        let regressed = try MetricComparison(base: baseline, head: [12, 12.1, 11.9, 12.2], direction: .lowerIsBetter)
+        XCTAssertEqual(regressed.verdict, .regressed, regressed.reason)
+        // Two of the head's four among the baseline's values: U = 2, still significant.
+        let swapped = try MetricComparison(base: baseline, head: [10.12, 10.25, 12, 12.1], direction: .lowerIsBetter)
+        XCTAssertNotEqual(swapped.verdict, .insufficientData, swapped.reason)
+        let same = try MetricComparison(base: baseline, head: [10, 10.1, 9.9, 10.05], direction: .lowerIsBetter)
+        XCTAssertEqual(same.verdict, .unchanged, same.reason)
     }
 
     func testLoweredMinimumStillRefusesUnreachableSignificance() throws {

@@ -27,11 +27,14 @@ public enum CountChannel {
     ]
 
     /// The exact verdict for counter `name` when both sides are deterministic (every value of a
-    /// side equal) with at least `minimumRepetitions` values each; nil otherwise (statistics).
+    /// side equal) with as many values as a comparison needs (``ComparisonPolicy/repetitionsSuffice(base:head:)``
+    /// of a policy of `minimumRepetitions` and `alpha`); nil otherwise (statistics).
     /// The tolerance is the counter's own, or `floor` when larger (a stored baseline's threshold).
     public static func judge(name: String, base: [Double], head: [Double], direction: MetricDirection,
-                             minimumRepetitions: Int, floor: Double = 0) -> (verdict: RegressionVerdict, reason: String, tolerance: Double)? {
-        guard let own = tolerances[name], base.count >= minimumRepetitions, head.count >= minimumRepetitions,
+                             minimumRepetitions: Int, alpha: Double = ComparisonPolicy.defaultAlpha,
+                             floor: Double = 0) -> (verdict: RegressionVerdict, reason: String, tolerance: Double)? {
+        guard let own = tolerances[name],
+              ComparisonPolicy(alpha: alpha, minimumRepetitions: minimumRepetitions).repetitionsSuffice(base: base.count, head: head.count),
               let b = base.first, let h = head.first,
               base.allSatisfy({ $0 == b }), head.allSatisfy({ $0 == h }) else { return nil }
         let tolerance = max(own, floor)

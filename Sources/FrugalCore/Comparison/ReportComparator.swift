@@ -124,7 +124,7 @@ public enum ReportComparator {
         if kind == .metric {
             let floor = sameSession ? 0 : (comparison.threshold ?? 0)
             if let exact = CountChannel.judge(name: name, base: baseValues, head: headValues, direction: direction,
-                                              minimumRepetitions: policy.minimumRepetitions, floor: floor) {
+                                              minimumRepetitions: policy.minimumRepetitions, alpha: policy.alpha, floor: floor) {
                 entry.verdict = exact.verdict
                 entry.reason = exact.reason
                 entry.channel = .count

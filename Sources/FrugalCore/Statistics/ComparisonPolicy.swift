@@ -13,8 +13,10 @@ public enum MetricDirection: String, Codable, Sendable, CaseIterable {
 ///
 /// A change is flagged only if it passes **all** gates, so that CI does not
 /// cry wolf on noise:
-/// 1. each side has at least ``minimumRepetitions`` values and the rank test
-///    can reach ``alpha`` at those sample sizes;
+/// 1. each side has at least ``minimumRepetitions`` values, or one fewer on a
+///    side against another large enough to be as robust
+///    (``repetitionsSuffice(base:head:)``), and the rank test can reach
+///    ``alpha`` at those sample sizes;
 /// 2. the Mann–Whitney p-value is ≤ ``alpha``;
 /// 3. the median change is at least ``minRelativeChange`` and at least
 ///    ``minAbsoluteChange`` (each gate only if set);
@@ -81,6 +83,34 @@ public struct ComparisonPolicy: Codable, Sendable, Equatable {
     /// The default policy: α = 0.05, ≥ 5 % median change, ≥ 5 repetitions
     /// per side, 95 % bootstrap interval from 2000 resamples.
     public static let `default` = ComparisonPolicy()
+
+    /// Whether `base` and `head` values are enough to compare. Both sides at
+    /// ``minimumRepetitions`` always are. One fewer on a side (never less) is
+    /// enough when the other side is large enough that the exact rank test stays
+    /// significant at ``alpha`` with two swapped pairs (U ≤ 2: two-sided
+    /// p = 2 · 4 / C(n + m, n)), as 5 against 5 does (p ≈ 0.032): 4 against 6
+    /// (0.038) or 4 against a baseline of 10 (0.008), not 4 against 5 (0.063).
+    /// The test's power follows n·m/(n + m): 2.9 for 4 against 10, 2.5 for 5
+    /// against 5. So CI can run 4 repetitions against a stored baseline of 10
+    /// (scripts/check-regressions.sh), a fifth fewer runs at no loss of power.
+    public func repetitionsSuffice(base: Int, head: Int) -> Bool {
+        if base >= minimumRepetitions && head >= minimumRepetitions { return true }
+        let smaller = Swift.min(base, head), larger = Swift.max(base, head)
+        guard smaller >= Swift.max(2, minimumRepetitions - 1) else { return false }
+        return Self.twoSwappedPairsPValue(smaller, larger) <= alpha
+    }
+
+    /// The exact two-sided Mann–Whitney p-value of U ≤ 2 for samples of `n` and
+    /// `m` (both ≥ 2): 4 of the C(n + m, n) equally likely orderings have U ≤ 2
+    /// (U = 0, U = 1, and the two ways to make U = 2), doubled.
+    static func twoSwappedPairsPValue(_ n: Int, _ m: Int) -> Double {
+        Swift.min(1, 4 * MannWhitneyUTest.smallestAchievablePValue(firstCount: n, secondCount: m))
+    }
+
+    /// What ``repetitionsSuffice(base:head:)`` asks, in words for reports.
+    public var repetitionRule: String {
+        "at least \(minimumRepetitions) repetitions per side, or \(Swift.max(2, minimumRepetitions - 1)) against enough that two swapped pairs stay significant"
+    }
 
     /// The bootstrap confidence actually used.
     public var effectiveBootstrapConfidence: Double { bootstrapConfidence ?? 1 - alpha }

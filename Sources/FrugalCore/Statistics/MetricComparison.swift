@@ -206,9 +206,8 @@ public struct MetricComparison: Codable, Sendable, Equatable {
     /// Reason for ``RegressionVerdict/insufficientData``, or `nil` if the
     /// sample sizes allow a meaningful test.
     private static func repetitionShortage(baseCount: Int, headCount: Int, policy: ComparisonPolicy) -> String? {
-        let needed = policy.minimumRepetitions
-        if baseCount < needed || headCount < needed {
-            return "insufficient repetitions: base has \(baseCount), head has \(headCount); need at least \(needed) per side"
+        if !policy.repetitionsSuffice(base: baseCount, head: headCount) {
+            return "insufficient repetitions: base has \(baseCount), head has \(headCount); need \(policy.repetitionRule)"
         }
         // Even with a lowered minimum, refuse sizes whose most extreme
         // possible outcome cannot reach α: "unchanged" would be a lie.
