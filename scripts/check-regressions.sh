@@ -46,7 +46,7 @@ if [ "${#workloads[@]}" -eq 0 ]; then
     echo "check-regressions: no good workload found in 'frugal list'" >&2
     exit 3
 fi
-echo "check-regressions: ${#workloads[@]} arguments: ${workloads[*]}, $REPEAT repetitions, ${JOBS[*]:-scheduled by demand}" >&2
+echo "check-regressions: ${#workloads[@]} arguments: ${workloads[*]}, $([ "${1:-}" = "--update" ] && echo "$BASELINE_REPEAT" || echo "$REPEAT") repetitions, ${JOBS[*]:-scheduled by demand}" >&2
 # Write back what earlier work left dirty (in CI: the build, the example's release build, the
 # tests' sandboxes) before measuring: the disk workloads' fsyncs otherwise queue behind it, and
 # each wait is a context switch counted in cpu.wakeups. Seen in CI: downloads.in-caches and
