@@ -9,11 +9,12 @@ import FrugalWorkloads
 /// account of what they wrote and against `/proc/<pid>/io` read from outside.
 final class DiskWorkloadPairTests: XCTestCase {
     /// Each workload runs once for all the tests that look at it (about 3 s each), as `frugal
-    /// run` schedules them (``ScheduledRuns``: the prefs apps sleep beside the others).
-    static let runs = ScheduledRuns([
+    /// run` schedules them, with the other pair classes' runs (``ScheduledRuns/pairs``).
+    static let workloads = [
         "notes.rewrite-whole", "notes.append-delta", "prefs.save-every-change", "prefs.save-coalesced",
         "downloads.in-documents", "downloads.in-caches", "export.leaves-tmp", "export.cleans-tmp",
-    ])
+    ]
+    static var runs: ScheduledRuns { .pairs }
 
     static func record(_ workload: String) throws -> RunRecord {
         let record = try runs.record(workload)
@@ -58,8 +59,7 @@ final class DiskWorkloadPairTests: XCTestCase {
     }
 
     func testByteCountsAreExactAndAgreeWithProcWchar() throws {
-        for workload in ["notes.rewrite-whole", "notes.append-delta", "prefs.save-every-change", "prefs.save-coalesced",
-                         "downloads.in-documents", "downloads.in-caches", "export.leaves-tmp", "export.cleans-tmp"] {
+        for workload in Self.workloads {
             let record = try Self.record(workload)
             let truth = try groundTruth(record)
             let metrics = ReportBuilder.runReport(record).metrics

@@ -5,12 +5,13 @@ import XCTest
 import FrugalCore
 import FrugalWorkloads
 
-/// A test class's workloads, each under its default scenario, run once for all its tests and
-/// scheduled as `frugal run` schedules them (``ResourceScheduler``, the demands `frugal run`
-/// gives built-in workloads): the light ones sleep side by side and beside the exclusive ones,
-/// which run alone. The first test to ask runs them all; the pairs are then judged exactly as
-/// when each ran alone, in about the time of the exclusive ones (the scheduler's promise, which
-/// `frugal run` relies on too: light neighbours move no verdict).
+/// Built-in workloads, each under its default scenario, run once for all the tests that read
+/// them (one class's, or several classes': ``pairs``) and scheduled as `frugal run` schedules
+/// them (``ResourceScheduler``, the demands `frugal run` gives built-in workloads): the light
+/// ones sleep side by side and beside the exclusive ones, which run alone. The first test to
+/// ask runs them all; the pairs are then judged exactly as when each ran alone, in about the
+/// time of the exclusive ones (the scheduler's promise, which `frugal run` relies on too: light
+/// neighbours move no verdict).
 final class ScheduledRuns: Sendable {
     let workloads: [String]
     private let records = Mutex<[String: RunRecord]?>(nil)
