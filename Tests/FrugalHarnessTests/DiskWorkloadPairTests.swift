@@ -129,9 +129,17 @@ final class DiskWorkloadPairTests: XCTestCase {
         XCTAssertEqual(notes.metrics[MetricName.diskRecreatableBackupBytes]?.value, 0)
     }
 
+    /// Launch, one input, terminate: what an app wrote at launch and in the input, read at its
+    /// exit (`/proc/<pid>/io` and the journal's events are final then). The 2 s idle of
+    /// ``ScenarioRunnerTests/short`` these two tests ran under measured nothing they read.
+    static let oneInput = Scenario(name: "one-input", summary: "launch, one input, terminate",
+                                   steps: [.launch, .input(kind: "tap"), .terminate])
+
     func testSidecarRecordsExclusionWhereForced() throws {
         let runner = try ScenarioRunnerTests.runner { $0.environment = ["FRUGAL_BACKUP_EXCLUSION": "sidecar"] }
-        let record = try runner.run(RunPlan(target: .builtIn(name: "notes.append-delta"), scenario: ScenarioRunnerTests.short, repetition: 1))
+        // The index and its exclusion are written at launch; the input's edit is saved when
+        // the app terminates (its 1 s save timer has not fired): through the journal either way.
+        let record = try runner.run(RunPlan(target: .builtIn(name: "notes.append-delta"), scenario: Self.oneInput, repetition: 1))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let report = ReportBuilder.runReport(record)
         let index = try XCTUnwrap(report.files?.first { $0.path == "Library/Application Support/search-index.bin" })
@@ -143,8 +151,9 @@ final class DiskWorkloadPairTests: XCTestCase {
     }
 
     func testWritesAroundFrugalKitShowAsTheGap() throws {
+        // Both writes are made in the input's handler.
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: "fixture.disk-bypass"),
-                                                                  scenario: ScenarioRunnerTests.short, repetition: 1))
+                                                                  scenario: Self.oneInput, repetition: 1))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let metrics = ReportBuilder.runReport(record).metrics
         XCTAssertEqual(metrics[MetricName.diskLogicalBytesWritten]?.value, 65_536)
