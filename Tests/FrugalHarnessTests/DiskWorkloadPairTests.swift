@@ -9,11 +9,12 @@ import FrugalWorkloads
 /// account of what they wrote and against `/proc/<pid>/io` read from outside.
 final class DiskWorkloadPairTests: XCTestCase {
     /// Each workload runs once for all the tests that look at it (about 3 s each), as `frugal
-    /// run` schedules them (``ScheduledRuns``: the prefs apps sleep beside the others).
-    static let runs = ScheduledRuns([
+    /// run` schedules them, with the other pair classes' runs (``ScheduledRuns/pairs``).
+    static let workloads = [
         "notes.rewrite-whole", "notes.append-delta", "prefs.save-every-change", "prefs.save-coalesced",
         "downloads.in-documents", "downloads.in-caches", "export.leaves-tmp", "export.cleans-tmp",
-    ])
+    ]
+    static var runs: ScheduledRuns { .pairs }
 
     static func record(_ workload: String) throws -> RunRecord {
         let record = try runs.record(workload)
@@ -58,8 +59,7 @@ final class DiskWorkloadPairTests: XCTestCase {
     }
 
     func testByteCountsAreExactAndAgreeWithProcWchar() throws {
-        for workload in ["notes.rewrite-whole", "notes.append-delta", "prefs.save-every-change", "prefs.save-coalesced",
-                         "downloads.in-documents", "downloads.in-caches", "export.leaves-tmp", "export.cleans-tmp"] {
+        for workload in Self.workloads {
             let record = try Self.record(workload)
             let truth = try groundTruth(record)
             let metrics = ReportBuilder.runReport(record).metrics
@@ -129,9 +129,17 @@ final class DiskWorkloadPairTests: XCTestCase {
         XCTAssertEqual(notes.metrics[MetricName.diskRecreatableBackupBytes]?.value, 0)
     }
 
+    /// Launch, one input, terminate: what an app wrote at launch and in the input, read at its
+    /// exit (`/proc/<pid>/io` and the journal's events are final then). The 2 s idle of
+    /// ``ScenarioRunnerTests/short`` these two tests ran under measured nothing they read.
+    static let oneInput = Scenario(name: "one-input", summary: "launch, one input, terminate",
+                                   steps: [.launch, .input(kind: "tap"), .terminate])
+
     func testSidecarRecordsExclusionWhereForced() throws {
         let runner = try ScenarioRunnerTests.runner { $0.environment = ["FRUGAL_BACKUP_EXCLUSION": "sidecar"] }
-        let record = try runner.run(RunPlan(target: .builtIn(name: "notes.append-delta"), scenario: ScenarioRunnerTests.short, repetition: 1))
+        // The index and its exclusion are written at launch; the input's edit is saved when
+        // the app terminates (its 1 s save timer has not fired): through the journal either way.
+        let record = try runner.run(RunPlan(target: .builtIn(name: "notes.append-delta"), scenario: Self.oneInput, repetition: 1))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let report = ReportBuilder.runReport(record)
         let index = try XCTUnwrap(report.files?.first { $0.path == "Library/Application Support/search-index.bin" })
@@ -143,8 +151,9 @@ final class DiskWorkloadPairTests: XCTestCase {
     }
 
     func testWritesAroundFrugalKitShowAsTheGap() throws {
+        // Both writes are made in the input's handler.
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: "fixture.disk-bypass"),
-                                                                  scenario: ScenarioRunnerTests.short, repetition: 1))
+                                                                  scenario: Self.oneInput, repetition: 1))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let metrics = ReportBuilder.runReport(record).metrics
         XCTAssertEqual(metrics[MetricName.diskLogicalBytesWritten]?.value, 65_536)

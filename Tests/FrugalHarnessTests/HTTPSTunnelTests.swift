@@ -166,7 +166,9 @@ final class HTTPSTunnelTests: XCTestCase {
         let trust = try XCTUnwrap(record.network?.tls?.trust)
         XCTAssertTrue(trust.contains { $0.contains("mount namespace of their own") }, "\(trust)")
 
-        let builtIn = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: "idle"), scenario: ResourceSchedulerTests.short, repetition: 1))
+        // A built-in workload that fetches through the proxy: the pair tests' run of news.polling
+        // (``ScheduledRuns/pairs``), not one more run.
+        let builtIn = try ScheduledRuns.pairs.record("news.polling")
         XCTAssertNotNil(builtIn.network)
         XCTAssertNil(builtIn.network?.tls, "a built-in workload speaks plain HTTP: no CA")
     }

@@ -69,9 +69,11 @@ final class LifecycleHarnessTests: XCTestCase {
         XCTAssertLessThan(Double(terminate.end - terminate.start) / 1e9, 6.9, "killed by the watchdog, not at the fixture's 7 s")
     }
 
+    /// `server.keeps-listening` under its default scenario, suspend-resume: the pair tests' run of
+    /// it (``ScheduledRuns/pairs``), not one more.
     func testASuspendedAppAccruesNoCPUTimeAndNoWakeups() throws {
-        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: "server.keeps-listening"),
-                                                                  scenario: ScenarioCatalogue.suspendResume, repetition: 1))
+        let record = try ScheduledRuns.pairs.record("server.keeps-listening")
+        XCTAssertEqual(record.scenario, ScenarioCatalogue.suspendResume.name)
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let suspension = try XCTUnwrap(record.suspensions?.first)
         XCTAssertEqual(record.suspensions?.count, 1)
@@ -90,9 +92,11 @@ final class LifecycleHarnessTests: XCTestCase {
         XCTAssertEqual(names[notification + 1], "didBecomeActive")
     }
 
+    /// `notes.saves-on-background` under its default scenario, save-state: the pair tests' run
+    /// of it (``ScheduledRuns/pairs``), not one more.
     func testKillWhileSuspendedAndRelaunchMakeOneRunOfTwoProcesses() throws {
-        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: "notes.saves-on-background"),
-                                                                  scenario: ScenarioCatalogue.saveState, repetition: 1))
+        let record = try ScheduledRuns.pairs.record("notes.saves-on-background")
+        XCTAssertEqual(record.scenario, ScenarioCatalogue.saveState.name)
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let processes = try XCTUnwrap(record.processes)
         XCTAssertEqual(processes.count, 2)

@@ -52,10 +52,13 @@ final class MemoryPressureTests: XCTestCase {
         XCTAssertEqual(handled.last, .normal, "the app's delegate was told the pressure passed")
     }
 
+    /// The gallery pair under its default scenario, gallery-pressure: the pair tests' runs of it
+    /// (``ScheduledRuns/pairs``), not two more.
     func testHoardingGalleryIsKilledOrFailsWhilePurgingGallerySurvivesAndPasses() throws {
-        let hoards = try Self.run("gallery.hoards", ScenarioCatalogue.galleryPressure)
+        let hoards = try ScheduledRuns.pairs.record("gallery.hoards")
         try Self.requireCgroup(hoards)
-        let purges = try Self.run("gallery.purges", ScenarioCatalogue.galleryPressure)
+        let purges = try ScheduledRuns.pairs.record("gallery.purges")
+        XCTAssertEqual([hoards.scenario, purges.scenario], [ScenarioCatalogue.galleryPressure.name, ScenarioCatalogue.galleryPressure.name])
         let hoardsReport = ReportBuilder.runReport(hoards), purgesReport = ReportBuilder.runReport(purges)
         let hoardsScore = hoardsReport.audits["memory.respond-to-warnings"]?.score
         XCTAssertTrue(hoards.outcome == .killedMemory || (hoardsScore ?? 1) < 0.5,

@@ -7,11 +7,16 @@ import FrugalWorkloads
 /// The memory pairs, run for real under their default scenarios: the bad one must score below
 /// 0.5 on its audit and the good one 0.9 or more.
 final class MemoryWorkloadPairTests: XCTestCase {
+    /// Run once as `frugal run` schedules them, with the other pair classes' runs
+    /// (``ScheduledRuns/pairs``): the gated start-up and session apps side by side, the
+    /// pressured and warned ones alone.
+    static let workloads = ["atlas.loads-whole", "atlas.maps", "startup.preloads", "startup.lazy",
+                            "session.leaks", "session.steady", "gallery.hoards", "gallery.purges"]
+
     func report(_ workload: String) throws -> RunReport {
+        let record = try ScheduledRuns.pairs.record(workload)
         let definition = try XCTUnwrap(WorkloadCatalogue.named(workload))
-        let scenario = try XCTUnwrap(ScenarioCatalogue.named(try XCTUnwrap(definition.defaultScenarios.first)))
-        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: workload), scenario: scenario, repetition: 1,
-                                                                  bundleResources: definition.bundleResources, documents: definition.documents))
+        XCTAssertEqual(record.scenario, definition.defaultScenarios.first, workload)
         XCTAssertTrue([RunOutcome.completed, .killedMemory].contains(record.outcome), "\(workload): \(record.outcome) \(record.outcomeDetail ?? "")")
         return ReportBuilder.runReport(record)
     }

@@ -80,11 +80,12 @@ final class ResourceWatchRunTests: XCTestCase {
         XCTAssertEqual(idleReport.audits["memory.map-large-resources"]?.scoreDisplayMode, .notApplicable)
     }
 
+    /// A built-in workload under its default scenario, with its bundle: the memory pair tests'
+    /// run of it (``ScheduledRuns/pairs``), not one more.
     func builtIn(_ workload: String) throws -> RunRecord {
-        let definition = try XCTUnwrap(WorkloadCatalogue.named(workload))
-        let scenario = try XCTUnwrap(ScenarioCatalogue.named(try XCTUnwrap(definition.defaultScenarios.first)))
-        return try ScenarioRunnerTests.runner().run(RunPlan(target: .builtIn(name: workload), scenario: scenario, repetition: 1,
-                                                            bundleResources: definition.bundleResources))
+        let record = try ScheduledRuns.pairs.record(workload)
+        XCTAssertEqual(record.scenario, WorkloadCatalogue.named(workload)?.defaultScenarios.first, workload)
+        return record
     }
 
     func testAMappedResourceShowsNoReadsAndPreloadedOnesShowEveryRead() throws {

@@ -5,15 +5,19 @@ import XCTest
 import FrugalCore
 import FrugalWorkloads
 
-/// A test class's workloads, each under its default scenario, run once for all its tests and
-/// scheduled as `frugal run` schedules them (``ResourceScheduler``, the demands `frugal run`
-/// gives built-in workloads): the light ones sleep side by side and beside the exclusive ones,
-/// which run alone. The first test to ask runs them all; the pairs are then judged exactly as
-/// when each ran alone, in about the time of the exclusive ones (the scheduler's promise, which
-/// `frugal run` relies on too: light neighbours move no verdict).
+/// Built-in workloads, each under its default scenario, run once for all the tests that read
+/// them (one class's, or several classes': ``pairs``) and scheduled as `frugal run` schedules
+/// them (``ResourceScheduler``, the demands `frugal run` gives built-in workloads): the light
+/// ones sleep side by side and beside the exclusive ones, which run alone. The first test to
+/// ask runs them all; the pairs are then judged exactly as when each ran alone, in about the
+/// time of the exclusive ones (the scheduler's promise, which `frugal run` relies on too: light
+/// neighbours move no verdict).
 final class ScheduledRuns: Sendable {
     let workloads: [String]
-    private let records = Mutex<[String: RunRecord]?>(nil)
+    /// The runs, or why they could not be made: kept either way, so a harness failure fails
+    /// every test that reads them at once instead of making the whole batch again for each
+    /// (``pairs`` is about a minute of runs).
+    private let records = Mutex<Result<[String: RunRecord], any Error>?>(nil)
 
     init(_ workloads: [String]) { self.workloads = workloads }
 
@@ -37,11 +41,13 @@ final class ScheduledRuns: Sendable {
     func record(_ workload: String) throws -> RunRecord {
         try records.withLock { records in
             if records == nil {
-                let host = try XCTUnwrap(WorkloadHostLocator.locate(), "frugal-workload-host is not built beside the tests")
-                let ran = try ResourceScheduler(options: HarnessOptions(workloadHost: host)).run(try workloads.map(Self.plan))
-                records = Dictionary(ran.map { ($0.workload, $0) }, uniquingKeysWith: { first, _ in first })
+                records = Result {
+                    let host = try XCTUnwrap(WorkloadHostLocator.locate(), "frugal-workload-host is not built beside the tests")
+                    let ran = try ResourceScheduler(options: HarnessOptions(workloadHost: host)).run(try workloads.map(Self.plan))
+                    return Dictionary(ran.map { ($0.workload, $0) }, uniquingKeysWith: { first, _ in first })
+                }
             }
-            return try XCTUnwrap(records?[workload], "\(workload) is not among this class's scheduled runs")
+            return try XCTUnwrap(try records?.get()[workload], "\(workload) is not among these scheduled runs")
         }
     }
 }

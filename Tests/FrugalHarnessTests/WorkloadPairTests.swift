@@ -6,8 +6,10 @@ import FrugalCore
 /// The built-in pairs, run for real under their default scenario: the bad one must fail its
 /// audit and the good one pass (issue 2's done-when, held by tests).
 final class WorkloadPairTests: XCTestCase {
-    /// Both pairs, run once as `frugal run` schedules them: the sleeping news apps beside the launches.
-    static let runs = ScheduledRuns(["news.polling", "news.coalesced", "launch.blocking", "launch.deferred"])
+    /// Both pairs, run once as `frugal run` schedules them: the sleeping news apps beside the
+    /// launches and the other pair classes' runs (``ScheduledRuns/pairs``).
+    static let workloads = ["news.polling", "news.coalesced", "launch.blocking", "launch.deferred"]
+    static var runs: ScheduledRuns { .pairs }
 
     func report(_ workload: String) throws -> RunReport {
         let record = try Self.runs.record(workload)
