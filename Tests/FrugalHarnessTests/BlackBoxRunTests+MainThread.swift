@@ -100,16 +100,7 @@ extension BlackBoxRunTests {
         if geteuid() != 0 && paranoid > 1 { throw XCTSkip("perf_event_paranoid \(paranoid) without root: perf counts no kernel context switches") }
         try assertShortProgramWakeupsEqualPerfStat(perf: perf)
         for (rate, seconds) in [("200", "0.5"), ("1000", "1")] {
-            let output = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-perf-\(getpid())-\(rate).csv").path
-            defer { unlink(output) }
-            let arguments = [perf, "stat", "-x", ",", "-o", output, "-e", "context-switches", "--", host, "--wake", rate, seconds]
-            let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(arguments), scenario: Self.toItsEnd, repetition: 1))
-            XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
-            let text = try String(contentsOfFile: output, encoding: .utf8)
-            let line = try XCTUnwrap(text.split(separator: "\n").first { $0.contains("context-switches") }, text)
-            let counted = try XCTUnwrap(Double(line.split(separator: ",")[0]), String(line))
-            let exits = try XCTUnwrap(record.containment?.taskExits)
-            let tree = ProcessTree(root: try XCTUnwrap(record.processes?.first?.pid), exits: exits)
+            let (record, counted, tree) = try runUnderPerfStat(perf, [host, "--wake", rate, seconds], name: rate)
             let program = try XCTUnwrap(tree.programChain.last)
             XCTAssertGreaterThan(tree.programChain.count, 1, "perf is seen as a wrapper")
             let threads = tree.threadsByProcess[program] ?? []
@@ -132,6 +123,23 @@ extension BlackBoxRunTests {
         }
     }
 
+    /// Runs `command` as a black box under `perf stat -e context-switches` (perf the wrapper, the
+    /// command its one child) to its end: the record, perf's count for the program (the reference)
+    /// and the run's process tree from the kernel's exit records.
+    func runUnderPerfStat(_ perf: String, _ command: [String], name: String) throws -> (RunRecord, Double, ProcessTree) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-perf-\(getpid())-\(name).csv").path
+        defer { unlink(output) }
+        let arguments = [perf, "stat", "-x", ",", "-o", output, "-e", "context-switches", "--"] + command
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(arguments), scenario: Self.toItsEnd, repetition: 1))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let text = try String(contentsOfFile: output, encoding: .utf8)
+        let line = try XCTUnwrap(text.split(separator: "\n").first { $0.contains("context-switches") }, text)
+        let counted = try XCTUnwrap(Double(line.split(separator: ",")[0]), String(line))
+        let exits = try XCTUnwrap(record.containment?.taskExits)
+        let tree = ProcessTree(root: try XCTUnwrap(record.processes?.first?.pid), exits: exits)
+        return (record, counted, tree)
+    }
+
     /// `perf stat` around a ~3 ms program (`sleep 0.003`), 3 times: perf (tens of ms of its own)
     /// is seen as a wrapper however short the program, and the program's main-thread wakeups
     /// (voluntary switches, from the kernel's exit record) equal perf's count on the same
@@ -140,16 +148,9 @@ extension BlackBoxRunTests {
     /// count has the involuntary switches after the exec too (preemptions on a loaded machine).
     func assertShortProgramWakeupsEqualPerfStat(perf: String) throws {
         for attempt in 0..<3 {
-            let output = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-perf-\(getpid())-short\(attempt).csv").path
-            defer { unlink(output) }
-            let arguments = [perf, "stat", "-x", ",", "-o", output, "-e", "context-switches", "--", "/bin/sleep", "0.003"]
-            let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(arguments), scenario: Self.toItsEnd, repetition: 1))
-            XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
-            let text = try String(contentsOfFile: output, encoding: .utf8)
-            let line = try XCTUnwrap(text.split(separator: "\n").first { $0.contains("context-switches") }, text)
-            let counted = try XCTUnwrap(Int(line.split(separator: ",")[0]), String(line))
+            let (record, perfCount, tree) = try runUnderPerfStat(perf, ["/bin/sleep", "0.003"], name: "short\(attempt)")
+            let counted = Int(perfCount)
             let exits = try XCTUnwrap(record.containment?.taskExits)
-            let tree = ProcessTree(root: try XCTUnwrap(record.processes?.first?.pid), exits: exits)
             XCTAssertEqual(tree.programChain.count, 2, "perf is seen as a wrapper of a 3 ms program: \(exits.filter(\.isMainThread).map { "\($0.command) \(($0.endTime - $0.startTime) / 1_000_000) ms \($0.voluntarySwitches) switches" })")
             let program = try XCTUnwrap(tree.mainThread(of: try XCTUnwrap(tree.programChain.last)))
             let wakeups = program.voluntarySwitches
