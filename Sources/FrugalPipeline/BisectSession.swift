@@ -116,7 +116,9 @@ public struct BisectSession {
             session.focus = { $0.kind == kind && $0.name == name }
             session.interruption = interruption
             let result = try session.run()
-            let entries = (result.head.comparison?.results ?? []).flatMap { $0.audits + $0.metrics }.filter { $0.kind == kind && $0.name == name }
+            let results = result.head.comparison?.results ?? []
+            let measured: [ComparisonEntry] = results.flatMap { $0.audits + $0.metrics }
+            let entries = measured.filter { $0.kind == kind && $0.name == name }
             guard !entries.isEmpty else {
                 throw PipelineFailure.badInput("\(target) was not measured in the runs of \(commit.prefix(12)) and GOOD (check --workload, --scenario)")
             }

@@ -49,7 +49,7 @@ final class MemoryAnalysisTests: XCTestCase {
     func testPatternContentIsTheSameWhetherMadeWholeOrByTheByte() {
         let resource = BundleResource(path: "p", bytes: 5000, content: .pattern, seed: 9)
         let whole = resource.contents(offset: 300, count: 4000)
-        let byByte = (300..<4300).map { UInt8(33 + (($0 + 9) % 251) % 94) }
+        let byByte: [UInt8] = (300..<4300).map { (index: Int) -> UInt8 in UInt8(33 + ((index + 9) % 251) % 94) }
         XCTAssertEqual(whole, byByte)
     }
 

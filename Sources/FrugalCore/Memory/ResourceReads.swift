@@ -37,7 +37,8 @@ public struct ResourceReads: Sendable {
             let claimed = cluster.reduce(0) { $0 + (uses[$1].bytesRead ?? 0) }
             guard claimed > moved, claimed > 0 else { return }
             for index in cluster {
-                uses[index].bytesRead = Int((Double(uses[index].bytesRead ?? 0) * Double(max(0, moved)) / Double(claimed)).rounded(.down))
+                let share: Double = Double(uses[index].bytesRead ?? 0) * Double(max(0, moved)) / Double(claimed)
+                uses[index].bytesRead = Int(share.rounded(.down))
             }
         }
         for index in windowed {
