@@ -147,8 +147,11 @@ final class HTMLReportLayoutTests: XCTestCase {
 
     func testValuesWithTooFewRepetitionsAreNotCountedAsCompared() {
         func report(_ runs: [String: Int]) -> Report {
-            let all = runs.sorted { $0.key < $1.key }.flatMap { workload, count in
-                (1...count).map { Self.run(workload, repetition: $0, audits: ["power.avoid-polling": 0.05 + Double($0) / 1000], timeline: Self.commandTimeline) }
+            let all: [RunReport] = runs.sorted { $0.key < $1.key }.flatMap { (workload: String, count: Int) -> [RunReport] in
+                (1...count).map { (repetition: Int) -> RunReport in
+                    let score: Double = 0.05 + Double(repetition) / 1000
+                    return Self.run(workload, repetition: repetition, audits: ["power.avoid-polling": score], timeline: Self.commandTimeline)
+                }
             }
             return Report(tool: ToolInfo(version: "t"), generatedAt: "now", environment: Self.environment, runs: all, results: ReportBuilder.aggregate(all))
         }

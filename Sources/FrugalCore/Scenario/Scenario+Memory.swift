@@ -39,7 +39,7 @@ extension ScenarioCatalogue {
     public static let cycles = Scenario(
         name: "cycles",
         summary: "launch, 6 identical session cycles (input(cycle) + 0.3 s), terminate",
-        steps: [.launch] + Array(repeating: [ScenarioStep.input(kind: MemoryAnalysis.cycleInput), .wait(seconds: 0.3)], count: 6).flatMap { $0 }
+        steps: [.launch] + ScenarioStep.repeating([.input(kind: MemoryAnalysis.cycleInput), .wait(seconds: 0.3)], times: 6)
             + [.terminate]
     )
 

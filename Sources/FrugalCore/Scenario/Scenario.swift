@@ -44,7 +44,7 @@ public enum ScenarioCatalogue {
     public static let standard = Scenario(
         name: "standard",
         summary: "launch, 2 s of input (4 events), 8 s idle, terminate",
-        steps: [.launch] + Array(repeating: [ScenarioStep.input(kind: "tap"), .wait(seconds: 0.5)], count: 4).flatMap { $0 }
+        steps: [.launch] + ScenarioStep.repeating([.input(kind: "tap"), .wait(seconds: 0.5)], times: 4)
             + [.wait(seconds: 8), .terminate]
     )
 
@@ -72,7 +72,7 @@ public enum ScenarioCatalogue {
     public static let diskSession = Scenario(
         name: "disk-session",
         summary: "launch, 6 inputs 0.25 s apart, 1.5 s idle, terminate",
-        steps: [.launch] + Array(repeating: [ScenarioStep.input(kind: "edit"), .wait(seconds: 0.25)], count: 6).flatMap { $0 }
+        steps: [.launch] + ScenarioStep.repeating([.input(kind: "edit"), .wait(seconds: 0.25)], times: 6)
             + [.wait(seconds: 1.5), .terminate]
     )
 

@@ -3,7 +3,7 @@ extension ScenarioCatalogue {
     public static let saveState = Scenario(
         name: "save-state",
         summary: "launch, 3 edits, home (suspended), 1 s, kill, relaunch, 0.5 s, terminate",
-        steps: [.launch] + Array(repeating: [ScenarioStep.input(kind: "edit"), .wait(seconds: 0.2)], count: 3).flatMap { $0 }
+        steps: [.launch] + ScenarioStep.repeating([.input(kind: "edit"), .wait(seconds: 0.2)], times: 3)
             + [.home, .wait(seconds: 1), .kill, .relaunch, .wait(seconds: 0.5), .terminate]
     )
 
@@ -34,7 +34,7 @@ extension ScenarioCatalogue {
     public static let refresh = Scenario(
         name: "refresh",
         summary: "launch, 3 refreshes 0.5 s apart, 1 s idle, terminate",
-        steps: [.launch] + Array(repeating: [ScenarioStep.input(kind: "refresh"), .wait(seconds: 0.5)], count: 3).flatMap { $0 }
+        steps: [.launch] + ScenarioStep.repeating([.input(kind: "refresh"), .wait(seconds: 0.5)], times: 3)
             + [.wait(seconds: 1), .terminate]
     )
 
