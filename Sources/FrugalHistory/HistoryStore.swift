@@ -7,9 +7,10 @@ import FrugalCore
 /// Tables: `run` (one row per `frugal run`), `result` (one per workload and scenario), `audit`
 /// (one per audit of a result: the median score and value over the repetitions).
 ///
-/// Not `Sendable`: a store owns its one SQLite connection (opened without SQLite's own mutex),
-/// and whoever made the store (`frugal run`'s recording, `frugal history`, a test) uses it on one
-/// thread at a time; the compiler refuses to share it across threads.
+/// Not `Sendable`: a store owns its one SQLite connection (opened without SQLite's own mutex,
+/// closed when the store goes), and whoever made it uses it on one thread, one call after another
+/// (`EvidenceReport.record` appends, reads the trends and may remove the run; `HistoryQuery` and
+/// `frugal report --history` read once). The compiler refuses to share it across threads.
 public final class HistoryStore {
     /// Where `frugal run` keeps it unless told otherwise (ignored by git).
     public static let defaultPath = ".frugal/history.sqlite"
