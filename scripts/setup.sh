@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Frugal needs on a fresh Debian machine: PAPI (libpapi-dev, which ships papi.pc),
 # pkg-config, zlib (CZlib, the origin's deflate measure), OpenSSL (COpenSSL, HTTPS through a
-# run's proxy; libssl-dev ships openssl.pc) and SQLite (GRDB, the history store).
+# run's proxy; libssl-dev ships openssl.pc) and SQLite (CSQLite, the history store;
+# libsqlite3-dev ships sqlite3.pc).
 # Swift itself must already be installed (swift.org toolchain).
 #   scripts/setup.sh                  # build and test prerequisites
 #   scripts/setup.sh --ci             # and what CI's tests use so they run rather than skip:

@@ -1,6 +1,6 @@
+import CSQLite
 import Foundation
 import FrugalCore
-import GRDB
 
 extension HistoryStore {
     /// Checks, before minutes of running, that `path` can take this run's rows, by doing what the
@@ -49,21 +49,22 @@ extension HistoryStore {
 
 extension HistoryStore {
     /// Why the history could not be used, in the words of one error line: SQLite's result code
-    /// said plainly (GRDB's text is "SQLite error 26: file is not a database - while executing
-    /// `SELECT …`"), a `HistoryError` as it is, Foundation's errors by their cause (``ErrorText``).
+    /// said plainly (SQLite's own text is "file is not a database", with the call it failed in),
+    /// a `HistoryError` as it is, Foundation's errors by their cause (``ErrorText``).
     public static func describe(_ error: any Error) -> String {
         if let error = error as? HistoryError { return error.description }
-        guard let error = error as? DatabaseError else { return ErrorText.reason(error) }
-        switch error.resultCode {
-        case .SQLITE_NOTADB: return "not a database SQLite can read"
-        case .SQLITE_CORRUPT: return "a damaged SQLite database"
-        case .SQLITE_CANTOPEN: return "SQLite cannot open it"
-        case .SQLITE_READONLY: return "SQLite cannot write it (read-only)"
-        case .SQLITE_BUSY, .SQLITE_LOCKED: return "another process holds it locked"
-        case .SQLITE_FULL: return "the disk is full"
-        case .SQLITE_IOERR: return "an I/O error"
-        case .SQLITE_PERM, .SQLITE_AUTH: return "permission denied"
-        default: return "SQLite: \(error.message ?? "error \(error.resultCode.rawValue)")"
+        guard let error = error as? SQLiteError else { return ErrorText.reason(error) }
+        // The primary code: an extended one (SQLITE_IOERR_READ) says the same to the user.
+        switch error.primaryCode {
+        case SQLITE_NOTADB: return "not a database SQLite can read"
+        case SQLITE_CORRUPT: return "a damaged SQLite database"
+        case SQLITE_CANTOPEN: return "SQLite cannot open it"
+        case SQLITE_READONLY: return "SQLite cannot write it (read-only)"
+        case SQLITE_BUSY, SQLITE_LOCKED: return "another process holds it locked"
+        case SQLITE_FULL: return "the disk is full"
+        case SQLITE_IOERR: return "an I/O error"
+        case SQLITE_PERM, SQLITE_AUTH: return "permission denied"
+        default: return "SQLite: \(error.message)"
         }
     }
 }

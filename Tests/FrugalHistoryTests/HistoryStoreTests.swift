@@ -3,7 +3,7 @@ import Synchronization
 import XCTest
 import FrugalCore
 import FrugalHistory
-import GRDB
+import CSQLite
 
 final class HistoryStoreTests: XCTestCase {
     func report(score: Double) -> Report {
@@ -60,7 +60,8 @@ final class HistoryStoreTests: XCTestCase {
 
     /// A SQLite file of someone else's is refused and left as it was.
     /// Round three of the probe: any writer may put text where a number belongs (SQLite columns
-    /// are not typed); GRDB's typed subscripts trapped, and `frugal run` died before its report.
+    /// are not typed); GRDB's typed subscripts (the store's SQLite layer then) trapped, and
+    /// `frugal run` died before its report.
     /// A bad value is unavailable, a bad row skipped, the rest read.
     func testValuesOfTheWrongTypeAreSkippedNotTrapped() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-history-typed-\(getpid()).sqlite").path
@@ -69,12 +70,10 @@ final class HistoryStoreTests: XCTestCase {
         try store.append(report(score: 0.9), commit: "aaa", recordedAt: "2026-01-01T00:00:00Z")
         try store.append(report(score: 0.5), commit: "bbb", recordedAt: "2026-01-02T00:00:00Z")
         try store.append(report(score: 0.2), commit: "ccc", recordedAt: "2026-01-03T00:00:00Z")
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in
-            try db.execute(sql: "UPDATE audit SET score = 'NaN' WHERE resultId = (SELECT MIN(id) FROM result)")
-            try db.execute(sql: "UPDATE run SET recordedAt = x'ff00fe' WHERE id = 2")
-        }
-        try queue.close()
+        try RawSQLite(path).execute("""
+            UPDATE audit SET score = 'NaN' WHERE resultId = (SELECT MIN(id) FROM result);
+            UPDATE run SET recordedAt = x'ff00fe' WHERE id = 2;
+            """)
         let series = try XCTUnwrap(try HistoryStore(readingFrom: path).history(limit: 10)
             .series(workload: "news.polling", scenario: "standard", audit: "power.avoid-polling"))
         XCTAssertEqual(series.points.map(\.commit), ["aaa", "ccc"], "the run with a blob for its time is skipped")
@@ -87,20 +86,16 @@ final class HistoryStoreTests: XCTestCase {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-history-held-\(getpid()).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: path + ".lock") }
         try HistoryStore(path: path).append(report(score: 0.9), commit: nil, recordedAt: "2026-01-01T00:00:00Z")
-        let holder = try DatabaseQueue(path: path)
-        let held = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            try? holder.inTransaction(.exclusive) { _ in
-                held.signal()
-                // Held for 0.5 s, well inside the check's 30 s wait, whatever the machine's load.
-                _ = release.wait(timeout: .now() + 0.5)
-                return .commit
-            }
+        let holder = try RawSQLite(path)
+        try holder.execute("BEGIN EXCLUSIVE")
+        let released = DispatchSemaphore(value: 0)
+        // Held for 0.5 s, well inside the check's 30 s wait, whatever the machine's load.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) {
+            do { try holder.execute("COMMIT") } catch { XCTFail("\(error)") }
+            released.signal()
         }
-        held.wait()
         XCTAssertNoThrow(try HistoryStore.checkUsable(path: path), "waited for the holder")
-        release.signal()
+        released.wait()
     }
 
     func testAForeignDatabaseIsRefusedAndLeftAlone() throws {
@@ -108,11 +103,11 @@ final class HistoryStoreTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("theirs.sqlite").path
-        try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE invoices (id INTEGER PRIMARY KEY)") }
+        try RawSQLite(path).execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
         XCTAssertThrowsError(try HistoryStore(path: path)) { error in
             XCTAssertTrue("\(error)".contains("not a Frugal history database"), "\(error)")
         }
-        let tables = try DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+        let tables = try RawSQLite(path).strings("SELECT name FROM sqlite_master WHERE type = 'table'")
         XCTAssertEqual(tables, ["invoices"])
     }
 
@@ -171,14 +166,20 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertEqual(try HistoryStore(path: path).runCount(), writers * appends)
     }
 
+    /// The results and audits go by the schema's ON DELETE CASCADE, which SQLite applies only on
+    /// a connection with `PRAGMA foreign_keys = ON` (off by default): without it they stayed.
     func testARemovedRunTakesItsRowsWithIt() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-history-remove-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try HistoryStore(path: directory.appendingPathComponent("h.sqlite").path)
+        let path = directory.appendingPathComponent("h.sqlite").path
+        let store = try HistoryStore(path: path)
         try store.append(report(score: 0.9), commit: nil, recordedAt: "2026-01-01T00:00:00Z")
         let id = try store.append(report(score: 0.1), commit: nil, recordedAt: "2026-01-02T00:00:00Z")
         try store.removeRun(id)
         XCTAssertEqual(try store.runCount(), 1)
         XCTAssertEqual(try store.history(limit: 5).series.first?.points.map(\.score), [0.9])
+        let raw = try RawSQLite(path)
+        XCTAssertEqual(try raw.strings("SELECT runId FROM result"), ["1"], "the removed run's results are gone")
+        XCTAssertEqual(try raw.strings("SELECT resultId FROM audit"), ["1"], "and their audits")
     }
 }
