@@ -131,7 +131,8 @@ let package = Package(
         // The apps the idiom-matrix tests run (iOS idioms under Application.main); test-only, so
         // the workload host never loads FoundationNetworking.
         .executableTarget(name: "frugal-idiom-fixtures", dependencies: ["FrugalKit"], path: "Tests/IdiomFixtures"),
-        // Reports built by hand, shared by the test targets that need them (not in any product).
+        // Reports built by hand and a program spawned the plainest way (DirectSpawn), shared by the
+        // test targets that need them (not in any product).
         .target(name: "FrugalTestSupport", dependencies: ["FrugalCore"], path: "Tests/FrugalTestSupport"),
         .testTarget(name: "FrugalCoreTests", dependencies: ["FrugalCore", "FrugalProtocol", "FrugalTestSupport"]),
         .testTarget(name: "FrugalProbeTests", dependencies: ["FrugalProbe", "FrugalCore", "CFrugalSystem"]),
@@ -140,7 +141,7 @@ let package = Package(
         .testTarget(
             name: "FrugalHarnessTests",
             dependencies: ["FrugalHarness", "FrugalCore", "FrugalProbe", "FrugalKit", "FrugalWorkloads", "FrugalReport", "frugal-workload-host",
-                           "frugal-idiom-fixtures", "COpenSSL"]
+                           "frugal-idiom-fixtures", "COpenSSL", "FrugalTestSupport"]
         ),
         .testTarget(name: "FrugalReportTests", dependencies: ["FrugalReport", "FrugalCore", "FrugalHarness", "FrugalTestSupport", "frugal-workload-host"]),
         // Fixtures/: a history written by the GRDB version, which the store must still read and append to.
@@ -149,7 +150,7 @@ let package = Package(
         .testTarget(name: "FrugalConfigTests", dependencies: ["FrugalConfig", "FrugalCore"]),
         .testTarget(name: "FrugalFuzzTargetsTests", dependencies: ["FrugalFuzzTargets"]),
         .testTarget(name: "FrugalPipelineTests", dependencies: ["FrugalPipeline", "FrugalHarness", "FrugalCore", "FrugalReport", "FrugalConfig", "FrugalHistory", "FrugalWorkloads", "frugal-workload-host"]),
-        .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host", .product(name: "Yams", package: "Yams")]),
+        .testTarget(name: "FrugalCLITests", dependencies: ["frugal", "frugal-workload-host", "FrugalTestSupport", .product(name: "Yams", package: "Yams")]),
     ],
     // Swift 6 language mode: strict concurrency checking, data races are compile errors.
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import FrugalTestSupport
 
 /// No stub runs in the measured process: `frugal run -- sleep 0.003` starts the program directly
 /// in its cgroup (clone3 `CLONE_INTO_CGROUP`), so its `run.wallSeconds` is its own wall time,
@@ -14,19 +15,9 @@ final class ProgramWallTimeCLITests: XCTestCase {
         // Without a run cgroup the program is started in a process group instead, which the
         // report says (processes.spawn); the comparison holds for either path.
         let command = ["/bin/sleep", "0.003"]
-        var direct: [Double] = []
-        for _ in 0..<5 {
-            let argv = command.map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            var pid: pid_t = 0
-            var start = timespec(), end = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &start)
-            XCTAssertEqual(posix_spawn(&pid, command[0], nil, nil, argv, environ), 0)
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            clock_gettime(CLOCK_MONOTONIC, &end)
-            direct.append(Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9)
-        }
+        let spawned = DirectSpawn.wallSeconds(of: command, times: 5)
+        XCTAssertFalse(spawned.contains(nil), "posix_spawn of \(command[0]) failed")
+        let direct = spawned.compactMap { $0 }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-wall-\(getpid())-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: directory) }
         var measured: [Double] = []

@@ -3,6 +3,7 @@ import XCTest
 @testable import FrugalHarness
 import FrugalCore
 import FrugalProbe
+import FrugalTestSupport
 
 /// Black-box programs' main threads, seen from outside: their wakeups past a wrapper, their
 /// hangs and waits, their syncs, and the short program's own wall time and wakeups (perf stat
@@ -170,17 +171,9 @@ extension BlackBoxRunTests {
     func testAShortProgramsWallTimeAndWakeupsAreItsOwn() throws {
         try Self.requireContainment()
         let command = ["/bin/sleep", "0.003"]
-        var direct: [Double] = []
-        for _ in 0..<5 {
-            let argv = command.map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            var pid: pid_t = 0
-            let start = MonotonicClock.now()
-            XCTAssertEqual(posix_spawn(&pid, command[0], nil, nil, argv, environ), 0)
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            direct.append(Double(MonotonicClock.now() - start) / 1e9)
-        }
+        let spawned = DirectSpawn.wallSeconds(of: command, times: 5)
+        XCTAssertFalse(spawned.contains(nil), "posix_spawn of \(command[0]) failed")
+        let direct = spawned.compactMap { $0 }
         var measured: [Double] = []
         // The kernel's own measure of each run's program, from its birth to its exit (taskstats).
         var lifetimes: [Double] = []
