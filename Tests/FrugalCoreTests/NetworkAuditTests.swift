@@ -46,6 +46,31 @@ final class NetworkAuditTests: XCTestCase {
         XCTAssertEqual(bursts.evidence.count, 2, "two bursts as evidence")
     }
 
+    /// Weather's day in CI, beside the tests: the app fetched at 2 s and exited at 30 s, and the
+    /// origin's TLS close_notify (24 B) for the connection its exit closed came down 62 ms after
+    /// it. Nothing of the app was there to receive it: it is not the app's transfer, and the
+    /// fetch is still one burst. What the app wrote before it ended counts however late the link
+    /// let it out.
+    func testDownlinkBytesAfterTheAppHasEndedAreNotItsTransfers() throws {
+        let fetch = [TrafficChunk(connection: 1, direction: .uplink, time: 2, bytes: 1000),
+                     TrafficChunk(connection: 1, direction: .downlink, time: 2.1, bytes: 1000)]
+        let goodbye = TrafficChunk(connection: 1, direction: .downlink, time: 30.062, bytes: 24)
+        let alone = Self.evaluate(Self.record(chunks: fetch))
+        let (metrics, audits) = Self.evaluate(Self.record(chunks: fetch + [goodbye]))
+        XCTAssertEqual(try XCTUnwrap(metrics[MetricName.networkRadioPromotions]?.value), 1)
+        XCTAssertEqual(try XCTUnwrap(metrics[MetricName.networkRadioJoules]?.value),
+                       try XCTUnwrap(alone.metrics[MetricName.networkRadioJoules]?.value), accuracy: 1e-9)
+        let bursts = try XCTUnwrap(audits["network.transmit-in-bursts"])
+        XCTAssertEqual(try XCTUnwrap(bursts.numericValue), try XCTUnwrap(alone.audits["network.transmit-in-bursts"]?.numericValue), accuracy: 1e-9)
+        XCTAssertTrue(bursts.displayValue.contains("1 burst,"), bursts.displayValue)
+        // Inside the run the same 24 B are a transfer: a second burst, 28 s after the first.
+        let inside = TrafficChunk(connection: 1, direction: .downlink, time: 29.9, bytes: 24)
+        XCTAssertTrue(Self.evaluate(Self.record(chunks: fetch + [inside])).audits["network.transmit-in-bursts"]?.displayValue.contains("2 bursts") == true)
+        // Bytes the app wrote before it ended, let out by the link after it, are its own.
+        let drained = TrafficChunk(connection: 1, direction: .uplink, time: 30.5, bytes: 500)
+        XCTAssertEqual(NetworkAnalysis.receivable(fetch + [goodbye, drained], runSeconds: 30), fetch + [drained])
+    }
+
     func testTwoTransfersFiveSecondsApartShareOneTail() throws {
         let chunks = [TrafficChunk(connection: 1, direction: .uplink, time: 2, bytes: 1000),
                       TrafficChunk(connection: 1, direction: .uplink, time: 7, bytes: 1000)]
