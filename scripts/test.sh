@@ -5,12 +5,18 @@
 #   scripts/test.sh --filter NAME   # as swift test
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each stage's length, printed at the end as `scripts/run.sh` does: on a clean clone the build is
+# about a third of the whole (issue 28).
+started=$SECONDS
 scripts/setup.sh
+setup_seconds=$((SECONDS - started))
 # One build of everything: --build-tests builds the executables the harness and CLI tests run as
 # real processes (frugal, frugal-workload-host) with the tests, in one graph, so SwiftPM overlaps
 # what three builds one after another (host, frugal, tests) ran in sequence.
 # .ci/run has built it as a stage of its own (FRUGAL_BUILT=1).
+build_started=$SECONDS
 [ -n "${FRUGAL_BUILT:-}" ] || swift build --build-tests
+build_seconds=$((SECONDS - build_started))
 [ $# -gt 0 ] && exec swift test --skip-build "$@"
 
 # Three lanes, as `frugal run` schedules workloads. The main lane holds everything judged on timing
@@ -92,6 +98,7 @@ timed() {
     { time "$@" 2>&3 || status=$?; } 3>&2 2> "$times/$name"
     return "$status"
 }
+tests_started=$SECONDS
 timed beside nice -n 10 "$bundle" "$(IFS=,; echo "${beside[*]}")" > "$log" 2>&1 &
 beside_pid=$!
 timed network "$bundle" "$(IFS=,; echo "${network[*]}")" > "$network_log" 2>&1 &
@@ -116,6 +123,7 @@ for lane in main beside network; do
     echo "test: $line"
     [ -z "${FRUGAL_LANE_TIMES:-}" ] || echo "$line" >> "$FRUGAL_LANE_TIMES"
 done
+echo "test: $((SECONDS - started)) s in all: set-up ${setup_seconds} s, build ${build_seconds} s$([ -z "${FRUGAL_BUILT:-}" ] || echo " (built before: FRUGAL_BUILT)"), tests $((SECONDS - tests_started)) s"
 [ "$status" -eq 0 ] && [ "$beside_status" -eq 0 ] && [ "$network_status" -eq 0 ] || {
     echo "test: failed (main lane $status, beside $beside_status, network pairs $network_status)" >&2
     exit 1
