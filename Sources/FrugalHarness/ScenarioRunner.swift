@@ -25,15 +25,16 @@ public final class ScenarioRunner: Sendable {
     /// Runs `plan` to its end. Throws only when the harness itself cannot work (spawn failed).
     ///
     /// A plan no scheduler gates (``RunPlan/stepGate`` nil: a test's run, `--jobs N`) holds the
-    /// options' ``MachineGate`` from before its launch to its end, if there is one: another
-    /// process sharing the gate then starts nothing judged on time beside it.
+    /// options' ``MachineGate``, if there is one, as its ``RunPlan/demand`` says
+    /// (``MachineStepGate``): a plan that declares no demand holds it from before its launch to
+    /// its end, and another process sharing the gate then starts nothing judged on time beside it.
     public func run(_ plan: RunPlan) throws -> RunRecord {
         guard plan.stepGate == nil, let machine = machineGate else { return try runUngated(plan) }
-        // Interrupted while waiting: the run starts and ends at once as `interrupted`, as one the
-        // scheduler had not started would.
-        let held = machine.acquire(shouldStop: { options.interruption.signal != nil })
-        defer { if held { machine.release(settle: 0.1) } }
-        return try runUngated(plan)
+        let gate = MachineStepGate(machine: machine, plan: plan, interruption: options.interruption)
+        defer { gate.end() }
+        var gated = plan
+        gated.stepGate = gate
+        return try runUngated(gated)
     }
 
     /// The gate of a real runner: a test's in-memory app and manual clock share no machine.
