@@ -4,11 +4,16 @@ import XCTest
 import FrugalCore
 
 /// The network pairs, run for real under their default scenarios through a real proxy and
-/// origin: the bad one must score below 0.5 on its audit and the good one 0.9 or more. The two
-/// workloads of a pair run side by side (as `--jobs 2`) to keep the suite short; each has its
-/// own proxy, so they share no link. About 100 s in all (the sync scenario alone is 46 s).
+/// origin: the bad one must score below 0.5 on its audit and the good one 0.9 or more. All ten
+/// run once, as `frugal run` schedules them (``ScheduledRuns``): each is light, so they sleep
+/// side by side, each behind its own proxy (they share no link). About 50 s in all, the sync
+/// scenario's 46 s and the launches' spacing (one pair after another took about 100 s).
 final class NetworkWorkloadPairTests: XCTestCase {
-    /// Runs both workloads of a pair at once under `scenario`.
+    static let runs = ScheduledRuns(["sync.trickle", "sync.burst", "feed.polls-server", "feed.on-demand",
+                                     "upload.sequential", "upload.batched", "api.verbose-json", "api.compact",
+                                     "sync.fragile", "sync.resilient"])
+
+    /// Both workloads' reports, in the order given, each under `scenario` (its default).
     func reports(_ bad: String, _ good: String, scenario: Scenario) throws -> (RunReport, RunReport) {
         let records = try records(bad, good, scenario: scenario)
         return (ReportBuilder.runReport(records[0]), ReportBuilder.runReport(records[1]))
@@ -16,10 +21,9 @@ final class NetworkWorkloadPairTests: XCTestCase {
 
     /// Both workloads' records, in the order given.
     func records(_ bad: String, _ good: String, scenario: Scenario) throws -> [RunRecord] {
-        let records = try SuiteRunner(options: HarnessOptions(workloadHost: XCTUnwrap(WorkloadHostLocator.locate())), jobs: 2)
-            .run([bad, good].map { RunPlan(target: .builtIn(name: $0), scenario: scenario, repetition: 1) })
-        XCTAssertEqual(records.map(\.workload), [bad, good])
+        let records = try [bad, good].map(Self.runs.record)
         for record in records {
+            XCTAssertEqual(record.scenario, scenario.name, record.workload)
             XCTAssertEqual(record.outcome, .completed, "\(record.workload): \(record.outcomeDetail ?? "")")
             XCTAssertNotNil(record.network, "\(record.workload) ran behind a proxy")
         }

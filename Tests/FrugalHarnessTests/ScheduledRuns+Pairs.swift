@@ -14,6 +14,9 @@ extension ScheduledRuns {
     /// MemoryPressureTests read the same runs (the same workload, default scenario and options)
     /// instead of making them again. The first test to ask pays for all of them (about 45 s):
     /// one class run alone with `--filter` takes that long.
+    /// ThreadAttributionTests' light runs (the platform's threads, 10 s asleep) join them: they
+    /// sleep beside the exclusive chain as in `frugal run`, about 11 s off the main lane.
     static let pairs = ScheduledRuns(WorkloadPairTests.workloads + LifecyclePairTests.workloads
-                                     + DiskWorkloadPairTests.workloads + MemoryWorkloadPairTests.workloads)
+                                     + DiskWorkloadPairTests.workloads + MemoryWorkloadPairTests.workloads
+                                     + ThreadAttributionTests.workloads)
 }
