@@ -83,13 +83,33 @@ beside=(
     FrugalReportTests.PerfettoTraceTests
     FrugalCLITests.CLITraceTests
 )
+# A fourth lane shares the machine with the main one through a machine gate (FRUGAL_MACHINE_GATE,
+# one file for both): each run holds the gate as its plan declares (MachineStepGate): a plan
+# that declares nothing, for its whole run; a light one (asleep, judged on counts), for its
+# launch; a gated one (judged on the timing of its launch, inputs, terminate or resume only),
+# for those steps. Its classes' runs say which they are and why, beside each run; a test that
+# times something without a run holds the gate itself (holdTheMachine). Their runs sleep beside
+# the main lane's exclusive chain as `frugal run`'s light runs do (issue 28).
+shared=(
+    FrugalHarnessTests.BlackBoxRunTests
+    FrugalHarnessTests.MainThreadIdiomTests
+    FrugalHarnessTests.AllocatorReliefTests
+    FrugalHarnessTests.ProgramMainThreadTests
+    FrugalHarnessTests.StepKindRunTests
+    FrugalHarnessTests.ScenarioRunnerTests
+    FrugalHarnessTests.ProgramMemoryWarningTests
+    FrugalHarnessTests.UnseenTrafficTests
+    FrugalHarnessTests.MeasuredEnergyTests
+)
 skips=()
-for class in "${beside[@]}" "${network[@]}"; do skips+=(--skip "^$class/"); done
+for class in "${beside[@]}" "${network[@]}" "${shared[@]}"; do skips+=(--skip "^$class/"); done
 bundle="$(swift build --show-bin-path)/FrugalPackageTests.xctest"
 log="$(mktemp "${TMPDIR:-/tmp}/frugal-beside-tests.XXXXXX")"
 network_log="$(mktemp "${TMPDIR:-/tmp}/frugal-network-tests.XXXXXX")"
+shared_log="$(mktemp "${TMPDIR:-/tmp}/frugal-shared-tests.XXXXXX")"
 times="$(mktemp -d "${TMPDIR:-/tmp}/frugal-lane-times.XXXXXX")"
-trap 'rm -rf "$log" "$network_log" "$times"' EXIT
+trap 'rm -rf "$log" "$network_log" "$shared_log" "$times"' EXIT
+gate="$times/machine-gate"
 # Each lane's wall time and the CPU time of everything it ran (the test process and the apps and
 # programs it waited for), printed at the end: which lane is the stage's length, and how much of
 # the 2 cores the lanes used (issue 28).
@@ -103,28 +123,34 @@ timed beside nice -n 10 "$bundle" "$(IFS=,; echo "${beside[*]}")" > "$log" 2>&1 
 beside_pid=$!
 timed network "$bundle" "$(IFS=,; echo "${network[*]}")" > "$network_log" 2>&1 &
 network_pid=$!
+FRUGAL_MACHINE_GATE="$gate" timed shared "$bundle" "$(IFS=,; echo "${shared[*]}")" > "$shared_log" 2>&1 &
+shared_pid=$!
 status=0
 # In a subshell of its own: the CPU time the shell counts for its children includes the lanes it
 # reaps meanwhile.
-(timed main swift test --skip-build "${skips[@]}") || status=$?
+(FRUGAL_MACHINE_GATE="$gate" timed main swift test --skip-build "${skips[@]}") || status=$?
 beside_status=0
 wait "$beside_pid" || beside_status=$?
 network_status=0
 wait "$network_pid" || network_status=$?
+shared_status=0
+wait "$shared_pid" || shared_status=$?
 # Everything but the start lines: a failure's message runs over several lines (a verdict table).
 echo "test: the lane beside the others (${#beside[@]} classes):"
 grep -v "Test Case .* started at" "$log" || true
 echo "test: the network pairs' lane (${#network[@]} classes):"
 grep -v "Test Case .* started at" "$network_log" || true
+echo "test: the lane sharing the machine gate with the main one (${#shared[@]} classes):"
+grep -v "Test Case .* started at" "$shared_log" || true
 # .ci/run puts these lines in its table of stages (FRUGAL_LANE_TIMES names the file).
-for lane in main beside network; do
+for lane in main beside network shared; do
     read -r wall user system < "$times/$lane" 2>/dev/null || { echo "test: $lane lane: no times"; continue; }
     line="$(printf '%-7s lane %4d s wall, %4d s of CPU' "$lane" "${wall%.*}" "$(awk -v u="$user" -v s="$system" 'BEGIN { printf "%.0f", u + s }')")"
     echo "test: $line"
     [ -z "${FRUGAL_LANE_TIMES:-}" ] || echo "$line" >> "$FRUGAL_LANE_TIMES"
 done
 echo "test: $((SECONDS - started)) s in all: set-up ${setup_seconds} s, build ${build_seconds} s$([ -z "${FRUGAL_BUILT:-}" ] || echo " (built before: FRUGAL_BUILT)"), tests $((SECONDS - tests_started)) s"
-[ "$status" -eq 0 ] && [ "$beside_status" -eq 0 ] && [ "$network_status" -eq 0 ] || {
-    echo "test: failed (main lane $status, beside $beside_status, network pairs $network_status)" >&2
+[ "$status" -eq 0 ] && [ "$beside_status" -eq 0 ] && [ "$network_status" -eq 0 ] && [ "$shared_status" -eq 0 ] || {
+    echo "test: failed (main lane $status, beside $beside_status, network pairs $network_status, sharing the gate $shared_status)" >&2
     exit 1
 }

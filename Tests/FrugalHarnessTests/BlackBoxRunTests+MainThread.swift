@@ -15,7 +15,7 @@ extension BlackBoxRunTests {
         try Self.requireContainment()
         let host = try Self.host()
         for arguments in [[host, "--wake", "200", "0.5"], ["sh", "-c", "\(host) --wake 200 0.5; true"]] {
-            let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(arguments), scenario: Self.toItsEnd, repetition: 1))
+            let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(arguments), scenario: Self.toItsEnd, repetition: 1).demanding(.light))
             XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
             let report = ReportBuilder.runReport(record)
             let main = try XCTUnwrap(report.metrics[MetricName.mainThreadWakeups]?.value, "\(report.metrics[MetricName.mainThreadWakeups]!)")
@@ -76,7 +76,7 @@ extension BlackBoxRunTests {
         try Self.requireContainment()
         let host = try Self.host()
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", "\(host) --sync 7 3; true"]),
-                                                                  scenario: Self.toItsEnd, repetition: 1))
+                                                                  scenario: Self.toItsEnd, repetition: 1).demanding(.light))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let syncs = try XCTUnwrap(record.syncCalls)
         if let reason = syncs.unavailable { throw XCTSkip("sync calls cannot be counted here: \(reason)") }
@@ -131,7 +131,7 @@ extension BlackBoxRunTests {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-perf-\(getpid())-\(name).csv").path
         defer { unlink(output) }
         let arguments = [perf, "stat", "-x", ",", "-o", output, "-e", "context-switches", "--"] + command
-        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(arguments), scenario: Self.toItsEnd, repetition: 1))
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(arguments), scenario: Self.toItsEnd, repetition: 1).demanding(.light))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let text = try String(contentsOfFile: output, encoding: .utf8)
         let line = try XCTUnwrap(text.split(separator: "\n").first { $0.contains("context-switches") }, text)
@@ -178,7 +178,7 @@ extension BlackBoxRunTests {
         // The kernel's own measure of each run's program, from its birth to its exit (taskstats).
         var lifetimes: [Double] = []
         for _ in 0..<5 {
-            let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(command), scenario: Self.toItsEnd, repetition: 1))
+            let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(command), scenario: Self.toItsEnd, repetition: 1).demanding(.light))
             XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
             let facts = try XCTUnwrap(record.containment)
             if facts.kind == "cgroup-v2" {
@@ -218,7 +218,7 @@ extension BlackBoxRunTests {
         try Self.requireContainment()
         setenv(SpawnPath.variable, SpawnPath.shellValue, 1)
         defer { unsetenv(SpawnPath.variable) }
-        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["/bin/sleep", "0.003"]), scenario: Self.toItsEnd, repetition: 1))
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["/bin/sleep", "0.003"]), scenario: Self.toItsEnd, repetition: 1).demanding(.light))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         XCTAssertEqual(record.containment?.spawn, SpawnPath.shellStub)
     }
@@ -228,7 +228,7 @@ extension BlackBoxRunTests {
     func testAShellAroundAShortProgramIsSeenAsAWrapper() throws {
         try Self.requireContainment()
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", "/bin/sleep 0.003; exit 0"]),
-                                                                  scenario: Self.toItsEnd, repetition: 1))
+                                                                  scenario: Self.toItsEnd, repetition: 1).demanding(.light))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let exits = try XCTUnwrap(record.containment?.taskExits)
         let tree = ProcessTree(root: try XCTUnwrap(record.processes?.first?.pid), exits: exits)

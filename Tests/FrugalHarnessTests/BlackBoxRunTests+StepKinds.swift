@@ -10,7 +10,7 @@ extension BlackBoxRunTests {
         let scenario = Scenario(name: "events", summary: "test", steps: [.launch, .interrupt(seconds: 0.2), .notify(name: "significant-time-change"),
                                                                           .wait(seconds: 0.2), .terminate])
         let record = try ScenarioRunnerTests.runner()
-            .run(RunPlan(target: .command(["sh", "-c", "while :; do sleep 0.05; done"]), scenario: scenario, repetition: 1))
+            .run(RunPlan(target: .command(["sh", "-c", "while :; do sleep 0.05; done"]), scenario: scenario, repetition: 1).demanding(.light))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let refused = StepKind.all.filter { !$0.appliesToBlackBox }.map(\.name)
         XCTAssertEqual(Set(refused), ["interrupt", "notify"])

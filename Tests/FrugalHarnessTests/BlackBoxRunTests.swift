@@ -6,6 +6,9 @@ import FrugalProbe
 
 /// Black-box programs through the real harness: their whole process tree counted, contained and
 /// ended, suspended for real, and every number either measured or unavailable with the reason.
+/// Their runs are light (XCTestCase+Machine.swift: they sleep and each test reads counts, paths,
+/// exit codes and sanity bounds of tens of seconds), but the outside-hang checks', whose blocks
+/// and waits are timed: those declare nothing and hold the machine whole.
 final class BlackBoxRunTests: XCTestCase {
     static let toItsEnd = Scenario(name: "command", summary: "run the command to its end", steps: [.launch])
 
@@ -27,7 +30,7 @@ final class BlackBoxRunTests: XCTestCase {
         // An argument no other process on the machine has, to look for it afterwards.
         let marker = "101.\(getpid() % 1000)"
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", "sleep \(marker) & exit 0"]),
-                                                                  scenario: Self.toItsEnd, repetition: 1))
+                                                                  scenario: Self.toItsEnd, repetition: 1).demanding(.light))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let facts = try XCTUnwrap(record.containment)
         XCTAssertEqual(facts.stragglers.count, 1, "\(facts.stragglers)")
@@ -52,7 +55,7 @@ final class BlackBoxRunTests: XCTestCase {
         let host = try Self.host()
         let scenario = Scenario(name: "program-short", summary: "test",
                                 steps: [.launch, .wait(seconds: 1.2), .home, .wait(seconds: 1), .foreground, .wait(seconds: 0.5), .terminate])
-        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command([host, "--wake", "50", "30"]), scenario: scenario, repetition: 1))
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command([host, "--wake", "50", "30"]), scenario: scenario, repetition: 1).demanding(.light))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         XCTAssertEqual(record.exitStatus?.signal, SIGTERM)
         let suspension = try XCTUnwrap(record.suspensions?.first)
@@ -81,7 +84,7 @@ final class BlackBoxRunTests: XCTestCase {
         let marker = "103.\(getpid() % 1000)"
         let leave = "for f in /sys/fs/cgroup/unified/cgroup.procs /sys/fs/cgroup/cgroup.procs; do [ -w $f ] && echo $$ > $f 2>/dev/null; done; "
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", leave + "sleep \(marker) & exit 0"]),
-                                                                  scenario: Self.toItsEnd, repetition: 1))
+                                                                  scenario: Self.toItsEnd, repetition: 1).demanding(.light))
         defer {
             // Before the fix the child lived on: end it by its pid, so the test leaves nothing.
             for name in (try? FileReader.directoryEntries("/proc")) ?? [] {
@@ -100,7 +103,7 @@ final class BlackBoxRunTests: XCTestCase {
         let host = try Self.host()
         let scenario = Scenario(name: "program-relaunch", summary: "test",
                                 steps: [.launch, .wait(seconds: 0.4), .kill, .relaunch, .wait(seconds: 0.4), .terminate])
-        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command([host, "--wake", "50", "30"]), scenario: scenario, repetition: 1))
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command([host, "--wake", "50", "30"]), scenario: scenario, repetition: 1).demanding(.light))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let processes = try XCTUnwrap(record.processes)
         XCTAssertEqual(processes.count, 2)
@@ -128,7 +131,7 @@ final class BlackBoxRunTests: XCTestCase {
         // than a sample interval, so the sampler sees it in the run's cgroup: an orphan that lives
         // less than one and ends before the main process is not found (see docs/BLACK-BOX.md).
         let script = #"(sh -c 'sleep 0.4; head -c 500000 /dev/zero > "$TMPDIR/g"' &); head -c 1000000 /dev/zero > "$TMPDIR/f"; sleep 1; exit 0"#
-        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", script]), scenario: Self.toItsEnd, repetition: 1))
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", script]), scenario: Self.toItsEnd, repetition: 1).demanding(.light))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let written = try XCTUnwrap(ReportBuilder.runReport(record).metrics[MetricName.diskSyscallBytesWritten]?.value)
         // The reaped child's bytes exactly (the main process's /proc/<pid>/io); the orphan's from
@@ -165,7 +168,7 @@ final class BlackBoxRunTests: XCTestCase {
         setenv(RunCgroup.disableVariable, "off", 1)
         defer { unsetenv(RunCgroup.disableVariable) }
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", "sleep 30 & exit 0"]),
-                                                                  scenario: Self.toItsEnd, repetition: 1))
+                                                                  scenario: Self.toItsEnd, repetition: 1).demanding(.light))
         XCTAssertEqual(record.containment?.kind, "process-group")
         XCTAssertNotNil(record.containment?.cgroupUnavailable)
         XCTAssertEqual(record.containment?.stragglers.first?.command, "sleep 30", "the process group still finds what it can")

@@ -18,8 +18,9 @@ final class ChildSubreaperTests: XCTestCase {
         defer { Self.killLeftovers("sleep \(marker)") }
         let leave = "for f in /sys/fs/cgroup/unified/cgroup.procs /sys/fs/cgroup/cgroup.procs; do [ -w $f ] && echo $$ > $f 2>/dev/null; done; "
         let script = leave + "(env -i setsid sleep \(marker) &); exit 0"
+        // Light: a shell that leaves a sleeper behind, judged on whether the sleeper was ended.
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["sh", "-c", script]),
-                                                                  scenario: BlackBoxRunTests.toItsEnd, repetition: 1))
+                                                                  scenario: BlackBoxRunTests.toItsEnd, repetition: 1).demanding(.light))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         XCTAssertFalse(BlackBoxRunTests.processExists(commandLine: "sleep \(marker)"), "the escaped orphan was ended")
         // Recorded by its command line when it was found: `setsid` until it has exec'd `sleep`,

@@ -6,6 +6,12 @@ import FrugalCore
 /// The Swift that iOS apps are written in, under `Application.main` in real runs: every
 /// main-thread idiom runs, on the main queue and the main actor, and its time is one handler on
 /// the main thread (Tests/IdiomFixtures holds the apps).
+///
+/// What the runs ask of the machine (XCTestCase+Machine.swift): the idioms' blocks sleep to an
+/// absolute deadline and their lateness is bounded by the thread's own run-queue delay, which a
+/// neighbour's work adds to and the bound allows for, so the idioms' run is light, as are the
+/// directories' and the lifecycle's (paths and order only); the notification model's is gated
+/// (its thumbnails and edits are inputs; the warning reads its own footprint).
 final class MainThreadIdiomTests: XCTestCase {
     /// The idioms `IdiomApp` runs, by input kind (its `idioms` list).
     static let idioms = ["main.async", "main.asyncAfter", "main.sync-from-background", "operation-queue.main",
@@ -42,7 +48,7 @@ final class MainThreadIdiomTests: XCTestCase {
         for idiom in Self.idioms { steps += [.input(kind: idiom), .wait(seconds: 0.9)] }
         steps += [.input(kind: "never-runs"), .terminate]
         let scenario = Scenario(name: "idioms", summary: "test", steps: steps)
-        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: try Self.fixture("idioms"), scenario: scenario))
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: try Self.fixture("idioms"), scenario: scenario).demanding(.light))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let handlers = record.events.compactMap { event -> HandlerRecord? in
             if case .handler(let handler) = event.body { return handler }
@@ -82,7 +88,7 @@ final class MainThreadIdiomTests: XCTestCase {
     func testAFrugalKitAppsTemporaryCacheAndDocumentDirectoriesAreInsideTheRunsSandbox() throws {
         let scenario = Scenario(name: "directories", summary: "test", steps: [.launch, .input(kind: "directories"), .terminate])
         let runner = try ScenarioRunnerTests.runner { $0.keepSandboxes = true }
-        let record = try runner.run(RunPlan(target: try Self.fixture("idioms"), scenario: scenario))
+        let record = try runner.run(RunPlan(target: try Self.fixture("idioms"), scenario: scenario).demanding(.light))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let root = URL(fileURLWithPath: try XCTUnwrap(record.sandboxPath)).resolvingSymlinksInPath().path
         defer { Sandbox.removeKept(URL(fileURLWithPath: root)) }
@@ -104,7 +110,7 @@ final class MainThreadIdiomTests: XCTestCase {
             .launch, .interrupt(seconds: 0.3), .memoryWarning(level: .warning),
             .notify(name: "significant-time-change"), .home, .foreground, .terminate,
         ])
-        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: try Self.fixture("lifecycle-observer"), scenario: scenario))
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: try Self.fixture("lifecycle-observer"), scenario: scenario).demanding(.light))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let seen = Self.marks(record, named: "lifecycle").map(\.detail)
         let expected = [
@@ -135,7 +141,7 @@ final class MainThreadIdiomTests: XCTestCase {
             .memoryWarning(level: .warning), .wait(seconds: 1.5),
             .home, .kill, .relaunch, .terminate,
         ])
-        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: try Self.fixture("notification-model"), scenario: scenario))
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: try Self.fixture("notification-model"), scenario: scenario).demanding(.gated("its thumbnails and edits are inputs; judged on its own footprint and saves")))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let report = ReportBuilder.runReport(record)
         let save = try XCTUnwrap(report.audits["lifecycle.save-state"])

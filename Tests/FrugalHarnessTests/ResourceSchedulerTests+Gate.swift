@@ -8,6 +8,12 @@ import FrugalCore
 /// interval is logged. Real time because the gate's settle is on the wall clock; the steps are
 /// tens of ms, and the assertions are about order (which intervals overlap), not durations.
 final class ResourceSchedulerGateTests: XCTestCase {
+    /// Timed without a run (the lanes that share the machine: XCTestCase+Machine.swift).
+    override func setUp() {
+        super.setUp()
+        holdTheMachine()
+    }
+
     struct Interval: Sendable {
         var workload: String
         var index: Int

@@ -8,6 +8,8 @@ final class SandboxFileWatcherTests: XCTestCase {
     var root: URL!
 
     override func setUpWithError() throws {
+        // Each test waits 300 ms for the watcher's thread to catch up: timed without a run.
+        holdTheMachine()
         root = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-watcher-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("Documents"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("Bundle"), withIntermediateDirectories: true)

@@ -3,7 +3,9 @@ import XCTest
 @testable import FrugalHarness
 import FrugalCore
 
-/// Real workload processes through the real harness.
+/// Real workload processes through the real harness. The runs that read a launch's time are
+/// gated (XCTestCase+Machine.swift: the launch is held alone); the commands, judged on exit codes
+/// and a 0.5 s timeout against a 30 s sleep, are light.
 final class ScenarioRunnerTests: XCTestCase {
     static func runner(_ configure: (inout HarnessOptions) -> Void = { _ in }) throws -> ScenarioRunner {
         guard let host = WorkloadHostLocator.locate() else {
@@ -18,7 +20,7 @@ final class ScenarioRunnerTests: XCTestCase {
     static let short = Scenario(name: "short", summary: "test", steps: [.launch, .input(kind: "tap"), .wait(seconds: 2), .terminate])
 
     func testIdleAppCompletesAndShowsNoIdleWakeups() throws {
-        let record = try Self.runner().run(RunPlan(target: .builtIn(name: "idle"), scenario: Self.short, repetition: 1))
+        let record = try Self.runner().run(RunPlan(target: .builtIn(name: "idle"), scenario: Self.short, repetition: 1).demanding(.gated("its launch time is read")))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         XCTAssertEqual(record.exitStatus?.code, 0)
         let states = record.events.compactMap { event -> AppState? in
@@ -39,7 +41,7 @@ final class ScenarioRunnerTests: XCTestCase {
     /// the test short: the 5 s itself is checked at the exact second in `WatchdogTests`.
     func testLaunchWatchdogKillsARealAppThatDoesNotHandleEventsInTime() throws {
         let record = try Self.runner { $0.launchWatchdog = 1 }
-            .run(RunPlan(target: .builtIn(name: "fixture.launch-hang"), scenario: ScenarioCatalogue.idle, repetition: 1))
+            .run(RunPlan(target: .builtIn(name: "fixture.launch-hang"), scenario: ScenarioCatalogue.idle, repetition: 1).demanding(.gated("the launch watchdog and its kill are inside the launch")))
         XCTAssertEqual(record.outcome, .killedWatchdog)
         XCTAssertTrue(record.outcomeDetail?.contains("launch watchdog") ?? false, record.outcomeDetail ?? "")
         XCTAssertTrue(record.outcomeDetail?.contains("didFinishLaunching") ?? false, record.outcomeDetail ?? "")
@@ -53,15 +55,15 @@ final class ScenarioRunnerTests: XCTestCase {
     }
 
     func testBlackBoxCommandExitStatusAndTimeout() throws {
-        let failing = try Self.runner().run(RunPlan(target: .command(["sh", "-c", "exit 3"]), scenario: Self.short, repetition: 1))
+        let failing = try Self.runner().run(RunPlan(target: .command(["sh", "-c", "exit 3"]), scenario: Self.short, repetition: 1).demanding(.light))
         XCTAssertEqual(failing.outcome, .crashed)
         XCTAssertEqual(failing.exitStatus?.code, 3)
         XCTAssertTrue(failing.blackBox)
-        let ok = try Self.runner().run(RunPlan(target: .command(["true"]), scenario: Self.short, repetition: 1))
+        let ok = try Self.runner().run(RunPlan(target: .command(["true"]), scenario: Self.short, repetition: 1).demanding(.light))
         XCTAssertEqual(ok.outcome, .completed)
         // The default black-box scenario (launch alone) lets the program run to its end, within the timeout.
         let toItsEnd = Scenario(name: "command", summary: "run the command to its end", steps: [.launch])
-        let hanging = try Self.runner { $0.commandTimeout = 0.5 }.run(RunPlan(target: .command(["sleep", "30"]), scenario: toItsEnd, repetition: 1))
+        let hanging = try Self.runner { $0.commandTimeout = 0.5 }.run(RunPlan(target: .command(["sleep", "30"]), scenario: toItsEnd, repetition: 1).demanding(.light))
         XCTAssertEqual(hanging.outcome, .timedOut)
         XCTAssertEqual(hanging.exitStatus?.signal, SIGKILL)
     }

@@ -12,6 +12,12 @@ import XCTest
 /// and must not flake on a loaded 2-core CI machine. Accuracy (8.0 s ± 3 %, 200 ± 10 ms)
 /// is the benchmark's job, not the unit tests'.
 final class ShapingProxyTests: XCTestCase {
+    /// Timed without a run (the lanes that share the machine: XCTestCase+Machine.swift).
+    override func setUp() {
+        super.setUp()
+        holdTheMachine()
+    }
+
     private var origin: OriginServer!
     private var proxy: ShapingProxy!
     private var port = 0

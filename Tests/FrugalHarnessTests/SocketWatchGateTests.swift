@@ -9,6 +9,12 @@ import FrugalCore
 /// group's processes sleep and move when one runs, and the watch must find with the gate what it
 /// finds without it.
 final class SocketWatchGateTests: XCTestCase {
+    /// Timed without a run (the lanes that share the machine: XCTestCase+Machine.swift).
+    override func setUp() {
+        super.setUp()
+        holdTheMachine()
+    }
+
     /// A listening socket of the test's own on loopback (outside the group); its port.
     private func listener() throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

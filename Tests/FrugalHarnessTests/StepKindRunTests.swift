@@ -6,6 +6,9 @@ import FrugalCore
 /// Step kinds run for real as their declarations say (`StepKind.runForApp`, `runForProgram`,
 /// carried out by `SessionStepHarness`): the `mark` step for an app and for a program.
 /// (What each kind asks of the harness, without a run: `StepHarnessTests`, FrugalCoreTests.)
+/// Their runs are light (XCTestCase+Machine.swift): sleeping programs and `server.keeps-listening`
+/// (a light workload in `frugal run`), judged on the steps' order and parts and on a suspension
+/// of 1.5 s read with half a second to spare.
 final class StepKindRunTests: XCTestCase {
     /// An app's marks are recorded where the scenario reached them, between the steps around
     /// them, without a problem and without time of their own.
@@ -31,7 +34,7 @@ final class StepKindRunTests: XCTestCase {
     func testAProgramTakesAMark() throws {
         let scenario = Scenario(name: "marked", summary: "test", steps: [.launch, .mark("started"), .wait(seconds: 0.2), .terminate])
         let record = try ScenarioRunnerTests.runner()
-            .run(RunPlan(target: .command(["sh", "-c", "while :; do sleep 0.05; done"]), scenario: scenario, repetition: 1))
+            .run(RunPlan(target: .command(["sh", "-c", "while :; do sleep 0.05; done"]), scenario: scenario, repetition: 1).demanding(.light))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let mark = try XCTUnwrap(record.steps.first { $0.step == .mark("started") })
         XCTAssertNil(mark.problem)
@@ -45,7 +48,7 @@ final class StepKindRunTests: XCTestCase {
         let scenario = Scenario(name: "app-switch", summary: "test",
                                 steps: [.launch, .wait(seconds: 0.3), .background(seconds: 1.5), .wait(seconds: 0.3), .terminate])
         let record = try ScenarioRunnerTests.runner()
-            .run(RunPlan(target: .builtIn(name: "server.keeps-listening"), scenario: scenario, repetition: 1))
+            .run(RunPlan(target: .builtIn(name: "server.keeps-listening"), scenario: scenario, repetition: 1).demanding(.light))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let parts = record.steps.filter { $0.index == 2 }
         XCTAssertEqual(parts.map(\.step), [.home, .wait(seconds: 1.5), .foreground])
@@ -69,7 +72,7 @@ final class StepKindRunTests: XCTestCase {
         let scenario = Scenario(name: "program-switch", summary: "test",
                                 steps: [.launch, .background(seconds: 0.5), .wait(seconds: 0.2), .terminate])
         let record = try ScenarioRunnerTests.runner()
-            .run(RunPlan(target: .command(["sh", "-c", "while :; do sleep 0.05; done"]), scenario: scenario, repetition: 1))
+            .run(RunPlan(target: .command(["sh", "-c", "while :; do sleep 0.05; done"]), scenario: scenario, repetition: 1).demanding(.light))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
         let parts = record.steps.filter { $0.index == 1 }
         XCTAssertEqual(parts.map(\.step), [.home, .wait(seconds: 0.5), .foreground])

@@ -5,6 +5,7 @@ import XCTest
 
 /// Connections that go past the run's proxy are found from the run's sockets and reported as
 /// unseen traffic, never as zero bytes.
+/// Light runs (XCTestCase+Machine.swift): judged on the connections found, never on time.
 final class UnseenTrafficTests: XCTestCase {
     func testAConnectionPastTheProxyIsUnseenTrafficNotZero() throws {
         // Somewhere else to talk to, on loopback: a server of the test's, not the run's.
@@ -14,7 +15,7 @@ final class UnseenTrafficTests: XCTestCase {
         // Holds the connection 0.4 s, several of the watch's 50 ms looks.
         let script = "exec 3<>/dev/tcp/127.0.0.1/\(port) && sleep 0.4 && exec 3>&-"
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["bash", "-c", script]),
-                                                                  scenario: BlackBoxRunTests.toItsEnd, repetition: 1))
+                                                                  scenario: BlackBoxRunTests.toItsEnd, repetition: 1).demanding(.light))
         XCTAssertEqual(record.exitStatus?.code, 0, record.outcomeDetail ?? "")
         let unseen = try XCTUnwrap(record.network?.unseenConnections)
         XCTAssertEqual(unseen.map(\.remoteAddress), ["127.0.0.1:\(port)"])
@@ -33,7 +34,7 @@ final class UnseenTrafficTests: XCTestCase {
     func testConnectionsThroughTheProxyAreNotUnseen() throws {
         let script = #"host=${FRUGAL_PROXY%:*}; port=${FRUGAL_PROXY#*:}; exec 3<>/dev/tcp/$host/$port && printf 'GET /json/100 HTTP/1.1\r\nhost: x\r\n\r\n' >&3 && sleep 0.3 && exec 3>&-"#
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: .command(["bash", "-c", script]),
-                                                                  scenario: BlackBoxRunTests.toItsEnd, repetition: 1))
+                                                                  scenario: BlackBoxRunTests.toItsEnd, repetition: 1).demanding(.light))
         XCTAssertEqual(record.network?.unseenConnections, [])
         XCTAssertEqual(record.network?.requests?.count, 1)
     }

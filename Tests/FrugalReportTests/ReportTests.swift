@@ -28,9 +28,15 @@ final class ReportTests: XCTestCase {
         let runner = ScenarioRunner(options: HarnessOptions(workloadHost: host))
         let scenario = Scenario(name: "short", summary: "", steps: [.launch, .input(kind: "tap"), .wait(seconds: 1), .terminate])
         // export.leaves-tmp writes through FrugalKit and leaves a file: the disk lane and file table.
-        let records = [try runner.run(RunPlan(target: .builtIn(name: "idle"), scenario: scenario, repetition: 1)),
-                       try runner.run(RunPlan(target: .command(["true"]), scenario: scenario, repetition: 1)),
-                       try runner.run(RunPlan(target: .builtIn(name: "export.leaves-tmp"), scenario: scenario, repetition: 1))]
+        // Only the report's shape and contents are read, never a time: `idle` and `true` share the
+        // machine (light); the export writes its 8 MiB in its input, which holds it (gated).
+        var plans = [RunPlan(target: .builtIn(name: "idle"), scenario: scenario, repetition: 1),
+                     RunPlan(target: .command(["true"]), scenario: scenario, repetition: 1),
+                     RunPlan(target: .builtIn(name: "export.leaves-tmp"), scenario: scenario, repetition: 1)]
+        plans[0].demand = .light
+        plans[1].demand = .light
+        plans[2].demand = .gated("writes its archive in its input")
+        let records = try plans.map(runner.run)
         return ReportBuilder.build(records: records, tool: ToolInfo(version: "test"), generatedAt: "2026-11-21T00:00:00Z",
                                    environment: environment)
     }
