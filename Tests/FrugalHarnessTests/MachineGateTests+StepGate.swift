@@ -5,20 +5,7 @@ import FrugalCore
 /// A run no scheduler gates, in a process sharing a ``MachineGate`` (a test's run, `--jobs N`):
 /// it holds the machine as its demand says (``MachineStepGate``). Another instance on the same
 /// file stands in for the other process; "held" means it could not take the gate within 0.15 s.
-final class MachineStepGateTests: XCTestCase {
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-step-gate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    var path: String { directory.appendingPathComponent("gate").path }
-
+extension MachineGateTests {
     /// Whether another process holds the gate: this one's attempt gives up after 0.15 s.
     func heldElsewhere() throws -> Bool { try Self.heldElsewhere(path) }
 
@@ -31,20 +18,20 @@ final class MachineStepGateTests: XCTestCase {
     }
 
     /// launch, wait, input, closing idle (≥ 2 s, then terminate): index 3 is the idle.
-    static let scenario = Scenario(name: "gate", summary: "test", steps: [
+    static let stepGateScenario = Scenario(name: "gate", summary: "test", steps: [
         .launch, .wait(seconds: 0.1), .input(kind: "tap"), .wait(seconds: 3), .terminate,
     ])
 
     /// What another process sees before, during and after each step, and after the run's end.
     func holds(_ demand: RunDemand) throws -> [String] {
-        var plan = RunPlan(target: .builtIn(name: "idle"), scenario: Self.scenario, repetition: 1)
+        var plan = RunPlan(target: .builtIn(name: "idle"), scenario: Self.stepGateScenario, repetition: 1)
         plan.demand = demand
         let gate = MachineStepGate(machine: try MachineGate(path: path), plan: plan, interruption: SuiteInterruption(), settle: 0)
         var seen: [String] = []
         func look(_ moment: String) throws { seen.append("\(moment) \(try heldElsewhere() ? "held" : "free")") }
         gate.willStart()
         try look("start")
-        for (index, step) in Self.scenario.steps.enumerated() {
+        for (index, step) in Self.stepGateScenario.steps.enumerated() {
             gate.willPerform(step, index: index)
             try look(step.kind.name)
             gate.didPerform(step, index: index)
