@@ -35,7 +35,8 @@ build_seconds=$((SECONDS - build_started))
 # only lengthens; the disk-write projection's bounds are wide), never against a time.
 # The test binary is run directly, since a second `swift test` would wait for the first one's
 # lock on .build.
-# The network pairs sleep through nearly all of their ~100 s of scenarios, but some of their
+# The network pairs (all ten at once, as `frugal run` runs them: 46 s) sleep through nearly all of
+# their scenarios, but some of their
 # audits read when the app issued its requests (network.enqueue-together, bursts): at nice 10
 # beside two CPU hogs their apps (niced with the lane) waited tens of ms for a CPU between
 # requests, and sync.burst read 0.89. They run in a third process at normal priority: asleep,
@@ -48,7 +49,8 @@ build_seconds=$((SECONDS - build_started))
 # second to spare, refused and reset connections), VerdictsConfigCLITests (a quiet program and a
 # 20 Hz poller), WakeupTraceTests (the shares of traced wakeups by cause, in the run's own cgroup,
 # held to bounds measured beside two CPU hogs). About 33 s off the main lane. Two stay there:
-# ThreadAttributionTests allows one stray wakeup, seen once beside its own runs alone; and
+# ThreadAttributionTests allows one stray wakeup, seen once beside its own runs alone (its light
+# runs now sleep inside the main lane's batch of the default suite's pairs, as in `frugal run`); and
 # ResourceWatchRunTests, whose `cat` of 24 MiB read 3980 bytes by rchar at load 20 in this lane and
 # in one of two runs alone at load 8 (a race of its own, not of the lane), until that is fixed.
 # ResourceSchedulerTests joins them (about 8 s of the main lane): its real runs are the idle app,

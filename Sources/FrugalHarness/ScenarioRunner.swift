@@ -30,6 +30,8 @@ public final class ScenarioRunner: Sendable {
     /// its end, and another process sharing the gate then starts nothing judged on time beside it.
     public func run(_ plan: RunPlan) throws -> RunRecord {
         guard plan.stepGate == nil, let machine = machineGate else { return try runUngated(plan) }
+        // Interrupted while waiting for the gate: the run stops before its launch and is recorded
+        // `interrupted`, as one the scheduler had not started would be.
         let gate = MachineStepGate(machine: machine, plan: plan, interruption: options.interruption)
         defer { gate.end() }
         var gated = plan
