@@ -59,6 +59,12 @@ build_seconds=$((SECONDS - build_started))
 # idle), each with a second or more to spare, never how long anything took. Its neighbour
 # ResourceSchedulerGateTests stays: two of its checks are bounds on time (an exclusive run starts
 # within 50 ms of a gated run's closing idle; an interrupted suite ends within 3 s).
+# The CLI classes whose `frugal` runs are black-box programs judged on exit codes, files, strings
+# and counts join them too (CLITests but for its two tests that need the machine, which are
+# CLIHTTPSMachineTests; CLIRoundTwoTests, whose one bound is 15 s on a refusal; CLIStreamTests),
+# and the gate's own checks, which make gates of their own and read order, or a lower bound
+# (MachineGateTests, MachineGateCLITests): about 20 s of the main lane in which a sampler of
+# /proc/locks saw the lanes' gate free.
 network=(
     FrugalHarnessTests.NetworkWorkloadPairTests
     FrugalCLITests.ABCommandTests
@@ -67,6 +73,11 @@ network=(
     FrugalCLITests.VerdictsConfigCLITests
     FrugalHarnessTests.WakeupTraceTests
     FrugalHarnessTests.ResourceSchedulerTests
+    FrugalCLITests.CLITests
+    FrugalCLITests.CLIRoundTwoTests
+    FrugalCLITests.CLIStreamTests
+    FrugalHarnessTests.MachineGateTests
+    FrugalCLITests.MachineGateCLITests
 )
 beside=(
     FrugalCLITests.CICommandTests
@@ -84,6 +95,14 @@ beside=(
     FrugalReportTests.ReportOutputGoldenTests
     FrugalReportTests.PerfettoTraceTests
     FrugalCLITests.CLITraceTests
+    # Logic with no run and nothing timed (reports decoded and compared, SQLite, certificates
+    # made, git's head read): about 6 s of the main lane in which its gate was free.
+    FrugalReportTests.ReportJSONWithoutTimelinesTests
+    FrugalHistoryTests.HistoryStoreTests
+    FrugalReportTests.JSONNumberTests
+    FrugalHarnessTests.RunCertificateTests
+    FrugalReportTests.HostileReportTests
+    FrugalCLITests.GitHeadTests
 )
 # A fourth lane shares the machine with the main one through a machine gate (FRUGAL_MACHINE_GATE,
 # one file for both): each run holds the gate as its plan declares (MachineStepGate): a plan
@@ -102,6 +121,14 @@ shared=(
     FrugalHarnessTests.ProgramMemoryWarningTests
     FrugalHarnessTests.UnseenTrafficTests
     FrugalHarnessTests.MeasuredEnergyTests
+    # Tests that time something without a run hold the gate themselves (holdTheMachine), and
+    # ProgramStartupTests' runs declare nothing, so they hold it whole: here their holds take
+    # turns with the main lane's instead of adding to its length (about 30 s).
+    FrugalHarnessTests.ResourceSchedulerGateTests
+    FrugalHarnessTests.ShapingProxyTests
+    FrugalHarnessTests.SandboxFileWatcherTests
+    FrugalHarnessTests.SocketWatchGateTests
+    FrugalHarnessTests.ProgramStartupTests
 )
 skips=()
 for class in "${beside[@]}" "${network[@]}" "${shared[@]}"; do skips+=(--skip "^$class/"); done
