@@ -19,7 +19,8 @@ build_started=$SECONDS
 build_seconds=$((SECONDS - build_started))
 [ $# -gt 0 ] && exec swift test --skip-build "$@"
 
-# Three lanes, as `frugal run` schedules workloads. The main lane holds everything judged on timing
+# Four lanes (the fourth, sharing the main one's machine gate, is described below), as `frugal run`
+# schedules workloads. The main lane holds everything judged on timing
 # (launch, main-thread waiting, resume, watchdogs, shaping throughput), everything under memory
 # pressure and the disk-writing workloads (their fsyncs stretch a neighbour's launch), one class
 # after another. The lane beside it, a second test process at a lower priority (nice 10, so it
@@ -57,8 +58,9 @@ build_seconds=$((SECONDS - build_started))
 # asleep, and it judges the order of their starts and ends (two light runs overlap, nothing starts
 # beside an exclusive run or a launch, the next run starts inside the first one's 3 s closing
 # idle), each with a second or more to spare, never how long anything took. Its neighbour
-# ResourceSchedulerGateTests stays: two of its checks are bounds on time (an exclusive run starts
-# within 50 ms of a gated run's closing idle; an interrupted suite ends within 3 s).
+# ResourceSchedulerGateTests is in the lane sharing the gate (below): one of its checks is a bound
+# of 50 ms (an exclusive run starts that soon after a gated run's closing idle), and it holds the
+# gate for that one.
 # The CLI classes whose `frugal` runs are black-box programs judged on exit codes, files, strings
 # and counts join them too (CLITests but for its two tests that need the machine, which are
 # CLIHTTPSMachineTests; CLIRoundTwoTests, whose one bound is 15 s on a refusal; CLIStreamTests),
@@ -130,7 +132,7 @@ shared=(
 # The lane's first process: tests that time something without a run and hold the gate for the
 # whole test (holdTheMachine), about 12 s of holds. First, because the main lane's first 25 s
 # (the default suite's pairs, whose exclusive runs wait for its gated runs' scenarios to end)
-# left the gate free 18 s of 30; a sampler of /proc/locks saw these fill it.
+# left the gate free 18 s of 30 (a sampler of /proc/locks), and 11 s with these there.
 shared_first=(
     FrugalHarnessTests.ShapingProxyTests
     FrugalHarnessTests.SandboxFileWatcherTests
