@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # CI: the checks that run beside the tests (.ci/run starts this under setsid and waits for it
 # before the regression check, so no measured run of the check shares the machine with it).
-#   scripts/ci-example-beside.sh READY   # READY: a file .ci/run creates once the tests' build is done
+#   scripts/ci-example-beside.sh READY BUILT
+#   # READY: a file .ci/run creates once the tests' build is done; BUILT: one this script
+#   # creates once every check's build has ended (done or failed), which .ci/run waits for
+#   # before the tests start
 #
 # Each check is one line of CHECKS below: a name, the build it needs ("-" for none) and the
 # check itself. Once the tests' build is done (READY exists):
 # - every check's build starts at once, each at the lowest priority in a session of its own
-#   (a scheduler autogroup, whose nice is what yields: scripts/ci-example-build.sh). They take
-#   the core the tests leave idle (about 80 s of CPU in their 210 s); during the tests' build,
-#   which keeps both cores busy, they could only take from it.
+#   (a scheduler autogroup, whose nice is what yields: scripts/ci-example-build.sh). They are
+#   done before the tests start: beside the tests, a build's writes (hundreds of MB of objects)
+#   stretched the memory-pressure runs' inputs (`gallery.purges` read 84 and 114 ms on
+#   `main.no-long-blocks` in two CI runs, 13–19 ms alone; 2 of 14 runs beside the two builds
+#   here, 1 of 8 beside `dd` writing 300 MB at a time, none of 8 beside two CPU hogs at nice 19).
+#   During the tests' build, which keeps both cores busy, they could only take from it.
 # - each check runs as soon as its own build is done, at normal priority, one check at a time
 #   (a lock): their runs sleep nearly all the time, and what they are judged on (that runs
 #   complete, that a poll every second is caught, each bad app failing its own audit) does not
@@ -19,7 +25,8 @@
 # ended. Each check's output is printed whole as it ends, with its build, wait and check times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ready="${1:?usage: scripts/ci-example-beside.sh READY-FILE}"
+ready="${1:?usage: scripts/ci-example-beside.sh READY-FILE BUILT-FILE}"
+built_signal="${2:?usage: scripts/ci-example-beside.sh READY-FILE BUILT-FILE}"
 # NAME | BUILD (at nice 19, from the start) | CHECK (at nice 0, one at a time). Commands run from
 # the repository root with FRUGAL_TOOL set to the frugal the tests' build made: nothing here
 # builds in this checkout, whose .build the tests' `swift test` holds.
@@ -46,13 +53,17 @@ lane() {
     local name="$1" build="$2" check="$3" started=$SECONDS pid=""
     trap '[ -n "$pid" ] && kill -- "-$pid" 2>/dev/null; exit 143' TERM
     if [ "$build" != "-" ]; then
-        # One build at a time (a lock of their own): two example builds at once beside the tests
-        # made a 400 ms hang read 424 ms in CI. A build waiting here lets the checks go on.
-        setsid nice -n 19 flock "$work/build-lock" bash -c "$build" &
+        # Side by side: nothing else runs until they are done (BUILT).
+        setsid nice -n 19 bash -c "$build" &
         pid=$!
-        if ! wait "$pid"; then echo "build failed after $((SECONDS - started)) s" > "$work/$name.times"; return 1; fi
+        if ! wait "$pid"; then
+            echo "build failed after $((SECONDS - started)) s" > "$work/$name.times"
+            touch "$work/$name.built"
+            return 1
+        fi
         pid=""
     fi
+    touch "$work/$name.built"
     local built=$SECONDS
     exec 9> "$work/lock"
     flock 9
@@ -72,6 +83,14 @@ for entry in "${CHECKS[@]}"; do
     lane "$name" "$build" "$check" > "$work/$name.log" 2>&1 &
     lanes+=($!)
 done
+# BUILT once every lane's build has ended; a lane that ended without one (killed) counts too,
+# so .ci/run never waits for a build that will not come.
+(
+    for i in "${!names[@]}"; do
+        while [ ! -e "$work/${names[$i]}.built" ] && kill -0 "${lanes[$i]}" 2>/dev/null; do sleep 0.2; done
+    done
+    touch "$built_signal"
+) &
 # Each check's output as soon as it ends (wait -n), so a CI that fails before this lane has ended
 # still shows what had finished.
 failed=()
