@@ -15,12 +15,14 @@
 #   `main.no-long-blocks` in two CI runs, 13–19 ms alone; 2 of 14 runs beside the two builds
 #   here, 1 of 8 beside `dd` writing 300 MB at a time, none of 8 beside two CPU hogs at nice 19).
 #   During the tests' build, which keeps both cores busy, they could only take from it.
-# - each check runs as soon as its own build is done, at normal priority, one check at a time
-#   (a lock): their runs sleep nearly all the time, and what they are judged on (that runs
-#   complete, that a poll every second is caught, each bad app failing its own audit) does not
-#   move with the tests beside them, but two checks' runs judged side by side would each be
-#   beside one more. At the lowest priority a launch could wait behind the tests' CPU past the
-#   launch watchdog. A check waiting for the lock lets the others' builds go on.
+# - each check runs as soon as its own build is done, at nice 10 (as the tests' lane of CPU-bound
+#   classes), one check at a time (a lock): their runs sleep nearly all the time, and what they
+#   are judged on (that runs complete, that a poll every second is caught, each bad app failing
+#   its own audit, the good one passing in the median of 3) does not move with the tests beside
+#   them, but two checks' runs judged side by side would each be beside one more. Now that they
+#   start with the tests, at normal priority their CPU (SwiftPM's plugin, the reports) crowded
+#   the tests' judged runs: one CI run failed eight checks of timing and thread states. At the
+#   lowest priority a launch could wait behind the tests' CPU past the launch watchdog.
 # The lane ends when every check has; it fails when any build or check failed, after all have
 # ended. Each check's output is printed whole as it ends, with its build, wait and check times.
 set -euo pipefail
@@ -68,7 +70,7 @@ lane() {
     exec 9> "$work/lock"
     flock 9
     local checking=$SECONDS status=0
-    bash -c "$check" || status=$?
+    nice -n 10 bash -c "$check" || status=$?
     flock -u 9
     echo "build $((built - started)) s, waited $((checking - built)) s, check $((SECONDS - checking)) s$([ "$status" -eq 0 ] || echo ", failed (exit $status)")" > "$work/$name.times"
     return "$status"
