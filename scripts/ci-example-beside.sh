@@ -55,7 +55,7 @@ lane() {
     local name="$1" build="$2" check="$3" started=$SECONDS pid=""
     trap '[ -n "$pid" ] && kill -- "-$pid" 2>/dev/null; exit 143' TERM
     if [ "$build" != "-" ]; then
-        # Side by side: nothing else runs until they are done (BUILT).
+        # Side by side: the tests wait for them (BUILT).
         setsid nice -n 19 bash -c "$build" &
         pid=$!
         if ! wait "$pid"; then
