@@ -6,8 +6,8 @@
     scripts/ci-test-times.py BEFORE AFTER   # both, side by side: what moved and what it cost
 
 The lane is the one whose output the class is in: scripts/test.sh prints the main lane's as it
-runs, then "test: the lane beside the others", "test: the network pairs' lane" and "test: the lane
-sharing the machine gate". A lane's sum is its length when its classes run one after another (each
+runs, then "test: the lane beside the others", "test: the network pairs' lane", "test: the lane
+sharing the machine gate" and "test: the second lane sharing the machine gate". A lane's sum is its length when its classes run one after another (each
 lane is one test process; the shared lane's classes also wait for the gate).
 """
 import re
@@ -28,6 +28,8 @@ def classes(path):
                 lane = "network"
             elif line.startswith("test: the lane sharing"):
                 lane = "shared"
+            elif line.startswith("test: the second lane sharing"):
+                lane = "second"
             suite = SUITE.search(line)
             if suite:
                 name = suite.group(1)
