@@ -30,6 +30,8 @@ def classes(path):
                 lane = "shared"
             elif line.startswith("test: the second lane sharing"):
                 lane = "second"
+            elif line.startswith("test: alone, after the lanes"):
+                lane = "alone"
             suite = SUITE.search(line)
             if suite:
                 name = suite.group(1)
