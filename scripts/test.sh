@@ -199,10 +199,10 @@ all_classes="$("$bundle" --list-tests | sed -n 's|^\([A-Za-z0-9_]*\.[A-Za-z0-9_]
 [ -n "$all_classes" ] || { echo "test: $bundle listed no tests" >&2; exit 1; }
 listed="$(printf '%s\n' "${beside[@]}" "${network[@]}" "${network_cli[@]}" "${shared_first[@]}" "${shared[@]}" "${shared_second[@]}" \
     "${shared_second_then[@]}" "${alone[@]}" | sort)"
-missing="$(comm -13 <(echo "$all_classes") <(echo "$listed"))"
-[ -z "$missing" ] || { echo "test: scripts/test.sh lists classes the test bundle does not have: $(echo $missing)" >&2; exit 1; }
 duplicated="$(echo "$listed" | uniq -d)"
 [ -z "$duplicated" ] || { echo "test: scripts/test.sh lists these classes in two lanes: $(echo $duplicated)" >&2; exit 1; }
+missing="$(comm -13 <(echo "$all_classes") <(echo "$listed"))"
+[ -z "$missing" ] || { echo "test: scripts/test.sh lists classes the test bundle does not have: $(echo $missing)" >&2; exit 1; }
 main_classes="$(comm -23 <(echo "$all_classes") <(echo "$listed") | paste -sd, -)"
 log="$(mktemp "${TMPDIR:-/tmp}/frugal-beside-tests.XXXXXX")"
 network_log="$(mktemp "${TMPDIR:-/tmp}/frugal-network-tests.XXXXXX")"
@@ -234,21 +234,17 @@ network_lane() {
 }
 timed network network_lane > "$network_log" 2>&1 &
 network_pid=$!
-shared_lane() {
-    local status=0
-    "$bundle" "$(IFS=,; echo "${shared_first[*]}")" || status=$?
-    "$bundle" "$(IFS=,; echo "${shared[*]}")" || status=$?
+# One test process after another, each on one comma-joined list of classes; fails if any did.
+in_turn() {
+    local status=0 classes
+    for classes in "$@"; do "$bundle" "$classes" || status=$?; done
     return "$status"
 }
-FRUGAL_MACHINE_GATE="$gate" timed shared shared_lane > "$shared_log" 2>&1 &
+FRUGAL_MACHINE_GATE="$gate" timed shared in_turn "$(IFS=,; echo "${shared_first[*]}")" "$(IFS=,; echo "${shared[*]}")" \
+    > "$shared_log" 2>&1 &
 shared_pid=$!
-second_lane() {
-    local status=0
-    "$bundle" "$(IFS=,; echo "${shared_second[*]}")" || status=$?
-    "$bundle" "$(IFS=,; echo "${shared_second_then[*]}")" || status=$?
-    return "$status"
-}
-FRUGAL_MACHINE_GATE="$gate" timed second second_lane > "$second_log" 2>&1 &
+FRUGAL_MACHINE_GATE="$gate" timed second in_turn "$(IFS=,; echo "${shared_second[*]}")" \
+    "$(IFS=,; echo "${shared_second_then[*]}")" > "$second_log" 2>&1 &
 second_pid=$!
 status=0
 # In a subshell of its own: the CPU time the shell counts for its children includes the lanes it
