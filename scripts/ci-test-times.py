@@ -7,7 +7,7 @@
 
 The lane is the one whose output the class is in: scripts/test.sh prints the main lane's as it
 runs, then "test: the lane beside the others", "test: the network pairs' lane", "test: the lane
-sharing the machine gate" and "test: the second lane sharing the machine gate". A lane's sum is its length when its classes run one after another (each
+sharing the machine gate" and "test: alone, after the lanes". A lane's sum is its length when its classes run one after another (each
 lane is one test process; the shared lane's classes also wait for the gate).
 """
 import re
@@ -28,8 +28,6 @@ def classes(path):
                 lane = "network"
             elif line.startswith("test: the lane sharing"):
                 lane = "shared"
-            elif line.startswith("test: the second lane sharing"):
-                lane = "second"
             elif line.startswith("test: alone, after the lanes"):
                 lane = "alone"
             suite = SUITE.search(line)

@@ -29,8 +29,8 @@ fi
 build_seconds=$((SECONDS - build_started))
 [ $# -gt 0 ] && exec swift test --skip-build "$@"
 
-# Five lanes (the fourth and fifth, sharing the main one's machine gate, are described below) and
-# a last check alone after them, as `frugal run`
+# Four lanes (the fourth, sharing the main one's machine gate, is described below) and a last
+# check alone after them, as `frugal run`
 # schedules workloads. The main lane holds everything judged on timing
 # (launch, main-thread waiting, resume, watchdogs, shaping throughput), everything under memory
 # pressure and the disk-writing workloads (their fsyncs stretch a neighbour's launch), one class
@@ -80,23 +80,16 @@ build_seconds=$((SECONDS - build_started))
 # /proc/locks saw the lanes' gate free.
 network=(
     FrugalHarnessTests.NetworkWorkloadPairTests
-    FrugalHarnessTests.AnyAppEvidenceRunTests
-    FrugalHarnessTests.WakeupTraceTests
-    FrugalHarnessTests.ResourceSchedulerTests
-    FrugalHarnessTests.MachineGateTests
-)
-# The lane's CLI classes run beside its other ones, in a second process at nice 10: one after
-# another the lane took 131–141 s, the stage's longest once the shared lanes were two, though it
-# used 21 s of CPU. They are judged on exit codes, files, strings and counts (and the gate's own
-# checks on order and lower bounds), which a lower priority only delays; the network pairs, which
-# wait for a CPU between requests at nice 10, stay at normal priority in the first.
-network_cli=(
     FrugalCLITests.ABCommandTests
     FrugalCLITests.CLIOutputPathTests
+    FrugalHarnessTests.AnyAppEvidenceRunTests
     FrugalCLITests.VerdictsConfigCLITests
+    FrugalHarnessTests.WakeupTraceTests
+    FrugalHarnessTests.ResourceSchedulerTests
     FrugalCLITests.CLITests
     FrugalCLITests.CLIRoundTwoTests
     FrugalCLITests.CLIStreamTests
+    FrugalHarnessTests.MachineGateTests
     FrugalCLITests.MachineGateCLITests
 )
 beside=(
@@ -125,7 +118,7 @@ beside=(
     FrugalCLITests.GitHeadTests
 )
 # A fourth lane shares the machine with the main one through a machine gate (FRUGAL_MACHINE_GATE,
-# one file for all that share it): each run holds the gate as its plan declares (MachineStepGate): a plan
+# one file for both): each run holds the gate as its plan declares (MachineStepGate): a plan
 # that declares nothing, for its whole run; a light one (asleep, judged on counts), for its
 # launch; a gated one (judged on the timing of its launch, inputs, terminate or resume only),
 # for those steps. Its classes' runs say which they are and why, beside each run; a test that
@@ -133,44 +126,19 @@ beside=(
 # the main lane's exclusive chain as `frugal run`'s light runs do (issue 28).
 shared=(
     FrugalHarnessTests.BlackBoxRunTests
+    FrugalHarnessTests.MainThreadIdiomTests
     FrugalHarnessTests.AllocatorReliefTests
+    FrugalHarnessTests.ProgramMainThreadTests
+    FrugalHarnessTests.StepKindRunTests
+    FrugalHarnessTests.ScenarioRunnerTests
+    FrugalHarnessTests.ProgramMemoryWarningTests
+    FrugalHarnessTests.UnseenTrafficTests
     FrugalHarnessTests.MeasuredEnergyTests
     # ResourceSchedulerGateTests' one check that holds the gate (holdTheMachine) and
     # ProgramStartupTests' light runs take turns with the main lane's here, instead of adding to
     # its length.
     FrugalHarnessTests.ResourceSchedulerGateTests
     FrugalHarnessTests.ProgramStartupTests
-)
-# A fifth lane shares the gate too, from the stage's start, so that the gate is seldom free: with
-# the main lane and one shared lane, a sampler of /proc/locks found it free 28 s of a 151 s stage,
-# most of it at the end, where the main lane's CLI classes held it whole while the shared lane's
-# last classes waited. Here: those CLI classes, whose `frugal` runs hold the gate whole
-# (memory-warning twins, the 3G transfer, the CI workflows' light shards; not
-# ProgramWallTimeCLITests, which runs alone after the lanes: below), and half of the shared lane's
-# classes (gated launches and light runs), so that the two end together. With it the gate was free 15 s of 146–149 s (151–157 s before).
-shared_second=(
-    FrugalCLITests.CIWorkflowTests
-    FrugalCLITests.CLIHTTPSMachineTests
-    FrugalCLITests.ProgramSignalsCLITests
-    FrugalHarnessTests.MainThreadIdiomTests
-    FrugalHarnessTests.ProgramMainThreadTests
-    FrugalHarnessTests.ProgramMemoryWarningTests
-    FrugalHarnessTests.ScenarioRunnerTests
-    FrugalHarnessTests.StepKindRunTests
-    FrugalHarnessTests.UnseenTrafficTests
-)
-# After them, in a process of its own (so, most often, after the pairs' batch, whose judged steps
-# their reports' CPU would otherwise crowd): main lane classes whose runs hold the gate whole
-# (they declare nothing) and that time nothing outside a run.
-shared_second_then=(
-    FrugalHarnessTests.FixtureRunTests
-    FrugalHarnessTests.KernelFileEvidenceTests
-    FrugalHarnessTests.SimulatedPressureTests
-    FrugalHarnessTests.WireRequestRunTests
-    FrugalHarnessTests.SuiteInterruptionTests
-    FrugalReportTests.LifecycleReportTests
-    FrugalReportTests.MemoryReportTests
-    FrugalReportTests.ReportTests
 )
 # The lane's first process: tests that time something without a run and hold the gate for the
 # whole test (holdTheMachine), about 12 s of holds. First, because the main lane's first 25 s
@@ -197,8 +165,7 @@ bundle="$(swift build --show-bin-path)/FrugalPackageTests.xctest"
 # not a class silently never run.
 all_classes="$("$bundle" --list-tests | sed -n 's|^\([A-Za-z0-9_]*\.[A-Za-z0-9_]*\)/.*|\1|p' | sort -u)"
 [ -n "$all_classes" ] || { echo "test: $bundle listed no tests" >&2; exit 1; }
-listed="$(printf '%s\n' "${beside[@]}" "${network[@]}" "${network_cli[@]}" "${shared_first[@]}" "${shared[@]}" "${shared_second[@]}" \
-    "${shared_second_then[@]}" "${alone[@]}" | sort)"
+listed="$(printf '%s\n' "${beside[@]}" "${network[@]}" "${shared_first[@]}" "${shared[@]}" "${alone[@]}" | sort)"
 duplicated="$(echo "$listed" | uniq -d)"
 [ -z "$duplicated" ] || { echo "test: scripts/test.sh lists these classes in two lanes: $(echo $duplicated)" >&2; exit 1; }
 missing="$(comm -13 <(echo "$all_classes") <(echo "$listed"))"
@@ -206,12 +173,10 @@ missing="$(comm -13 <(echo "$all_classes") <(echo "$listed"))"
 main_classes="$(comm -23 <(echo "$all_classes") <(echo "$listed") | paste -sd, -)"
 log="$(mktemp "${TMPDIR:-/tmp}/frugal-beside-tests.XXXXXX")"
 network_log="$(mktemp "${TMPDIR:-/tmp}/frugal-network-tests.XXXXXX")"
-network_cli_log="$(mktemp "${TMPDIR:-/tmp}/frugal-network-cli-tests.XXXXXX")"
 shared_log="$(mktemp "${TMPDIR:-/tmp}/frugal-shared-tests.XXXXXX")"
-second_log="$(mktemp "${TMPDIR:-/tmp}/frugal-second-tests.XXXXXX")"
 alone_log="$(mktemp "${TMPDIR:-/tmp}/frugal-alone-tests.XXXXXX")"
 times="$(mktemp -d "${TMPDIR:-/tmp}/frugal-lane-times.XXXXXX")"
-trap 'rm -rf "$log" "$network_log" "$network_cli_log" "$shared_log" "$second_log" "$alone_log" "$times"' EXIT
+trap 'rm -rf "$log" "$network_log" "$shared_log" "$alone_log" "$times"' EXIT
 gate="$times/machine-gate"
 # Each lane's wall time and the CPU time of everything it ran (the test process and the apps and
 # programs it waited for), printed at the end: which lane is the stage's length, and how much of
@@ -224,15 +189,7 @@ timed() {
 tests_started=$SECONDS
 timed beside nice -n 10 "$bundle" "$(IFS=,; echo "${beside[*]}")" > "$log" 2>&1 &
 beside_pid=$!
-network_lane() {
-    local status=0 cli_pid
-    nice -n 10 "$bundle" "$(IFS=,; echo "${network_cli[*]}")" > "$network_cli_log" 2>&1 &
-    cli_pid=$!
-    "$bundle" "$(IFS=,; echo "${network[*]}")" || status=$?
-    wait "$cli_pid" || status=$?
-    return "$status"
-}
-timed network network_lane > "$network_log" 2>&1 &
+timed network "$bundle" "$(IFS=,; echo "${network[*]}")" > "$network_log" 2>&1 &
 network_pid=$!
 # One test process after another, each on one comma-joined list of classes; fails if any did.
 in_turn() {
@@ -243,9 +200,6 @@ in_turn() {
 FRUGAL_MACHINE_GATE="$gate" timed shared in_turn "$(IFS=,; echo "${shared_first[*]}")" "$(IFS=,; echo "${shared[*]}")" \
     > "$shared_log" 2>&1 &
 shared_pid=$!
-FRUGAL_MACHINE_GATE="$gate" timed second in_turn "$(IFS=,; echo "${shared_second[*]}")" \
-    "$(IFS=,; echo "${shared_second_then[*]}")" > "$second_log" 2>&1 &
-second_pid=$!
 status=0
 # In a subshell of its own: the CPU time the shell counts for its children includes the lanes it
 # reaps meanwhile.
@@ -256,24 +210,19 @@ network_status=0
 wait "$network_pid" || network_status=$?
 shared_status=0
 wait "$shared_pid" || shared_status=$?
-second_status=0
-wait "$second_pid" || second_status=$?
 alone_status=0
 timed alone "$bundle" "$(IFS=,; echo "${alone[*]}")" > "$alone_log" 2>&1 || alone_status=$?
 # Everything but the start lines: a failure's message runs over several lines (a verdict table).
 echo "test: the lane beside the others (${#beside[@]} classes):"
 grep -v "Test Case .* started at" "$log" || true
-echo "test: the network pairs' lane ($((${#network[@]} + ${#network_cli[@]})) classes):"
+echo "test: the network pairs' lane (${#network[@]} classes):"
 grep -v "Test Case .* started at" "$network_log" || true
-grep -v "Test Case .* started at" "$network_cli_log" || true
 echo "test: the lane sharing the machine gate with the main one ($((${#shared_first[@]} + ${#shared[@]})) classes):"
 grep -v "Test Case .* started at" "$shared_log" || true
-echo "test: the second lane sharing the machine gate ($((${#shared_second[@]} + ${#shared_second_then[@]})) classes):"
-grep -v "Test Case .* started at" "$second_log" || true
 echo "test: alone, after the lanes (${#alone[@]} classes):"
 grep -v "Test Case .* started at" "$alone_log" || true
 # .ci/run puts these lines in its table of stages (FRUGAL_LANE_TIMES names the file).
-for lane in main beside network shared second alone; do
+for lane in main beside network shared alone; do
     read -r wall user system < "$times/$lane" 2>/dev/null || { echo "test: $lane lane: no times"; continue; }
     line="$(printf '%-7s lane %4d s wall, %4d s of CPU' "$lane" "${wall%.*}" "$(awk -v u="$user" -v s="$system" 'BEGIN { printf "%.0f", u + s }')")"
     echo "test: $line"
@@ -281,7 +230,7 @@ for lane in main beside network shared second alone; do
 done
 echo "test: $((SECONDS - started)) s in all: set-up ${setup_seconds} s, build ${build_seconds} s$([ -z "${FRUGAL_BUILT:-}" ] && echo " (${sync_seconds} s of it writing it to disk)" || echo " (built before: FRUGAL_BUILT)"), tests $((SECONDS - tests_started)) s"
 [ "$status" -eq 0 ] && [ "$beside_status" -eq 0 ] && [ "$network_status" -eq 0 ] && [ "$shared_status" -eq 0 ] \
-    && [ "$second_status" -eq 0 ] && [ "$alone_status" -eq 0 ] || {
-    echo "test: failed (main lane $status, beside $beside_status, network pairs $network_status, sharing the gate $shared_status and $second_status, alone $alone_status)" >&2
+    && [ "$alone_status" -eq 0 ] || {
+    echo "test: failed (main lane $status, beside $beside_status, network pairs $network_status, sharing the gate $shared_status, alone $alone_status)" >&2
     exit 1
 }

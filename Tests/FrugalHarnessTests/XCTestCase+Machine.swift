@@ -3,7 +3,7 @@ import XCTest
 
 /// What a test's runs and timings ask of the machine when the test lanes share one
 /// (`scripts/test.sh` names one ``MachineGate`` in `FRUGAL_MACHINE_GATE` for its main lane and
-/// its two shared lanes): each run holds the gate as its plan declares (``MachineStepGate``), and a
+/// its shared lane): each run holds the gate as its plan declares (``MachineStepGate``), and a
 /// plan declares nothing unless its test says why it may share.
 extension RunPlan {
     /// This plan, declaring `demand`: ``RunDemand/light`` for a run that sleeps and whose test
