@@ -64,7 +64,9 @@ build_seconds=$((SECONDS - build_started))
 # ThreadAttributionTests allows one stray wakeup, seen once beside its own runs alone (its light
 # runs now sleep inside the main lane's batch of the default suite's pairs, as in `frugal run`); and
 # ResourceWatchRunTests, whose `cat` of 24 MiB read 3980 bytes by rchar at load 20 in this lane and
-# in one of two runs alone at load 8 (a race of its own, not of the lane), until that is fixed.
+# in one of two runs alone at load 8 (a race of the watch's own: it read the shell before the cat
+# the shell then reaped; fixed, children are read first), and whose built-in checks read the main
+# lane's batch of the default suite's pairs.
 # ResourceSchedulerTests joins them (about 8 s of the main lane): its real runs are the idle app,
 # asleep, and it judges the order of their starts and ends (two light runs overlap, nothing starts
 # beside an exclusive run or a launch, the next run starts inside the first one's 3 s closing

@@ -36,6 +36,8 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
     /// The exit once reaped; `usage` is nil when `wait4` failed, so no total is invented.
     private var exit: (status: ExitStatus, usage: ResourceUsage?, time: UInt64)?
     private var exitIO: ProcessIOCounters?
+    /// `rchar` at the exit (every `read()` of the process and of the children it reaped).
+    private var exitCharactersRead: Int?
     private var exitMainThread: ProcFS.Status?
     /// The spawn stub's own writes (its pid to each `cgroup.procs`, the `oom_score_adj`): they
     /// count in the process's `wchar`/`syscw` (which survive exec), but they are the harness's.
@@ -186,11 +188,13 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
         // The exit's time is when the harness learnt of it, before the reads below.
         let exited = MonotonicClock.now()
-        let io = try? ProcFS.ioCounters(pid: pid, time: MonotonicClock.now())
+        let ioFields = (try? FileReader.readText("/proc/\(pid)/io")).map(ProcFS.parseIO)
+        let io = ioFields.map { ProcessIOCounters(time: MonotonicClock.now(), fields: $0) }
         // The zombie's status is its main thread's, with the final context-switch counts.
         let mainThread = (try? FileReader.readText("/proc/\(pid)/status")).map(ProcFS.parseStatus)
         condition.lock()
         exitIO = io
+        exitCharactersRead = ioFields?["rchar"]
         exitMainThread = mainThread
         condition.unlock()
         var status: Int32 = 0
@@ -283,6 +287,14 @@ final class ChildProcess: AppProcess, @unchecked Sendable {
         io.charactersWritten = io.charactersWritten.map { max(0, $0 - stubWrites.bytes) }
         io.writeSyscalls = io.writeSyscalls.map { max(0, $0 - stubWrites.calls) }
         return io
+    }
+
+    /// `rchar` as it stood when the process exited, once it has (the harness reaps it right
+    /// after, and its bytes then join the harness's own).
+    var finalCharactersRead: Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        return exitCharactersRead
     }
 
     /// The main thread's `/proc/<pid>/status` as it stood when the process exited, once it has.

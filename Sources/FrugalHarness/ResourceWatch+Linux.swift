@@ -30,6 +30,9 @@ final class ResourceWatch: Sendable {
         var open: [String: Open] = [:]
         /// The main process of the run now (a relaunch follows the new one).
         var main: pid_t?
+        /// Its `rchar` at its exit, once it has exited: the harness reaps it, and its bytes then
+        /// join the harness's own, before the watch may have read its last batch.
+        var mainBytesAtExit: (@Sendable () -> Int?)?
         /// `rchar` read before the previous batch was read: every event of later batches came after it.
         var previousBefore: Int?
         var bytesUnavailable: String?
@@ -123,39 +126,52 @@ final class ResourceWatch: Sendable {
         try draining.withLock { _ in try body() }
     }
 
-    /// The run's main process is now `pid` (its launch, or a relaunch).
-    func follow(_ pid: pid_t) {
-        state.withLock { $0.main = pid }
+    /// The run's main process is now `pid` (its launch, or a relaunch); `bytesAtExit` gives its
+    /// `rchar` as it stood at its exit, once it has exited.
+    func follow(_ pid: pid_t, bytesAtExit: (@Sendable () -> Int?)? = nil) {
+        state.withLock { state in
+            state.main = pid
+            state.mainBytesAtExit = bytesAtExit
+        }
     }
 
     /// The bytes every process of the run has read through `read()` so far (`rchar`; a reaped
     /// child's are its parent's), or nil when none could be read. A process that has exited but
     /// is not yet reaped (a zombie) is out of the cgroup and its bytes are not yet its parent's:
-    /// it is read as a child of a member (`/proc/<pid>/task/<pid>/children` lists zombies) or
-    /// from the earlier readings' list (under load, a `cat` of a 24 MiB resource read between its
-    /// exit and its reap once left only the shell's 3,980 bytes). An upper bound: a reap between
-    /// two reads may count a child twice.
+    /// it is read as a child of a member (`/proc/<pid>/task/*/children` lists zombies) or from
+    /// the earlier readings' list. An upper bound: a reap between a child's read and its parent's
+    /// counts the child twice.
+    ///
+    /// Children are read before their parents. Read the other way, a child reaped between the
+    /// two reads is in neither: under load, a `cat` of a 24 MiB resource reaped between the
+    /// shell's read and its own left only the shell's 3,980 bytes. Read this way, a child whose
+    /// read fails was reaped, and its parent, read after, holds its bytes.
     private func readBytes() -> Int? {
-        var current = Set(members?() ?? [])
-        let (main, seen) = state.withLock { ($0.main, $0.seen) }
-        if let main { current.insert(main) }
-        // Children not yet reaped, zombies included (out of the cgroup already).
-        for pid in current {
-            guard let children = try? FileReader.readText("/proc/\(pid)/task/\(pid)/children") else { continue }
-            current.formUnion(children.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        var members = Set(members?() ?? [])
+        let (main, mainBytesAtExit, seen) = state.withLock { ($0.main, $0.mainBytesAtExit, $0.seen) }
+        if let main { members.insert(main) }
+        // Children not yet reaped, zombies included (out of the cgroup already), with their parents.
+        var parents: [pid_t: pid_t] = [:]
+        for pid in members {
+            for child in ChildSubreaper.children(of: pid) where child != pid { parents[child] = pid }
         }
-        var pids = current
-        pids.formUnion(seen)
+        let current = members.union(parents.keys)
         var total: Int?
         var failure: String?
         var gone: Set<pid_t> = []
-        for pid in pids {
+        for pid in Self.readingOrder(current, parents: parents, seen: seen) {
             do {
                 let fields = ProcFS.parseIO(try FileReader.readText("/proc/\(pid)/io"))
                 if let rchar = fields["rchar"] { total = (total ?? 0) + rchar }
             } catch {
-                if seen.contains(pid) && !current.contains(pid) { gone.insert(pid); continue }  // reaped: its parent holds its bytes
-                failure = "/proc/\(pid)/io: \(error)"
+                let vanished = [ENOENT, ESRCH].contains((error as? SystemCallError)?.errno ?? 0)
+                if pid == main, let bytes = mainBytesAtExit?() {
+                    total = (total ?? 0) + bytes  // reaped by the harness, after it read the exit
+                } else if vanished || !current.contains(pid) || parents[pid] != nil {
+                    gone.insert(pid)  // reaped: its parent, read after it, holds its bytes
+                } else {
+                    failure = "/proc/\(pid)/io: \(error)"
+                }
             }
         }
         state.withLock { state in
@@ -164,6 +180,18 @@ final class ResourceWatch: Sendable {
             if total == nil, let failure, state.bytesUnavailable == nil { state.bytesUnavailable = failure }
         }
         return total
+    }
+
+    /// The order ``readBytes()`` reads `rchar` in: processes seen before and now in no list
+    /// (reaped, or zombies of no member) first, then the deepest children before their parents.
+    static func readingOrder(_ current: Set<pid_t>, parents: [pid_t: pid_t], seen: Set<pid_t>) -> [pid_t] {
+        func depth(_ pid: pid_t) -> Int {
+            var depth = 0, at = pid
+            // Bounded: pids reused while the lists were read could make a cycle.
+            while let parent = parents[at], depth <= parents.count { (depth, at) = (depth + 1, parent) }
+            return depth
+        }
+        return seen.subtracting(current).sorted() + current.sorted { (depth($0), $0) > (depth($1), $1) }
     }
 
     /// Whether `path` (under the bundle) is mapped by a process of the run.

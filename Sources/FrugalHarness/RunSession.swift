@@ -140,7 +140,7 @@ final class RunSession {
         }
         interruptionHold.register(process, with: options.interruption)
         currentProcess.value = (process, sampler)
-        watches.follow(process.pid)
+        watches.follow(process)
         if isBlackBox { startProgramWatch() }
         if !isBlackBox || programMemoryWarningSignal != nil {
             memory.startForwarding(to: currentProcess, programSignal: isBlackBox ? programMemoryWarningSignal : nil)
@@ -173,7 +173,7 @@ final class RunSession {
             throw error
         }
         counters.attach(hardware: hardware, syncs: groupSyncs ?? pidSyncs)
-        watches.follow(process.pid)
+        watches.follow(process)
         if isBlackBox { startProgramWatch() }
         interruptionHold.register(process, with: options.interruption)
         currentProcess.value = (process, sampler)

@@ -26,9 +26,9 @@ struct RunWatches {
         self.energy = energy
     }
 
-    /// Follows a newly spawned process's reads of the bundle.
-    func follow(_ pid: pid_t) {
-        if case .success(let watch)? = resources { watch.follow(pid) }
+    /// Follows a newly spawned process's reads of the bundle, to its exit.
+    func follow(_ process: any AppProcess) {
+        if case .success(let watch)? = resources { watch.follow(process.pid, bytesAtExit: { process.finalCharactersRead }) }
     }
 
     /// Lets the resource watch catch up before a step, so a step's reads are its own.

@@ -55,11 +55,6 @@ public enum ProcFS {
         return sample
     }
 
-    /// The I/O totals of `pid` (`/proc/<pid>/io`); readable for a zombie until it is reaped.
-    public static func ioCounters(pid: Int32, time: UInt64) throws -> ProcessIOCounters {
-        ProcessIOCounters(time: time, fields: parseIO(try FileReader.readText("/proc/\(pid)/io")))
-    }
-
     /// The fields Frugal uses from a `status` file.
     public struct Status: Equatable, Sendable {
         public var name: String?

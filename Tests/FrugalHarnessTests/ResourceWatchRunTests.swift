@@ -1,8 +1,10 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import FrugalHarness
 import FrugalCore
 import FrugalWorkloads
+import FrugalProbe
 
 /// The bundle watched from outside (inotify and rchar), on real runs: what any process read of
 /// its resource files, and what it mapped, whatever API it used.
@@ -52,10 +54,61 @@ final class ResourceWatchRunTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(use.bytesReadAtMost), 24 << 20, "the zombie cat's rchar")
     }
 
+    /// The run's main process read the resource and exited, and the harness reaped it (its bytes
+    /// are now the harness's) before the watch read the batch. The watch counts the `rchar` the
+    /// harness read at the exit. Before, the batch's reading found no process and left the use's
+    /// bytes unknown.
+    func testAMainProcessReapedBeforeItsBatchIsReadIsCountedFromItsExit() throws {
+        let bundle = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-resource-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: bundle) }
+        let file = bundle.appendingPathComponent("big.bin")
+        try Data(repeating: 7, count: 24 << 20).write(to: file)
+        let watch = try ResourceWatch.start(bundle: bundle, members: nil).get()
+        let bytesAtExit = Mutex<Int?>(nil)
+        try watch.holdingEvents {
+            // As the harness's reaper does: wait for the exit without reaping, read, then reap.
+            let arguments = ["/bin/sh", "-c", #"exec cat "$0" > /dev/null"#, file.path]
+            let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            var pid: pid_t = 0
+            let spawned = posix_spawn(&pid, arguments[0], nil, nil, argv, environ)
+            guard spawned == 0 else { throw SystemCallError(call: "posix_spawn", subject: arguments[0], errno: spawned) }
+            watch.follow(pid, bytesAtExit: { bytesAtExit.withLock { $0 } })
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+            let fields = ProcFS.parseIO(try FileReader.readText("/proc/\(pid)/io"))
+            bytesAtExit.withLock { $0 = fields["rchar"] }
+            var status: Int32 = 0
+            _ = try SystemCall.retrying("waitpid") { waitpid(pid, &status, 0) }
+            XCTAssertFalse(FileManager.default.fileExists(atPath: "/proc/\(pid)/io"), "reaped before the batch is read")
+        }
+        watch.settle()
+        let trace = watch.finish()
+        let use = try XCTUnwrap(trace.accesses.first { $0.path == "big.bin" }, "\(trace)")
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(use.bytesReadAtMost, "\(trace)"), 24 << 20, "cat's rchar at its exit")
+    }
+
+    /// Children are read before their parents, so a child reaped between two reads is counted in
+    /// its parent's; processes in no list now (reaped earlier, or orphaned zombies) come first.
+    func testRcharIsReadFromTheDeepestChildUp() {
+        // 10 → 20 → 30 → 40, 10 → 21; 5 was seen before and is in no list now.
+        let parents: [pid_t: pid_t] = [20: 10, 21: 10, 30: 20, 40: 30]
+        let order = ResourceWatch.readingOrder([10, 20, 21, 30, 40], parents: parents, seen: [5, 10, 20])
+        XCTAssertEqual(order.first, 5)
+        XCTAssertEqual(Set(order), [5, 10, 20, 21, 30, 40])
+        for (child, parent) in parents {
+            XCTAssertLessThan(try XCTUnwrap(order.firstIndex(of: child)), try XCTUnwrap(order.firstIndex(of: parent)), "\(child) before its parent \(parent): \(order)")
+        }
+        // pids reused while the lists were read can make a cycle: the order still ends.
+        XCTAssertEqual(Set(ResourceWatch.readingOrder([1, 2], parents: [1: 2, 2: 1], seen: [])), [1, 2])
+    }
+
     func testAProgramCopyingALargeResourceWholeFailsAndOneReadingAPortionPasses() throws {
         // cat reads the 24 MiB file whole into its buffers; tail -c seeks to the end and reads 4 KiB.
-        // The shell lives 0.5 s after the read: rchar is sampled while the process lives, and a
-        // cat that read and exited between two samples once left only the loader's 3,980 bytes.
+        // Each is the shell's child, reaped by the shell while the watch may be reading: a cat
+        // reaped between the shell's read and its own once left only the shell's 3,980 bytes
+        // (children are now read first: testRcharIsReadFromTheDeepestChildUp).
         let (whole, wholeReport) = try program(#"cat "$HOME/Bundle/data/big.bin" > /dev/null; sleep 0.5"#)
         let trace = try XCTUnwrap(whole.resources)
         XCTAssertNil(trace.unavailable)
@@ -69,7 +122,7 @@ final class ResourceWatchRunTests: XCTestCase {
         XCTAssertEqual(wholeReport.audits["memory.lazy-resources"]?.scoreDisplayMode, .notApplicable)
 
         // The shell lives on after tail, as after cat above: a tail that opened, read and exited
-        // between two samples beside a busy neighbour once left the value unavailable.
+        // between two readings beside a busy neighbour once left the value unavailable.
         let (_, portionReport) = try program(#"tail -c 4096 "$HOME/Bundle/data/big.bin" > /dev/null; sleep 0.5"#)
         let portion = try XCTUnwrap(portionReport.audits["memory.map-large-resources"])
         XCTAssertLessThan(try XCTUnwrap(portion.numericValue), Double(1 << 20), portion.displayValue)

@@ -29,6 +29,8 @@ protocol AppProcess: AnyObject, Sendable {
     var finalIO: ProcessIOCounters? { get }
     /// Its main thread's status as it stood when it exited, once it has.
     var finalMainThreadStatus: ProcFS.Status? { get }
+    /// Its `rchar` (bytes passed by `read()`) as it stood when it exited, once it has.
+    var finalCharactersRead: Int? { get }
     /// Its threads and memory at `time`, read from outside (`/proc/<pid>`); nil once it is gone.
     func sample(at time: UInt64) -> ProcessSample?
     /// Lets a process started held (``LaunchRequest/hold``) run; throws when it could not start.
@@ -47,6 +49,9 @@ extension AppProcess {
 
     /// Not held, so nothing of the harness ran in it before its exec.
     var voluntarySwitchesBeforeExec: Int? { nil }
+
+    /// Not known: a test double's reads are not the kernel's.
+    var finalCharactersRead: Int? { nil }
 
     /// Whether thread `tid` is off the CPU and off the run queue (``ProcFS/isOffRunQueue(tid:)``);
     /// nil when that cannot be told (a test double's threads are not the kernel's).
