@@ -187,10 +187,14 @@ network_log="$(mktemp "${TMPDIR:-/tmp}/frugal-network-tests.XXXXXX")"
 shared_log="$(mktemp "${TMPDIR:-/tmp}/frugal-shared-tests.XXXXXX")"
 alone_log="$(mktemp "${TMPDIR:-/tmp}/frugal-alone-tests.XXXXXX")"
 times="$(mktemp -d "${TMPDIR:-/tmp}/frugal-lane-times.XXXXXX")"
-# A RAM file system with room to spare for the beside lane's scratch (above), or the usual one.
+# A RAM file system with room to spare for the beside lane's scratch (above), or the usual one:
+# its checks run scripts they write there, so one mounted noexec will not do (a container's
+# /dev/shm is often 64 MiB, a hardened one noexec).
 beside_tmp="${TMPDIR:-/tmp}"
-if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && [ "$(df -Pk /dev/shm | awk 'NR == 2 { print $4 }')" -gt $((2 << 20)) ]; then
-    beside_tmp="$(mktemp -d /dev/shm/frugal-beside-tests.XXXXXX)"
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && [ "$(df -Pk /dev/shm | awk 'NR == 2 { print $4 }')" -gt $((2 << 20)) ] \
+    && ram_tmp="$(mktemp -d /dev/shm/frugal-beside-tests.XXXXXX 2>/dev/null)"; then
+    printf '#!/bin/sh\nexit 0\n' > "$ram_tmp/probe" && chmod +x "$ram_tmp/probe"
+    if "$ram_tmp/probe" 2>/dev/null; then rm -f "$ram_tmp/probe"; beside_tmp="$ram_tmp"; else rm -rf "$ram_tmp"; fi
 fi
 trap 'rm -rf "$log" "$network_log" "$shared_log" "$alone_log" "$times"; [ "$beside_tmp" = "${TMPDIR:-/tmp}" ] || rm -rf "$beside_tmp"' EXIT
 gate="$times/machine-gate"
