@@ -52,6 +52,10 @@ final class HarnessLightnessTests: XCTestCase {
         let finish = DispatchSemaphore(value: 0)
         let watched = Self.startThread { finish.wait() }
         let reader = try XCTUnwrap(ThreadWaitReader(pid: getpid(), tid: watched))
+        // Until it sleeps on the semaphore: a fresh thread may still be on its way there, and a
+        // read while it runs cannot agree with the next (in CI at load 2.5, "R" against "S").
+        let asleepBy = Date().addingTimeInterval(5)
+        while ProcFS.waitState(pid: getpid(), tid: watched)?.state != "S" && Date() < asleepBy { usleep(10_000) }
         for _ in 0..<3 {
             let kept = try XCTUnwrap(reader.read()), opened = try XCTUnwrap(ProcFS.waitState(pid: getpid(), tid: watched))
             XCTAssertEqual(kept.state, opened.state)

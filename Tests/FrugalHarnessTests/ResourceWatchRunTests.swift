@@ -18,17 +18,28 @@ final class ResourceWatchRunTests: XCTestCase {
         return (record, ReportBuilder.runReport(record))
     }
 
+    /// A bundle of its own in the temporary directory holding `big.bin`, 24 MiB; the caller removes it.
+    static func bundleWithABigFile() throws -> (bundle: URL, file: URL) {
+        let bundle = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-resource-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        let file = bundle.appendingPathComponent("big.bin")
+        do {
+            try Data(repeating: 7, count: 24 << 20).write(to: file)
+        } catch {
+            try? FileManager.default.removeItem(at: bundle)
+            throw error
+        }
+        return (bundle, file)
+    }
+
     /// A child that read the resource and exited, not yet reaped: out of the cgroup, its bytes
     /// not yet its parent's. The watch reads its batch only then (held, as on a busy machine), and
     /// still counts the copy: the zombie is read as a child of the run's process. Before, the
     /// watch read only the parent's own bytes.
     func testAChildThatReadAResourceAndIsNotYetReapedIsCounted() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { throw XCTSkip("/usr/bin/python3 is not installed") }
-        let bundle = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-resource-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        let (bundle, file) = try Self.bundleWithABigFile()
         defer { try? FileManager.default.removeItem(at: bundle) }
-        let file = bundle.appendingPathComponent("big.bin")
-        try Data(repeating: 7, count: 24 << 20).write(to: file)
         let watch = try ResourceWatch.start(bundle: bundle, members: nil).get()
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -59,11 +70,8 @@ final class ResourceWatchRunTests: XCTestCase {
     /// harness read at the exit. Before, the batch's reading found no process and left the use's
     /// bytes unknown.
     func testAMainProcessReapedBeforeItsBatchIsReadIsCountedFromItsExit() throws {
-        let bundle = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-resource-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        let (bundle, file) = try Self.bundleWithABigFile()
         defer { try? FileManager.default.removeItem(at: bundle) }
-        let file = bundle.appendingPathComponent("big.bin")
-        try Data(repeating: 7, count: 24 << 20).write(to: file)
         let watch = try ResourceWatch.start(bundle: bundle, members: nil).get()
         let bytesAtExit = Mutex<Int?>(nil)
         try watch.holdingEvents {
