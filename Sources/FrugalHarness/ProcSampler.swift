@@ -95,20 +95,36 @@ final class ProcSampler: Sendable {
     /// before, and its switch then fell in the wait that followed as an idle wakeup (seen under
     /// load: `news.coalesced` at 0.1 wakeups/s, one on the main thread in the first slice after
     /// launch, in 1 of 8 runs).
+    ///
+    /// A sample reads the threads one after another, not at one instant, so one that finds every
+    /// thread asleep is confirmed by the next, taken at once: settled when no thread's switches,
+    /// CPU time or state changed between the two. Without it, a worker's hand-off landed in the
+    /// wait: the main thread read asleep, the worker then posted to it and went to sleep before
+    /// it was read, and the main thread ran the posted handler and slept again before its run
+    /// queue was checked; its switch fell in the wait as an idle wakeup (seen under load:
+    /// `news.coalesced`'s `posted:feed-checked` at 0.1 wakeups/s, in one of three clean-clone tests).
     func settledSample(timeout: Double) -> ProcessSample? {
         let deadline = clock.now() + RunSession.nanoseconds(timeout)
         var onlyZeroWchan = true
+        // The last sample that found every thread asleep, awaiting its confirmation.
+        var asleepBefore: Fingerprint?
         while true {
             guard let sample = takeSample() else { return nil }
             let asleep = sample.isQuiet && isOffRunQueue(sample, sawAWchan: &onlyZeroWchan)
-            if asleep || sample.time >= deadline {
+            let fingerprint = Fingerprint(sample)
+            let confirmed = asleep && asleepBefore?.threads == fingerprint.threads
+            if confirmed || sample.time >= deadline {
                 state.withLock {
                     if !asleep && onlyZeroWchan && sample.isQuiet { $0.runQueueUnknowable = true }
                     $0.samples.append(sample)
                 }
                 return sample
             }
-            clock.sleep(until: clock.now() + 1_000_000)
+            // Confirmed at once; a confirmation that found a change waits a millisecond, as a
+            // sample that found a thread awake does: the app is still at work.
+            let confirmAtOnce = asleep && asleepBefore == nil
+            asleepBefore = asleep ? fingerprint : nil
+            if !confirmAtOnce { clock.sleep(until: clock.now() + 1_000_000) }
         }
     }
 

@@ -29,6 +29,17 @@ final class ProcSamplerSettleTests: XCTestCase {
         XCTAssertEqual(process.looks, looks, "the next settle does not ask again (the wait would be its timeout, every step)")
     }
 
+    func testASettledSampleIsConfirmedByTheNextWithNoThreadChanged() throws {
+        // Every look finds the main thread asleep and off the run queue, but between the first
+        // two it woke, ran a posted handler and slept again (a worker's hand-off that came just
+        // after the main thread was read): that switch is the step's, not the wait's.
+        let process = SettlingProcess(onRunQueueFor: 0, switchesBySample: [0, 1])
+        let sampler = ProcSampler(process: process, interval: 1, clock: SystemClock())
+        let sample = try XCTUnwrap(sampler.settledSample(timeout: 5))
+        XCTAssertEqual(sample.threads.first?.voluntaryContextSwitches, 1, "the hand-off's switch is before the wait")
+        XCTAssertEqual(process.samples, 3, "the first sample, the one that found the change, and the one that confirmed it")
+    }
+
     func testADoubleThatCannotTellSettlesOnStatusAsBefore() throws {
         let process = SettlingProcess(onRunQueueFor: nil)
         let sampler = ProcSampler(process: process, interval: 1, clock: SystemClock())
@@ -42,11 +53,19 @@ private final class SettlingProcess: AppProcess, Sendable {
     let pid: pid_t = 4242
     let spawnTime = MonotonicClock.now()
     private let onRunQueueFor: Int?
+    /// The main thread's voluntary switches in each sample, the last from then on; nil: counted
+    /// when it leaves the run queue.
+    private let switchesBySample: [Int]?
     private let asked = Mutex(0)
+    private let sampled = Mutex(0)
 
-    init(onRunQueueFor: Int?) { self.onRunQueueFor = onRunQueueFor }
+    init(onRunQueueFor: Int?, switchesBySample: [Int]? = nil) {
+        self.onRunQueueFor = onRunQueueFor
+        self.switchesBySample = switchesBySample
+    }
 
     var looks: Int { asked.withLock { $0 } }
+    var samples: Int { sampled.withLock { $0 } }
     var hasExited: Bool { false }
     func send(_ message: ControlMessage) throws {}
     func kill(_ signal: Int32) {}
@@ -58,7 +77,12 @@ private final class SettlingProcess: AppProcess, Sendable {
 
     func sample(at time: UInt64) -> ProcessSample? {
         let asleep = onRunQueueFor.map { asked.withLock { $0 } >= $0 } ?? false
-        return ProcessSample(time: time, threads: [ThreadSample(tid: pid, name: "main", voluntaryContextSwitches: asleep ? 1 : 0,
+        let index = sampled.withLock { count in
+            defer { count += 1 }
+            return count
+        }
+        let switches = switchesBySample.map { $0[min(index, $0.count - 1)] } ?? (asleep ? 1 : 0)
+        return ProcessSample(time: time, threads: [ThreadSample(tid: pid, name: "main", voluntaryContextSwitches: switches,
                                                                 involuntaryContextSwitches: 0, onCPUNanoseconds: 0, state: "S")])
     }
 
