@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import FrugalKit
 import FrugalCore
@@ -94,6 +95,23 @@ final class MemoryToolsTests: XCTestCase {
         XCTAssertLessThan(again.residentPagesBefore, 256)
         // MADV_RANDOM: no readahead, so each dropped page is one major fault.
         XCTAssertGreaterThan(try XCTUnwrap(again.majorFaults), 0, "re-touching dropped pages reads them from storage")
+    }
+
+    func testMappedResourceIsTouchedFromOtherThreadsEachCountingItsOwnFaults() throws {
+        // An app keeps storage reads off its main thread by touching on a queue of its own.
+        let atlas = try MappedResource(named: "atlas.bin", in: sandbox, randomAccess: true)
+        let region = (2 << 20)..<(3 << 20)
+        let expected = atlas.touch(region).checksum
+        atlas.dropPages()
+        let touches = Mutex<[MappedResource.Touch]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let touch = atlas.touch(region)
+            touches.withLock { $0.append(touch) }
+        }
+        let all = touches.withLock { $0 }
+        XCTAssertEqual(all.map(\.checksum), Array(repeating: expected, count: 4), "every thread read the same bytes")
+        XCTAssertGreaterThan(all.compactMap(\.majorFaults).reduce(0, +), 0,
+                             "the threads that read the dropped pages from storage counted the faults as their own")
     }
 
     func testResourceLoadReadsTheWholeFileAndCountsItAsHeld() throws {
