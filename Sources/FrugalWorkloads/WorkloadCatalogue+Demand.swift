@@ -5,10 +5,10 @@ extension WorkloadCatalogue {
     /// judged on launch time and main-thread waiting, `upload.leaks-task`/`ends-task` on
     /// background time, `notes.*`, `downloads.*` and `export.*` write MBs on input (a burst of
     /// CPU and fsync that would stretch a neighbour's launch, and theirs is judged too: every
-    /// run's launch time is an audit), `prefs.*` fsync on the main thread, so their main-thread
-    /// waiting (an audit) is as long as the disk is busy (prefs.save-every-change waited 31–33 ms
-    /// alone and 36–48 ms beside the rest of the suite), and memory-pressure scenarios need the
-    /// machine whatever the workload. A workload added without an entry here runs alone: slower,
+    /// run's launch time is an audit), `prefs.save-every-change` fsyncs on the main thread, so
+    /// its main-thread waiting (an audit) is as long as the disk is busy (31–33 ms alone and
+    /// 36–48 ms beside the rest of the suite; `prefs.save-coalesced`, its twin, saves on a queue),
+    /// and memory-pressure scenarios need the machine whatever the workload. A workload added without an entry here runs alone: slower,
     /// never wrong.
     public static let lightWorkloads: Set<String> = [
         "idle",
