@@ -10,14 +10,18 @@ public struct PAPIError: Error, CustomStringConvertible, Sendable, Equatable {
     public var function: String
     public var code: Int32
     public var message: String
+    /// What PAPI's code does not say, when Frugal knows it: the disabled component behind an
+    /// event that "does not exist".
+    public var context: String?
 
-    init(_ function: String, _ code: Int32) {
+    init(_ function: String, _ code: Int32, context: String? = nil) {
         self.function = function
         self.code = code
         self.message = PAPI.errorText(code)
+        self.context = context
     }
 
-    public var description: String { "\(function): \(message) (PAPI error \(code))" }
+    public var description: String { "\(function): \(message) (PAPI error \(code))" + (context.map { "; \($0)" } ?? "") }
 }
 
 /// The PAPI library, initialised once per process for threaded use.
@@ -86,6 +90,22 @@ public enum PAPI {
         return components
     }
 
+    /// PAPI's "no such event" (`PAPI_ENOEVNT`), also what an event of a disabled component reads.
+    static let noSuchEvent: Int32 = -7
+
+    /// Why `event`'s component cannot count, when it is disabled: a VM that exposes no core PMU
+    /// at all (no `/sys/bus/event_source/devices/cpu`) disables the whole `perf_event` component
+    /// ("Error libpfm4 no default PMU found"), its software events with it, while the kernel's
+    /// own software counters (`perf stat -e task-clock`) still work.
+    static func disabledComponent(of event: String) -> String? {
+        // libpfm4's perf_events tables (`perf::`, `perf_raw::`) belong to that component.
+        let prefix = event.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+        guard prefix == "perf" || prefix == "perf_raw" else { return nil }
+        let component = "perf_event"
+        guard let reason = components().first(where: { $0.name == component })?.disabledReason else { return nil }
+        return "PAPI's \(component) component is disabled here: \(reason)"
+    }
+
     /// Whether `event` can be counted on the calling thread: creates a set, adds it, starts
     /// and stops it. Unavailable events carry PAPI's reason.
     public static func probe(_ event: String) -> CounterAvailability {
@@ -135,7 +155,8 @@ public final class PAPIEventSet {
             let status = event.withCString { name in PAPI_add_named_event(handle, UnsafeMutablePointer(mutating: name)) }
             guard status == frugal_papi_ok() else {
                 destroy()
-                throw PAPIError("PAPI_add_named_event(\(event))", status)
+                throw PAPIError("PAPI_add_named_event(\(event))", status,
+                                context: status == PAPI.noSuchEvent ? PAPI.disabledComponent(of: event) : nil)
             }
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import FrugalProbe
+@testable import FrugalSystem
 import FrugalCore
 
 /// Real kernel counters: these need perf events (PAPI) or getrusage, and skip saying why where
@@ -88,6 +89,22 @@ final class ThreadCountersTests: XCTestCase {
         let probe = PAPI.probe("perf::NO-SUCH-EVENT")
         XCTAssertFalse(probe.available)
         XCTAssertTrue(probe.reason?.contains("PAPI error") ?? false, probe.reason ?? "no reason")
+    }
+
+    /// A VM that exposes no core PMU disables PAPI's whole perf_event component, software events
+    /// too; PAPI then says only that the event "does not exist". The reason names the component.
+    func testAnEventOfADisabledComponentSaysWhichAndWhy() throws {
+        do { try PAPI.initialize() } catch { throw XCTSkip("PAPI does not initialise here: \(error)") }
+        let component = PAPI.components().first { $0.name == "perf_event" }
+        let probe = onNewThread { PAPI.probe("perf::TASK-CLOCK") }
+        if let disabled = component?.disabledReason {
+            XCTAssertFalse(probe.available)
+            XCTAssertTrue(probe.reason?.contains("PAPI's perf_event component is disabled here: \(disabled)") == true, probe.reason ?? "no reason")
+        } else {
+            XCTAssertFalse(probe.reason?.contains("component is disabled") == true,
+                           "an enabled component is not blamed: \(probe.reason ?? "available")")
+        }
+        XCTAssertNil(PAPI.disabledComponent(of: "PAPI_TOT_INS"), "a preset's own error already says its component is disabled")
     }
 
     /// The hardware events are named with `:u=1:k=0` to count user space alone beside the set's
