@@ -6,8 +6,9 @@ import FrugalKit
 /// One saves its preferences file after every change, on the main thread within each edit; the
 /// other marks it dirty and saves once, 1 s after the last change, on a queue of its own, or
 /// when quitting if a save is still pending. Its save's fsync waits on the disk for as long as
-/// the disk's queue is long: on the main thread, its 785 bytes waited 31 ms alone and 337 ms
-/// beside a writer, a hang (the guide: "Move Work off the Main Thread").
+/// the disk's queue is long: on the main thread, its 785 bytes waited 31–177 ms beside a disk
+/// writer, and 337 ms beside a build in one CI run, a hang (the guide: "Move Work off the Main
+/// Thread").
 final class PreferencesApp: AppDelegate {
     static let changesPerInput = 10
 

@@ -8,8 +8,8 @@ extension WorkloadCatalogue {
     /// run's launch time is an audit), `prefs.save-every-change` fsyncs on the main thread, so
     /// its main-thread waiting (an audit) is as long as the disk is busy (31–33 ms alone and
     /// 36–48 ms beside the rest of the suite; `prefs.save-coalesced`, its twin, saves on a queue),
-    /// and memory-pressure scenarios need the machine whatever the workload. A workload added without an entry here runs alone: slower,
-    /// never wrong.
+    /// and memory-pressure scenarios need the machine whatever the workload. A workload added
+    /// without an entry here runs alone: slower, never wrong.
     public static let lightWorkloads: Set<String> = [
         "idle",
         "news.polling", "news.coalesced",
