@@ -129,6 +129,14 @@ final class MemoryCgroupTests: XCTestCase {
         XCTAssertEqual(group.oomKills, 0)
     }
 
+    func testALimitRefusedAsBusyIsNeverSetBelowTheOneAskedFor() {
+        // Refused at 64 MiB, then the app answered the pressure: what is charged is far below.
+        XCTAssertEqual(MemoryCgroup.fallbackLimit(requested: 64 << 20, usage: 4 << 20), 64 << 20)
+        // Still above: just over what is charged, so the next allocation meets the OOM killer.
+        XCTAssertEqual(MemoryCgroup.fallbackLimit(requested: 64 << 20, usage: 100 << 20), (100 << 20) + (1 << 20))
+        XCTAssertEqual(MemoryCgroup.fallbackLimit(requested: 64 << 20, usage: nil), (64 << 20) + (1 << 20))
+    }
+
     func testTheChildJoinsItsGroupsBeforeExecAndIsTheOOMKillersFirstChoice() throws {
         guard case .success(let group) = MemoryCgroup.create(label: "placement") else {
             throw XCTSkip("no writable memory cgroup for this process")

@@ -203,9 +203,10 @@ final class MemoryCgroup: Sendable {
         } catch let error as SystemCallError where error.errno == EBUSY && controller == .v1 {
             var note = "EBUSY: the kernel could not reclaim below \(ByteCount.display(Double(usage ?? 0))) (anonymous memory, no swap)"
             for _ in 0..<8 {
-                let floor = (usage ?? bytes) + (1 << 20)
+                let floor = Self.fallbackLimit(requested: bytes, usage: usage)
                 if (try? Self.write(String(floor), to: file)) != nil {
-                    note += "; limit set to usage + 1 MiB instead"
+                    note += floor == bytes ? "; the limit asked for was set on a retry, the app having freed memory meanwhile"
+                        : "; limit set to usage + 1 MiB instead"
                     break
                 }
             }
@@ -213,6 +214,14 @@ final class MemoryCgroup: Sendable {
         } catch {
             return LimitChange(time: time, requestedBytes: bytes, appliedBytes: limit, usageBefore: before, usageAfter: usage, note: "\(error)")
         }
+    }
+
+    /// The limit to write after an EBUSY: just above what is charged now, never below what was
+    /// asked for. An app answering the pressure frees memory between the tries: `gallery.purges`,
+    /// refused at 64 MiB, then read at about 4 MiB, was given a 4.9 MiB limit and OOM-killed
+    /// holding 4.7 MiB (in one CI run).
+    static func fallbackLimit(requested: Int, usage: Int?) -> Int {
+        max(requested, (usage ?? requested) + (1 << 20))
     }
 
     /// Pids in the group.
