@@ -90,9 +90,6 @@ public enum PAPI {
         return components
     }
 
-    /// PAPI's "no such event" (`PAPI_ENOEVNT`), also what an event of a disabled component reads.
-    static let noSuchEvent: Int32 = -7
-
     /// Why `event`'s component cannot count, when it is disabled: a VM that exposes no core PMU
     /// at all (no `/sys/bus/event_source/devices/cpu`) disables the whole `perf_event` component
     /// ("Error libpfm4 no default PMU found"), its software events with it, while the kernel's
@@ -155,8 +152,9 @@ public final class PAPIEventSet {
             let status = event.withCString { name in PAPI_add_named_event(handle, UnsafeMutablePointer(mutating: name)) }
             guard status == frugal_papi_ok() else {
                 destroy()
+                // An event of a disabled component reads as "no such event" too: say which.
                 throw PAPIError("PAPI_add_named_event(\(event))", status,
-                                context: status == PAPI.noSuchEvent ? PAPI.disabledComponent(of: event) : nil)
+                                context: status == PAPI_ENOEVNT ? PAPI.disabledComponent(of: event) : nil)
             }
         }
     }

@@ -51,6 +51,19 @@ final class RunAnalysisTests: XCTestCase {
         for (name, metric) in metrics { XCTAssertFalse(metric.source.isEmpty, name) }
     }
 
+    func testMainThreadWaitingNamesWhereTheHandlersCPUTimeCameFrom() {
+        // Where PAPI cannot count, the app's runtime reads its threads' CPU time from getrusage.
+        var record = Self.record()
+        let start = record.startTime
+        record.events = [WorkloadEvent(time: start + 200 * Self.ms, body: .handler(HandlerRecord(
+            name: "input:tap", start: start + 100 * Self.ms, end: start + 200 * Self.ms, cpuNanoseconds: 30 * Self.ms,
+            counterSource: "rusage:thread", voluntaryContextSwitches: 2, runQueueNanoseconds: 10 * Self.ms)))]
+        let waiting = MetricExtraction.metrics(of: RunAnalysis(record))[MetricName.mainThreadWaitingMs]
+        XCTAssertEqual(try XCTUnwrap(waiting?.value), 60, accuracy: 1e-9)  // 100 ms wall − 30 on the CPU − 10 waiting for it
+        XCTAssertTrue(waiting?.source.contains("CPU time from rusage:thread") == true, waiting?.source ?? "")
+        XCTAssertFalse(waiting?.source.contains("perf::") == true, "PAPI did not count this: \(waiting?.source ?? "")")
+    }
+
     func testWhatWasNotMeasuredIsUnavailableNotZero() {
         var record = Self.record(outcome: .killedWatchdog)
         record.events = []

@@ -11,7 +11,13 @@ extension MetricExtraction.Source {
     public static let kitRelaunchAck = "kit:ack-first-event (relaunched process)"
     public static let procSuspendedCPU = "proc:task/*/schedstat (SIGSTOP→SIGCONT)"
     public static let procSuspendedWakeups = "proc:task/*/status.voluntary_ctxt_switches (SIGSTOP→SIGCONT)"
-    public static let kitWaiting = "kit:handlers (wall − perf::TASK-CLOCK − schedstat run delay, when ru_nvcsw > 0)"
+    /// Off-CPU waiting in handlers. `cpuSource` is where the handlers' CPU time came from, as the
+    /// app's runtime reported it (`papi:perf::TASK-CLOCK+…`, or `rusage:thread` where PAPI cannot
+    /// count): naming PAPI always, it once claimed `perf::TASK-CLOCK` on a machine whose PAPI
+    /// counted nothing.
+    public static func kitWaiting(cpuSource: String?) -> String {
+        "kit:handlers (wall − CPU time from \(cpuSource ?? "the app's thread counters") − schedstat run delay, when ru_nvcsw > 0)"
+    }
     public static let kitBlockingCalls = "kit:blockingCall events (main thread)"
 }
 
@@ -71,9 +77,11 @@ extension MetricExtraction {
         }
         if !analysis.handlers.isEmpty {
             let waits = analysis.handlers.compactMap(\.offCPUWaitingNanoseconds)
+            let cpuSources = Set(analysis.handlers.filter { $0.offCPUWaitingNanoseconds != nil }.compactMap(\.counterSource))
+            let source = Source.kitWaiting(cpuSource: cpuSources.isEmpty ? nil : cpuSources.sorted().joined(separator: " and "))
             metrics[MetricName.mainThreadWaitingMs] = waits.isEmpty
-                ? .unavailable(unit: "ms", source: Source.kitWaiting, reason: "the runtime could not read the main thread's CPU time and voluntary switches")
-                : MetricValue(Double(waits.reduce(0, +)) / 1e6, unit: "ms", source: Source.kitWaiting)
+                ? .unavailable(unit: "ms", source: source, reason: "the runtime could not read the main thread's CPU time and voluntary switches")
+                : MetricValue(Double(waits.reduce(0, +)) / 1e6, unit: "ms", source: source)
             metrics[MetricName.mainThreadBlockingCalls] = MetricValue(Double(analysis.mainThreadBlockingCalls.count), unit: "count", source: Source.kitBlockingCalls)
         }
     }

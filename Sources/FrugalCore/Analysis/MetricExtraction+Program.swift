@@ -21,7 +21,7 @@ extension MetricExtraction {
         (MetricName.mainThreadBlockedSeconds, "s", Source.kitHandlers, "needs the app's event-handler boundaries; a black-box program reports none"),
         (MetricName.mainThreadBlockingMsPerMinute, "ms/min", Source.kitHandlers, "needs the app's event-handler boundaries; a black-box program reports none"),
         (MetricName.mainThreadLongestResponseMs, "ms", Source.kitHandlers, "needs the app's event-handler boundaries; a black-box program reports none"),
-        (MetricName.mainThreadWaitingMs, "ms", Source.kitWaiting, "needs the app's event-handler boundaries; a black-box program reports none"),
+        (MetricName.mainThreadWaitingMs, "ms", Source.kitWaiting(cpuSource: nil), "needs the app's event-handler boundaries; a black-box program reports none"),
         (MetricName.mainThreadBlockingCalls, "count", Source.kitBlockingCalls, "needs FrugalKit's blocking-call events"),
         (MetricName.lifecycleLaunchMs, "ms", Source.kitAck, "a black-box program signals no first event handled, so its launch end cannot be seen from outside"),
         (MetricName.memoryFreedOnWarningBytes, "bytes", MemorySource.deliveries, "the scenario sent the program no memory warning (a memoryWarning step, with memoryWarningSignal set in frugal.yml or --memory-warning-signal)"),
