@@ -109,6 +109,9 @@ beside=(
     FrugalFuzzTargetsTests.FuzzReplayTests
     FrugalReportTests.ReportOutputGoldenTests
     FrugalReportTests.PerfettoTraceTests
+    # A sample app's worker computing for 0.7 s in the test process, judged on its CPU after a
+    # pause (which nice 10 only makes smaller), never on a time.
+    FrugalHarnessTests.IndexingAppPauseTests
     # Logic with no run and nothing timed (reports decoded and compared, SQLite, certificates
     # made, git's head read): about 6 s of the main lane in which its gate was free.
     FrugalReportTests.ReportJSONWithoutTimelinesTests

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import FrugalKit
 
 extension WorkloadCatalogue {
@@ -63,6 +64,12 @@ final class IndexingApp: AppDelegate {
     // Read and written only holding `condition`, which makes nonisolated(unsafe) safe.
     nonisolated(unsafe) private var paused = false
     nonisolated(unsafe) private var stopped = false
+    /// `paused`, read by the worker inside its work without the lock: the pause stops the work
+    /// where it is, not at the end of a chunk. A chunk of fixed wall time ran on after
+    /// `didEnterBackground` had returned for as long as a loaded machine kept the worker waiting
+    /// for a CPU, and its last milliseconds fell in the background (2.66 ms of CPU in 0.52 s,
+    /// 0.16 CPU s/min, beside three CPU hogs and a disk writer).
+    private let pauseRequested = Atomic<Bool>(false)
     init(pausesInBackground: Bool) { self.pausesInBackground = pausesInBackground }
 
     func didFinishLaunching(_ app: Application) {
@@ -74,9 +81,10 @@ final class IndexingApp: AppDelegate {
                 let stop = stopped
                 condition.unlock()
                 if stop { return }
-                // Chunks of 50 ms: the pause takes effect within one chunk.
-                _ = FixedWork.run(seconds: min(0.05, left))
-                left -= 0.05
+                // Chunks of at most 50 ms, each stopped at once by a pause; what was done counts.
+                let chunkStart = DispatchTime.now().uptimeNanoseconds
+                _ = FixedWork.run(seconds: min(0.05, left)) { pauseRequested.load(ordering: .relaxed) }
+                left -= Double(DispatchTime.now().uptimeNanoseconds - chunkStart) / 1e9
             }
             app.runLoop.perform("indexing-finished") {}
         }
@@ -96,6 +104,7 @@ final class IndexingApp: AppDelegate {
     }
 
     private func setPaused(_ value: Bool) {
+        pauseRequested.store(value, ordering: .relaxed)
         condition.lock()
         paused = value
         condition.broadcast()
