@@ -64,6 +64,39 @@ final class RunAnalysisTests: XCTestCase {
         XCTAssertFalse(waiting?.source.contains("perf::") == true, "PAPI did not count this: \(waiting?.source ?? "")")
     }
 
+    /// The guide has an app save in willTerminate ("You can use this method to save user data",
+    /// with about 5 seconds): nobody can touch an app that is quitting, so that save is neither a
+    /// hang nor a wait on the main thread. Seen: a good app's 785-byte save there (an atomic write
+    /// and its fsync) took 538 ms beside a disk writer and failed both main-thread audits.
+    func testWillTerminatesSaveIsNeitherAHangNorAWaitOnTheMainThread() throws {
+        var record = Self.record()
+        let start = record.startTime
+        let tap = HandlerRecord(name: "input:tap", start: start + 3 * Self.s, end: start + 3 * Self.s + 100 * Self.ms, cpuNanoseconds: 30 * Self.ms,
+                                counterSource: "rusage:thread", voluntaryContextSwitches: 2, runQueueNanoseconds: 10 * Self.ms)
+        let quit = HandlerRecord(name: "willTerminate", start: start + 11 * Self.s, end: start + 11 * Self.s + 600 * Self.ms, cpuNanoseconds: 2 * Self.ms,
+                                 counterSource: "rusage:thread", voluntaryContextSwitches: 6, runQueueNanoseconds: 0)
+        let save = BlockingCall(kind: "file.write", detail: "preserved-state.json", callSite: "App.swift:63",
+                                start: quit.start + 1 * Self.ms, end: quit.end - 1 * Self.ms, onMainThread: true)
+        let before = ReportBuilder.runReport(record)
+        record.events += [WorkloadEvent(time: tap.end, body: .handler(tap)), WorkloadEvent(time: quit.end, body: .handler(quit)),
+                          WorkloadEvent(time: save.end, body: .blockingCall(save))]
+        let report = ReportBuilder.runReport(record)
+        // The tap's 60 ms (100 wall − 30 on the CPU − 10 waiting for it), not the save's 598 more.
+        XCTAssertEqual(try XCTUnwrap(report.metrics[MetricName.mainThreadWaitingMs]?.value), 60, accuracy: 1e-9)
+        XCTAssertTrue(report.metrics[MetricName.mainThreadWaitingMs]?.source.contains("but willTerminate") == true)
+        let waiting = try XCTUnwrap(report.audits["main.no-waiting-on-main"])
+        XCTAssertFalse(waiting.evidence.contains { $0.description.contains("preserved-state.json") }, "\(waiting.evidence)")
+        XCTAssertTrue(waiting.evidence.contains { $0.description.hasPrefix("willTerminate: 598 ms waiting, not counted") }, "\(waiting.evidence)")
+        // The 600 ms no input started is not a hang: the longest stretch is still the launch's.
+        let blocks = try XCTUnwrap(report.audits["main.no-long-blocks"])
+        XCTAssertEqual(blocks.numericValue, before.audits["main.no-long-blocks"]?.numericValue)
+        XCTAssertFalse(blocks.evidence.contains { $0.description.contains("willTerminate") }, "\(blocks.evidence)")
+        // Any other handler no input started is still one.
+        var timer = record
+        timer.events.append(WorkloadEvent(time: quit.end, body: .handler(HandlerRecord(name: "timer:save", start: quit.start, end: quit.end))))
+        XCTAssertTrue(ReportBuilder.runReport(timer).audits["main.no-long-blocks"]?.evidence.contains { $0.description.contains("timer:save") } == true)
+    }
+
     func testWhatWasNotMeasuredIsUnavailableNotZero() {
         var record = Self.record(outcome: .killedWatchdog)
         record.events = []

@@ -27,6 +27,14 @@ extension RunAnalysis {
 
     /// ns a handler kept the main thread from answering: its wall time less the time it was
     /// runnable but waiting for a CPU (`schedstat`), when that was measured.
+    /// The handler where the guide has an app save before it quits ("You can use this method to
+    /// save user data or app state information ... Your method has approximately 5 seconds to
+    /// perform any tasks and return", `applicationWillTerminate:`; it "cannot request additional
+    /// background execution time"). Nobody can touch an app that is being terminated, so its time
+    /// and its waits on the disk are no one's wait: the main-thread audits leave it out, and the
+    /// terminate watchdog judges it against the guide's 5 seconds.
+    public static func isTermination(_ handler: HandlerRecord) -> Bool { handler.name == "willTerminate" }
+
     static func busyNanoseconds(_ handler: HandlerRecord) -> UInt64 {
         let queued = handler.runQueueNanoseconds ?? 0
         return handler.duration > queued ? handler.duration - queued : 0
@@ -81,7 +89,8 @@ extension RunAnalysis {
 
     /// Stretches of main-thread work of ``Thresholds/hangMilliseconds`` or more that no input
     /// started (the launch, a timer, a notification on return): a person who touched the app then
-    /// would have waited as long. Each is (start, busy ns, handler names).
+    /// would have waited as long. Each is (start, busy ns, handler names). `willTerminate` is left
+    /// out (``isTermination(_:)``); one killed by the watchdog inside it still counts.
     public var unpromptedHangs: [(start: UInt64, end: UInt64, busyNanoseconds: UInt64, handlers: [String])] {
         let inputTimes = record.steps.compactMap { step -> UInt64? in
             if step.step.kind == .input { return step.start }
@@ -98,7 +107,7 @@ extension RunAnalysis {
             // input's response; what ran before it (a launch the input arrived at the end of) no
             // input started.
             let cut = inputTimes.filter { $0 >= first.start &- Self.idleGapNanoseconds && $0 <= last.end }.min()
-            let before = cut.map { time in chain.filter { $0.start < time } } ?? chain
+            let before = (cut.map { time in chain.filter { $0.start < time } } ?? chain).filter { !Self.isTermination($0) }
             guard let head = before.first else { return nil }
             let busy = before.reduce(UInt64(0)) { $0 + Self.busyNanoseconds($1) }
             guard Double(busy) / 1e6 >= Thresholds.hangMilliseconds else { return nil }

@@ -68,10 +68,10 @@ extension RuleCatalogue {
             "the wire, any client: the proxy's connections refused or reset by an injected failure with a request in flight, named by the request the origin read on them, or on a refused connection the request line the proxy read before resetting it (else NetworkClient's failed attempt nearest in time, as detail; else unknown: TLS, or a client that sent nothing), and the origin's whole answers after them: an operation is recovered by a later answer to the same request (unnamed: to any request started after it), and failed attempts of one request under one injected failure are its retries",
             "the scenario injected no failure, or none of the app's connections with a request in flight met it"),
         "main.no-long-blocks": (
-            "an app: the main run loop's handlers (FrugalKit measures every pass: input, timers, main-queue blocks, Foundation run-loop work) with their schedstat run-queue time, against the harness's input steps; a black-box program: its main thread's stretches without a voluntary switch, seen from outside (/proc every 25 ms), pass or fail at 250 ms",
+            "an app: the main run loop's handlers (FrugalKit measures every pass: input, timers, main-queue blocks, Foundation run-loop work) with their schedstat run-queue time, against the harness's input steps (willTerminate left out: the guide's place to save before quitting, which nobody is waiting on); a black-box program: its main thread's stretches without a voluntary switch, seen from outside (/proc every 25 ms), pass or fail at 250 ms",
             "never: a scenario with no input still has its launch and its timers judged (the value is then the longest stretch of 250 ms or more, or 0)"),
         "main.no-waiting-on-main": (
-            "the main thread's off-CPU time inside handlers (rusage voluntary switches, schedstat), and FrugalKit's blocking-call events with their call sites",
+            "the main thread's off-CPU time inside handlers but willTerminate (the guide's place to save before quitting; its wait is shown, not counted) (rusage voluntary switches, schedstat), and FrugalKit's blocking-call events with their call sites",
             "never for an app that reached its run loop"),
         "lifecycle.launch-time": (
             "from exec to the app's first handled event (FrugalKit's ack)",
