@@ -25,8 +25,6 @@ extension RunAnalysis {
     /// (or 120 Hz) frame loop leaves 11 ms (5 ms) or more between frames, so it is not one chain.
     public static let idleGapNanoseconds: UInt64 = 5_000_000
 
-    /// ns a handler kept the main thread from answering: its wall time less the time it was
-    /// runnable but waiting for a CPU (`schedstat`), when that was measured.
     /// The handler where the guide has an app save before it quits ("You can use this method to
     /// save user data or app state information ... Your method has approximately 5 seconds to
     /// perform any tasks and return", `applicationWillTerminate:`; it "cannot request additional
@@ -35,6 +33,8 @@ extension RunAnalysis {
     /// terminate watchdog judges it against the guide's 5 seconds.
     public static func isTermination(_ handler: HandlerRecord) -> Bool { handler.name == "willTerminate" }
 
+    /// ns a handler kept the main thread from answering: its wall time less the time it was
+    /// runnable but waiting for a CPU (`schedstat`), when that was measured.
     static func busyNanoseconds(_ handler: HandlerRecord) -> UInt64 {
         let queued = handler.runQueueNanoseconds ?? 0
         return handler.duration > queued ? handler.duration - queued : 0
