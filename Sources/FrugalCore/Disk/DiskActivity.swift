@@ -30,7 +30,7 @@ public struct DiskActivity: Sendable {
             if case .fileWrite(let write) = event.body { return write }
             return nil
         }
-        self.init(journal: journal, terminationStart: analysis.handlers.first { $0.name == "willTerminate" }?.start,
+        self.init(journal: journal, terminationStart: analysis.handlers.first(where: RunAnalysis.isTermination)?.start,
                   sandboxFiles: analysis.record.sandboxFiles,
                   backgroundTransitions: analysis.handlers.filter { $0.name == "didEnterBackground" }.map { $0.start...max($0.start, $0.end) },
                   fileChanges: analysis.record.fileChanges)
