@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 scratch=.build-docs
 graphs="$scratch/symbol-graphs"
 rm -rf "$graphs" && mkdir -p "$graphs/FrugalKit"
+# The graphs are written with FrugalKit's module: a second run with nothing changed emitted none.
+# Without the module SwiftPM emits it again (only FrugalKit's; its dependencies stay built).
+rm -f "$scratch"/debug/Modules/FrugalKit.swiftmodule
 swift build --target FrugalKit --scratch-path "$scratch" \
   -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$(pwd)/$graphs"
 cp "$graphs"/FrugalKit*.symbols.json "$graphs/FrugalKit/"
