@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 /* libdispatch (DISPATCH_COCOA_COMPAT, src/queue.c): exported for CoreFoundation. */
@@ -110,4 +112,53 @@ double frugal_cf_seconds_to_next_timer(void) {
     double next = CFRunLoopGetNextTimerFireDate(CFRunLoopGetMain(), kCFRunLoopDefaultMode);
     if (next == 0) return -INFINITY;
     return next - CFAbsoluteTimeGetCurrent();
+}
+
+int frugal_cf_wait_set_timer(int waitSet) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fdinfo/%d", waitSet);
+    FILE *file = fopen(path, "re");
+    if (!file) return -1;
+    char line[256];
+    int found = -1;
+    while (found < 0 && fgets(line, sizeof line, file)) {
+        int tfd;
+        if (sscanf(line, "tfd: %d ", &tfd) != 1) continue;
+        char link[64], target[64];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", tfd);
+        ssize_t length = readlink(link, target, sizeof target - 1);
+        if (length <= 0) continue;
+        target[length] = 0;
+        if (strcmp(target, "anon_inode:[timerfd]") == 0) found = tfd;
+    }
+    fclose(file);
+    if (found < 0) errno = ENOENT;
+    return found;
+}
+
+int frugal_cf_disarm_stale_timer(int timerFD) {
+    CFRunLoopRef loop = CFRunLoopGetMain();
+    if (CFRunLoopGetNextTimerFireDate(loop, kCFRunLoopDefaultMode) != 0) return 0;
+    struct itimerspec current;
+    if (timerfd_gettime(timerFD, &current) != 0) return -1;
+    if (current.it_value.tv_sec == 0 && current.it_value.tv_nsec == 0) return 0;
+    struct itimerspec disarmed;
+    memset(&disarmed, 0, sizeof disarmed);
+    if (timerfd_settime(timerFD, 0, &disarmed, NULL) != 0) return -1;
+    /* Another thread may have added a timer since the first look: CFRunLoop arms the timerfd under
+       the mode's lock, which CFRunLoopGetNextTimerFireDate takes too, so a timer seen now was
+       armed before this look, perhaps before the disarm; it is armed again, at its fire date. */
+    double next = CFRunLoopGetNextTimerFireDate(loop, kCFRunLoopDefaultMode);
+    if (next == 0) return 1;
+    double seconds = next - CFAbsoluteTimeGetCurrent();
+    struct timespec now;
+    if (clock_gettime(CLOCK_MONOTONIC, &now) != 0) return -1;
+    long long nanoseconds = (long long)now.tv_sec * 1000000000LL + now.tv_nsec
+        + (seconds > 0 ? (long long)(seconds * 1e9) : 0) + 1;
+    struct itimerspec rearmed;
+    memset(&rearmed, 0, sizeof rearmed);
+    rearmed.it_value.tv_sec = nanoseconds / 1000000000LL;
+    rearmed.it_value.tv_nsec = nanoseconds % 1000000000LL;
+    if (timerfd_settime(timerFD, TFD_TIMER_ABSTIME, &rearmed, NULL) != 0) return -1;
+    return 0;
 }

@@ -39,6 +39,8 @@ final class PlatformQueues {
 
     /// Why `runLoopWaitSetFD` is nil, when it is.
     nonisolated let runLoopWaitSetProblem: String?
+    /// The default mode's timerfd in that set (`disarmStaleRunLoopTimer`); nil when not found.
+    private let runLoopTimerFD: Int32?
 
     init() {
         mainQueueFD = frugal_main_queue_handle()
@@ -46,6 +48,18 @@ final class PlatformQueues {
         runLoopWaitSetFD = waitSet >= 0 ? waitSet : nil
         runLoopWaitSetProblem = waitSet >= 0 ? nil
             : "CoreFoundation's main run-loop wait set was not found (\(String(cString: strerror(errno)))): RunLoop.main's timers and wake-ups run only when the main thread wakes for something else"
+        let timer = waitSet >= 0 ? frugal_cf_wait_set_timer(waitSet) : -1
+        runLoopTimerFD = timer >= 0 ? timer : nil
+    }
+
+    /// After main-thread work: when `RunLoop.main` has no timer left, its timerfd is disarmed, as
+    /// CoreFoundation does on Darwin and not on Linux (`frugal_cf_disarm_stale_timer` says why).
+    /// Without this, an app that stops its timers in `willResignActive` or `didEnterBackground`,
+    /// as the guide asks ("Stop timers and other periodic tasks"), woke once more at the next
+    /// fire date of the timer it had invalidated: 1 wakeup in a 1 s interruption, judged as a
+    /// timer still running while inactive (measured on a Foundation `Timer`, 1 s interval).
+    func disarmStaleRunLoopTimer() {
+        if let runLoopTimerFD { _ = frugal_cf_disarm_stale_timer(runLoopTimerFD) }
     }
 
     /// Acknowledges the main queue's wakeup (as CoreFoundation does) and runs every block queued

@@ -144,6 +144,8 @@ public final class MainRunLoop {
             // Whether app code ran in this wakeup outside a run-loop pass: it may have queued
             // `RunLoop.main.perform` blocks, which wake nothing (`runPerformedBlocks`).
             var ranAppCode = false
+            // Whether a pass of `RunLoop.main` ran: its timers' callouts may invalidate others.
+            var ranRunLoopPass = false
             for index in 0..<Int(count) {
                 let fd = frugal_epoll_event_fd(&events[index])
                 if fd == platform.mainQueueFD {
@@ -151,6 +153,7 @@ public final class MainRunLoop {
                     ranAppCode = true
                 } else if fd == platform.runLoopWaitSetFD {
                     platform.runLoopPass(meter: meter)
+                    ranRunLoopPass = true
                 } else if fd == wakeFD {
                     var value: UInt64 = 0
                     // EAGAIN: another wakeup was read already; the posted work is run either way.
@@ -169,6 +172,7 @@ public final class MainRunLoop {
             }
             if fireDueTimers() { ranAppCode = true }
             if ranAppCode && running { platform.runPerformedBlocks(meter: meter) }
+            if ranAppCode || ranRunLoopPass { platform.disarmStaleRunLoopTimer() }
         }
     }
 

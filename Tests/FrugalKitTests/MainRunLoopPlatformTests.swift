@@ -4,6 +4,7 @@ import XCTest
 @testable import FrugalKit
 @testable import FrugalCore
 import FrugalProbe
+import CFrugalMainLoop
 
 /// The main queue, the main actor and `RunLoop.main` inside FrugalKit's loop, in-process (the
 /// real-run matrix is FrugalHarnessTests/MainThreadIdiomTests). Each piece of work waits 20 ms,
@@ -64,5 +65,44 @@ final class MainRunLoopPlatformTests: XCTestCase {
         let findings = harness.marks.filter { $0.name == "work-never-ran" }.compactMap(\.detail)
         XCTAssertTrue(findings.contains { $0.contains("late-save") }, "\(findings)")
         XCTAssertTrue(findings.contains { $0.hasPrefix("main-queue") }, "\(findings)")
+    }
+
+    /// A Foundation timer stopped on the main thread, as the guide asks of an app leaving the
+    /// active state, wakes the loop no more: CoreFoundation on Linux left its timerfd armed at the
+    /// stopped timer's next fire date (`frugal_cf_disarm_stale_timer`), one wakeup with nothing to
+    /// do, which the harness judged a timer still running while inactive. A timer added afterwards
+    /// from another thread must still fire. Order, not speed: the window is from the stop to the
+    /// next timer, whatever the machine's load made them.
+    func testATimerStoppedOnTheMainThreadWakesTheLoopNoMore() throws {
+        try MainActor.assumeIsolated { try Self.mainStoppedTimerWakesNoMore() }
+    }
+
+    @MainActor
+    private static func mainStoppedTimerWakesNoMore() throws {
+        try XCTSkipUnless(frugal_cf_seconds_to_next_timer() == -.infinity,
+                          "RunLoop.main already holds a timer from elsewhere in this process, which keeps its timerfd armed by right")
+        let harness = try MainRunLoopTests.Harness()
+        let ran = Ran()
+        let stoppedAt = Mutex<UInt64>(0)
+        let addedAt = Mutex<UInt64>(0)
+        let ticker = Timer.scheduledTimer(withTimeInterval: 0.1, repeats: true) { _ in ran.names.withLock { $0.append("tick") } }
+        harness.loop.scheduleTimer(name: "resign", interval: 0.15, repeats: false) { _ in
+            ticker.invalidate()
+            stoppedAt.withLock { $0 = MonotonicClock.now() }
+        }
+        harness.loop.scheduleTimer(name: "later", interval: 0.45, repeats: false) { _ in
+            addedAt.withLock { $0 = MonotonicClock.now() }
+            DispatchQueue.global().async {
+                RunLoop.main.add(Timer(timeInterval: 0.1, repeats: false) { _ in ran.names.withLock { $0.append("added") } }, forMode: .default)
+            }
+        }
+        try harness.run(for: 0.9)
+        let names = ran.names.withLock { $0 }
+        XCTAssertGreaterThanOrEqual(names.filter { $0 == "tick" }.count, 1, "\(names)")
+        XCTAssertTrue(names.contains("added"), "a timer added from another thread after the disarm fired: \(names)")
+        let stopped = stoppedAt.withLock { $0 }, added = addedAt.withLock { $0 }
+        XCTAssertGreaterThan(stopped, 0)
+        let passes = harness.records.filter { $0.name.hasPrefix("runloop.main") && $0.start > stopped && $0.start < added }
+        XCTAssertEqual(passes.map(\.name), [], "RunLoop.main woke between the timer's stop and the next timer")
     }
 }

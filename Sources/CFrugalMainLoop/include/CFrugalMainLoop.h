@@ -28,4 +28,17 @@ int frugal_cf_run_pass(void);
 /* Seconds until the main run loop's next timer fires in the default mode (negative when due),
    or a negative infinity when it has none. */
 double frugal_cf_seconds_to_next_timer(void);
+
+/* The timerfd in CoreFoundation's wait set (`frugal_cf_main_wait_set`): the default mode's timer
+   port, which CFRunLoop arms at its earliest timer's fire date. -1 with errno when not found. */
+int frugal_cf_wait_set_timer(int waitSet);
+
+/* Disarms that timerfd when the default mode has no timer left, as CFRunLoop does on Darwin.
+   On Linux it never does: without the Objective-C runtime CFRunLoop.c builds with
+   USE_DISPATCH_SOURCE_FOR_TIMERS 0, whose arming path never sets the mode's _mkTimerArmed, so
+   __CFArmNextTimerInMode's "no timer scheduled" branch never cancels it, and the timerfd still
+   fires once at the fire date of a timer already invalidated (a wakeup with nothing to do).
+   Returns 1 when it disarmed such a deadline, 0 when there was none (or a timer came back), -1
+   with errno when a timerfd call failed. Call on the main thread, outside a run-loop pass. */
+int frugal_cf_disarm_stale_timer(int timerFD);
 #endif
