@@ -120,8 +120,8 @@ int frugal_cf_wait_set_timer(int waitSet) {
     FILE *file = fopen(path, "re");
     if (!file) return -1;
     char line[256];
-    int found = -1;
-    while (found < 0 && fgets(line, sizeof line, file)) {
+    int found = -1, count = 0;
+    while (fgets(line, sizeof line, file)) {
         int tfd;
         if (sscanf(line, "tfd: %d ", &tfd) != 1) continue;
         char link[64], target[64];
@@ -129,10 +129,11 @@ int frugal_cf_wait_set_timer(int waitSet) {
         ssize_t length = readlink(link, target, sizeof target - 1);
         if (length <= 0) continue;
         target[length] = 0;
-        if (strcmp(target, "anon_inode:[timerfd]") == 0) found = tfd;
+        if (strcmp(target, "anon_inode:[timerfd]") == 0) { found = tfd; count += 1; }
     }
     fclose(file);
-    if (found < 0) errno = ENOENT;
+    /* Two timerfds: one is a source's port, not known to be the mode's; neither is touched. */
+    if (count != 1) { errno = count ? EEXIST : ENOENT; return -1; }
     return found;
 }
 

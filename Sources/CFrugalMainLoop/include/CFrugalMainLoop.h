@@ -30,7 +30,8 @@ int frugal_cf_run_pass(void);
 double frugal_cf_seconds_to_next_timer(void);
 
 /* The timerfd in CoreFoundation's wait set (`frugal_cf_main_wait_set`): the default mode's timer
-   port, which CFRunLoop arms at its earliest timer's fire date. -1 with errno when not found. */
+   port, which CFRunLoop arms at its earliest timer's fire date. -1 with errno when there is none
+   (ENOENT) or more than one (EEXIST: a source's port may be a timerfd too). */
 int frugal_cf_wait_set_timer(int waitSet);
 
 /* Disarms that timerfd when the default mode has no timer left, as CFRunLoop does on Darwin.
