@@ -49,6 +49,17 @@ extern int CFRunLoopRunInMode(CFStringRef mode, double seconds, Boolean returnAf
 extern double CFRunLoopGetNextTimerFireDate(CFRunLoopRef rl, CFStringRef mode);
 extern double CFAbsoluteTimeGetCurrent(void);
 
+/* Whether descriptor `fd` of this process is the kind of anonymous inode `kind` names
+   ("anon_inode:[eventpoll]", "anon_inode:[timerfd]"), as /proc/self/fd shows it. */
+static bool frugal_fd_is(int fd, const char *kind) {
+    char link[64], target[64];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t length = readlink(link, target, sizeof target - 1);
+    if (length <= 0) return false;
+    target[length] = 0;
+    return strcmp(target, kind) == 0;
+}
+
 static int frugal_marker_port(void *info) { return (int)(intptr_t)info; }
 static void frugal_marker_perform(void *info) { (void)info; }
 
@@ -89,12 +100,7 @@ int frugal_cf_main_wait_set(void) {
         while ((entry = readdir(directory)) && found < 0) {
             int fd = atoi(entry->d_name);
             if (entry->d_name[0] == '.' || fd == marker || fd == dirfd(directory)) continue;
-            char link[64], target[64];
-            snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-            ssize_t length = readlink(link, target, sizeof target - 1);
-            if (length <= 0) continue;
-            target[length] = 0;
-            if (strcmp(target, "anon_inode:[eventpoll]") == 0 && frugal_epoll_holds(fd, marker)) found = fd;
+            if (frugal_fd_is(fd, "anon_inode:[eventpoll]") && frugal_epoll_holds(fd, marker)) found = fd;
         }
         closedir(directory);
     }
@@ -123,13 +129,7 @@ int frugal_cf_wait_set_timer(int waitSet) {
     int found = -1, count = 0;
     while (fgets(line, sizeof line, file)) {
         int tfd;
-        if (sscanf(line, "tfd: %d ", &tfd) != 1) continue;
-        char link[64], target[64];
-        snprintf(link, sizeof link, "/proc/self/fd/%d", tfd);
-        ssize_t length = readlink(link, target, sizeof target - 1);
-        if (length <= 0) continue;
-        target[length] = 0;
-        if (strcmp(target, "anon_inode:[timerfd]") == 0) { found = tfd; count += 1; }
+        if (sscanf(line, "tfd: %d ", &tfd) == 1 && frugal_fd_is(tfd, "anon_inode:[timerfd]")) { found = tfd; count += 1; }
     }
     fclose(file);
     /* Two timerfds: one is a source's port, not known to be the mode's; neither is touched. */

@@ -85,13 +85,18 @@ final class MainRunLoopPlatformTests: XCTestCase {
         let ran = Ran()
         let stoppedAt = Mutex<UInt64>(0)
         let addedAt = Mutex<UInt64>(0)
+        // The loop's thread's voluntary switches, from the kernel: each sleep in epoll_wait is one.
+        let switches = Mutex<[Int]>([])
+        let readSwitches = { switches.withLock { $0.append(Self.voluntarySwitchesOfThisThread()) } }
         let ticker = Timer.scheduledTimer(withTimeInterval: 0.1, repeats: true) { _ in ran.names.withLock { $0.append("tick") } }
         harness.loop.scheduleTimer(name: "resign", interval: 0.15, repeats: false) { _ in
             ticker.invalidate()
             stoppedAt.withLock { $0 = MonotonicClock.now() }
+            readSwitches()
         }
         harness.loop.scheduleTimer(name: "later", interval: 0.45, repeats: false) { _ in
             addedAt.withLock { $0 = MonotonicClock.now() }
+            readSwitches()
             DispatchQueue.global().async {
                 RunLoop.main.add(Timer(timeInterval: 0.1, repeats: false) { _ in ran.names.withLock { $0.append("added") } }, forMode: .default)
             }
@@ -104,5 +109,16 @@ final class MainRunLoopPlatformTests: XCTestCase {
         XCTAssertGreaterThan(stopped, 0)
         let passes = harness.records.filter { $0.name.hasPrefix("runloop.main") && $0.start > stopped && $0.start < added }
         XCTAssertEqual(passes.map(\.name), [], "RunLoop.main woke between the timer's stop and the next timer")
+        // One sleep from the stop to the next timer (two with the stale deadline's wakeup).
+        let counted = switches.withLock { $0 }
+        XCTAssertEqual(counted.count, 2)
+        if counted.count == 2 { XCTAssertLessThanOrEqual(counted[1] - counted[0], 1, "voluntary switches of the loop's thread") }
+    }
+
+    /// `voluntary_ctxt_switches` of the calling thread (`/proc/thread-self/status`).
+    private static func voluntarySwitchesOfThisThread() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+        return line.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? -1
     }
 }
