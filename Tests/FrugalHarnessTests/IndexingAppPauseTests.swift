@@ -32,13 +32,16 @@ final class IndexingAppPauseTests: XCTestCase {
         let before = try threadIDs()
         indexing.didFinishLaunching(app)
         defer { indexing.willTerminate(app) }
+        // The worker is the new thread that computes: any other one started meanwhile (a
+        // libdispatch thread) sleeps, and measuring it would pass whatever the worker did. Polled
+        // up to 5 s, since this lane runs at nice 10 beside CPU-bound tests.
         var worker: Int32?
         let deadline = Date().addingTimeInterval(5)
         while worker == nil && Date() < deadline {
-            worker = try threadIDs().subtracting(before).first
-            if worker == nil { Thread.sleep(forTimeInterval: 0.001) }
+            worker = try threadIDs().subtracting(before).first { ((try? cpuNanoseconds(ofThread: $0)) ?? 0) > 5_000_000 }
+            if worker == nil { Thread.sleep(forTimeInterval: 0.005) }
         }
-        let tid = try XCTUnwrap(worker, "the indexing thread did not start")
+        let tid = try XCTUnwrap(worker, "no new thread computed for 5 ms: the indexing did not start")
         // Five pauses at points the test does not choose: before the fix, each let the worker
         // finish its chunk, and the five came to 35-41 ms of the worker's CPU (three runs). The
         // indexing is 3 s of work and this takes less than 1 s of it, so the worker is indexing
