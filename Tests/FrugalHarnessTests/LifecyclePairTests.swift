@@ -75,8 +75,13 @@ final class LifecyclePairTests: XCTestCase {
 
     func testAFeedFetchedOffTheMainThreadDoesNotWaitOnIt() throws {
         let (bad, _) = try assertPair(bad: "feed.sync-on-main", good: "feed.async", audit: "main.no-waiting-on-main")
-        // Three 150 ms server waits on the main thread.
-        XCTAssertEqual(try XCTUnwrap(bad.metrics[MetricName.mainThreadWaitingMs]?.value), 450, accuracy: 100)
+        // Three 150 ms server waits on the main thread: the server sleeps at least that long, so
+        // the main thread waits at least about 450 ms. Beyond it, the server's own turn for a CPU
+        // is the app's wait too, and CI shares its 2 cores with the other test lanes (one clean
+        // CI run read 575 ms). The upper bound rules out counting the 0.5 s pauses between inputs.
+        let waiting = try XCTUnwrap(bad.metrics[MetricName.mainThreadWaitingMs]?.value)
+        XCTAssertGreaterThanOrEqual(waiting, 420)
+        XCTAssertLessThan(waiting, 1_200)
         let evidence = try XCTUnwrap(bad.audits["main.no-waiting-on-main"]?.evidence.map(\.description))
         XCTAssertTrue(evidence.contains { $0.contains("network.request") && $0.contains("ResponsivenessWorkloads.swift:") }, "\(evidence)")
     }
