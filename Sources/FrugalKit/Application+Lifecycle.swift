@@ -23,6 +23,9 @@ final class LifecycleRuntime: Sendable {
         var nextTaskID = 1
         /// Notifications that arrived in the background, one per name (the system coalesces them), in order.
         var queuedNotifications: [String] = []
+        /// Between `didEnterBackground` and `willEnterForeground`: when the harness may suspend
+        /// the app once no task is open (``Application/persistStandardDefaults()``).
+        var inBackground = false
     }
 
     let state = Mutex(State())
@@ -47,8 +50,12 @@ extension Application {
 
     /// Ends a background task; once none is open, the app may be suspended. Safe from any thread.
     public nonisolated func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
-        let task = lifecycle.state.withLock { $0.openTasks.removeValue(forKey: identifier.rawValue) }
+        let (task, mayBeSuspended) = lifecycle.state.withLock { state in
+            (state.openTasks.removeValue(forKey: identifier.rawValue), state.inBackground && state.openTasks.isEmpty)
+        }
         guard let task else { return }
+        // The harness may suspend the app as soon as it reads that the last task ended.
+        if mayBeSuspended { Self.persistStandardDefaults() }
         emitter.emit(.backgroundTask(BackgroundTaskEvent(id: identifier.rawValue, name: task.name, phase: .ended)))
     }
 
@@ -79,10 +86,13 @@ extension Application {
         resignActive()
         guard state == .inactive else { return }
         transition(to: .background)
+        lifecycle.state.withLock { $0.inBackground = true }
         runLoop.meter.measure("didEnterBackground") {
             delegate.didEnterBackground(self)
             postLifecycle(Self.didEnterBackgroundNotification)
         }
+        // Before the acknowledgement, after which the harness may suspend the app and kill it.
+        Self.persistStandardDefaults()
         // What the app freed on its way to the background goes back to the system, as Darwin's
         // allocator returns freed pages (AllocatorRelief): resident memory is then what it holds.
         AllocatorRelief.relieve()
@@ -92,6 +102,7 @@ extension Application {
     /// willEnterForeground, then the notifications queued while in the background, then didBecomeActive.
     func enterForeground() {
         guard state == .background else { return }
+        lifecycle.state.withLock { $0.inBackground = false }
         runLoop.meter.measure("willEnterForeground") {
             delegate.willEnterForeground(self)
             postLifecycle(Self.willEnterForegroundNotification)

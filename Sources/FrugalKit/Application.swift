@@ -179,6 +179,7 @@ public final class Application {
             delegate.willTerminate(self)
             postLifecycle(Self.willTerminateNotification)
         }
+        Self.persistStandardDefaults()
         transition(to: .notRunning)
         if let sequence { emitter.emit(.ack(Ack(sequence: sequence))) }
         runLoop.stop()

@@ -130,6 +130,26 @@ final class MainThreadIdiomTests: XCTestCase {
         XCTAssertEqual(seen, expected)
     }
 
+    func testStateKeptInUserDefaultsSurvivesAKillWhileSuspendedAndATerminate() throws {
+        // swift-corelibs-foundation writes UserDefaults only in synchronize(), which iOS apps do
+        // not call: FrugalKit writes it before the app may be suspended and as it terminates.
+        // Only what was restored and what the sandbox holds at the end are read: light.
+        let scenario = Scenario(name: "defaults", summary: "test", steps: [
+            .launch, .input(kind: "edit"), .input(kind: "edit"), .home, .wait(seconds: 0.3), .kill, .relaunch, .terminate,
+        ])
+        let record = try ScenarioRunnerTests.runner().run(RunPlan(target: try Self.fixture("defaults-state"), scenario: scenario).demanding(.light))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let save = try XCTUnwrap(ReportBuilder.runReport(record).audits["lifecycle.save-state"])
+        XCTAssertEqual(save.numericValue, 0, save.displayValue)
+        XCTAssertTrue(save.evidence.contains { $0.description.contains("had 2 values") }, "\(save.evidence)")
+        // The relaunched app found what willResignActive set and what the background task set
+        // after didEnterBackground had returned (written when the last task ended).
+        XCTAssertEqual(Self.marks(record, named: "restored").map(\.detail), ["edits=0 synced=false", "edits=2 synced=true"])
+        // What willTerminate set: the 4 KiB note is in the preferences file the app left.
+        let preferences = record.sandboxFiles?.first { $0.path.hasSuffix("frugal-idiom-fixtures.plist") }
+        XCTAssertGreaterThan(try XCTUnwrap(preferences, "\(record.sandboxFiles?.map(\.path) ?? [])").bytes, 4096)
+    }
+
     func testAModelThatObservesOnlyNotificationsSavesInTheBackgroundAndFreesItsCacheOnAWarning() throws {
         // The warning's 1.5 s: its footprint is sampled at the delivery and 1 s later. The save is
         // read from what the app held on entering the background (home ends with it suspended)

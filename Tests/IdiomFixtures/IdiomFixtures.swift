@@ -22,6 +22,7 @@ struct IdiomFixtures: FrugalApp {
         AppEntry("clock.foundation-timer") { FoundationClockApp() },
         AppEntry("outbox.urlsession-retries") { URLSessionOutboxApp(retries: true) },
         AppEntry("outbox.urlsession-gives-up") { URLSessionOutboxApp(retries: false) },
+        AppEntry("defaults-state") { DefaultsStateApp() },
     ]
 }
 
