@@ -14,6 +14,8 @@ struct CorpusApps: FrugalApp {
         AppEntry("search.index-on-main") { SearchApp(onMain: true) },
         AppEntry("draft.saves-on-resign") { DraftApp(savesOnResign: true) },
         AppEntry("draft.saves-on-quit") { DraftApp(savesOnResign: false) },
+        AppEntry("reader.defaults-on-resign") { ReaderApp(savesOnResign: true) },
+        AppEntry("reader.defaults-on-quit") { ReaderApp(savesOnResign: false) },
         AppEntry("clock.stops-when-inactive") { ClockApp(stopsWhenInactive: true) },
         AppEntry("clock.ticks-when-inactive") { ClockApp(stopsWhenInactive: false) },
         AppEntry("backup.ends-task") { BackupApp(endsTask: true) },

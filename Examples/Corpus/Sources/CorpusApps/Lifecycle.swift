@@ -45,6 +45,37 @@ final class DraftApp: AppDelegate, StatePreserving {
     }
 }
 
+/// lifecycle.save-state, with the store iOS apps use for small state: `UserDefaults.standard`.
+/// A reader that remembers the book and page. Good: sets them on `willResignActive` (the
+/// delegate method) and never calls `synchronize()`, which Apple calls unnecessary. Bad: sets
+/// them only in `willTerminate`, which a suspended app that is killed never gets.
+final class ReaderApp: AppDelegate, StatePreserving {
+    let savesOnResign: Bool
+    var book = ""
+    var page = 0
+    init(savesOnResign: Bool) { self.savesOnResign = savesOnResign }
+
+    var preservedState: [String: String] { ["book": book, "page": String(page)] }
+
+    func didFinishLaunching(_ app: Application) {
+        book = UserDefaults.standard.string(forKey: "book") ?? ""
+        page = UserDefaults.standard.integer(forKey: "page")
+    }
+
+    func handleInput(_ app: Application, kind: String) {
+        if book.isEmpty { book = "Moby-Dick" }
+        page += 12
+    }
+
+    func willResignActive(_ app: Application) { if savesOnResign { remember() } }
+    func willTerminate(_ app: Application) { remember() }
+
+    func remember() {
+        UserDefaults.standard.set(book, forKey: "book")
+        UserDefaults.standard.set(page, forKey: "page")
+    }
+}
+
 /// lifecycle.quiesce-when-inactive. A stopwatch redrawing its label 25 times a second.
 /// Good: invalidates its `Timer` on willResignActive and makes a new one on didBecomeActive.
 /// Bad: the timer runs through a phone call.
