@@ -163,3 +163,17 @@ int frugal_cf_disarm_stale_timer(int timerFD) {
     if (timerfd_settime(timerFD, TFD_TIMER_ABSTIME, &rearmed, NULL) != 0) return -1;
     return 0;
 }
+
+/* CFPlatform.c: the process path and the program name (its last component), each read once. */
+extern const char **_CFGetProcessPath(void);
+extern const char **_CFGetProgname(void);
+
+int frugal_cf_set_process_path(const char *path) {
+    char *copy = strdup(path);
+    if (!copy) return -1;
+    const char *slash = strrchr(copy, '/');
+    /* Kept for the life of the process, as CoreFoundation keeps its own copy. */
+    *_CFGetProcessPath() = copy;
+    *_CFGetProgname() = slash ? slash + 1 : copy;
+    return 0;
+}

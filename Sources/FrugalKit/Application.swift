@@ -46,15 +46,17 @@ public final class Application {
 
     /// Runs `delegate` as the app `name` on the calling (main) thread until it terminates, then
     /// exits the process. `pipes` are the harness's control and event descriptors
-    /// (`Application.main(apps:)` finds them in the environment).
+    /// (`Application.main(apps:)` finds them in the environment). `mainBundleProblem`: why
+    /// `Bundle.main` is not the sandbox's bundle, marked on the timeline.
     static func run(name: String, delegate: AppDelegate, pipes: (control: Int32, events: Int32),
-                    environment: [String: String]) -> Never {
+                    environment: [String: String], mainBundleProblem: String? = nil) -> Never {
         let emitter = EventEmitter(fd: pipes.events)
         let preferPAPI = environment[FrugalProtocol.Environment.counters] != "rusage"
         do {
             let app = try Application(name: name, delegate: delegate, emitter: emitter, preferPAPI: preferPAPI)
             running.withLock { $0 = app }
             // The harness asks for the main thread's stack with a signal when a handler hangs.
+            if let mainBundleProblem { app.mark("bundle-main-elsewhere", detail: mainBundleProblem) }
             if frugal_install_stack_dumper(pipes.events) != 0 {
                 app.mark("stack-dumper-unavailable", detail: String(cString: strerror(errno)))
             }

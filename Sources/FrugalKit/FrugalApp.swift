@@ -59,7 +59,10 @@ extension Application {
             FileHandle.standardError.write(Data((line + "\n").utf8))
             exit(1)
         case .success(let launch):
-            run(name: launch.name, delegate: launch.entry.makeDelegate(), pipes: launch.pipes, environment: environment)
+            // Before the delegate is made: its properties may look up resources.
+            let bundleProblem = environment[SandboxLayout.environmentVariable] == nil ? nil : placeMainBundle(in: Sandbox.current.bundle)
+            run(name: launch.name, delegate: launch.entry.makeDelegate(), pipes: launch.pipes, environment: environment,
+                mainBundleProblem: bundleProblem)
         }
     }
 

@@ -150,6 +150,24 @@ final class MainThreadIdiomTests: XCTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(preferences, "\(record.sandboxFiles?.map(\.path) ?? [])").bytes, 4096)
     }
 
+    func testBundleMainIsTheSandboxsBundleAndFindsTheResourcesInstalledThere() throws {
+        // Which file was read, and whether before the first input: light.
+        let tiles = BundleResource(path: "data/tiles.bin", bytes: 2 << 20, content: .pattern, seed: 5)
+        let scenario = Scenario(name: "bundle", summary: "test", steps: [.launch, .wait(seconds: 0.2), .input(kind: "open"), .wait(seconds: 0.2), .terminate])
+        let plan = RunPlan(target: try Self.fixture("bundle-reader"), scenario: scenario, repetition: 1, bundleResources: [tiles])
+        let record = try ScenarioRunnerTests.runner().run(plan.demanding(.light))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        let sandbox = URL(fileURLWithPath: try XCTUnwrap(record.sandboxPath)).resolvingSymlinksInPath()
+        let bundle = try XCTUnwrap(Self.marks(record, named: "bundle").first?.detail)
+        XCTAssertEqual(URL(fileURLWithPath: bundle).resolvingSymlinksInPath().path, sandbox.appendingPathComponent(SandboxLayout.bundle).path)
+        XCTAssertEqual(Self.marks(record, named: "read").map(\.detail), [String(2 << 20)])
+        XCTAssertTrue(Self.marks(record, named: "bundle-main-elsewhere").isEmpty)
+        // The harness saw the read: 2 MiB copied rather than mapped, none of it before the input.
+        let report = ReportBuilder.runReport(record)
+        XCTAssertEqual(report.audits["memory.map-large-resources"]?.numericValue, Double(2 << 20), report.audits["memory.map-large-resources"]?.displayValue ?? "")
+        XCTAssertEqual(report.audits["memory.lazy-resources"]?.numericValue, 0, report.audits["memory.lazy-resources"]?.displayValue ?? "")
+    }
+
     func testAModelThatObservesOnlyNotificationsSavesInTheBackgroundAndFreesItsCacheOnAWarning() throws {
         // The warning's 1.5 s: its footprint is sampled at the delivery and 1 s later. The save is
         // read from what the app held on entering the background (home ends with it suspended)

@@ -23,6 +23,7 @@ struct IdiomFixtures: FrugalApp {
         AppEntry("outbox.urlsession-retries") { URLSessionOutboxApp(retries: true) },
         AppEntry("outbox.urlsession-gives-up") { URLSessionOutboxApp(retries: false) },
         AppEntry("defaults-state") { DefaultsStateApp() },
+        AppEntry("bundle-reader") { BundleReaderApp() },
     ]
 }
 

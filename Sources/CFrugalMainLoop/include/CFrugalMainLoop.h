@@ -42,4 +42,11 @@ int frugal_cf_wait_set_timer(int waitSet);
    Returns 1 when it disarmed such a deadline, 0 when there was none (or a timer came back), -1
    with errno when a timerfd call failed. Call on the main thread, outside a run-loop pass. */
 int frugal_cf_disarm_stale_timer(int timerFD);
+
+/* Sets the path CoreFoundation takes for the process's executable (CFPlatform.c's
+   _CFProcessPath, which Bundle.main's directory, ProcessInfo.processName and the standard
+   UserDefaults file's name come from), in place of /proc/self/exe. CoreFoundation reads it once
+   and keeps it; it must be called before anything reads Bundle.main. Returns 0, or -1 with errno
+   (ENOMEM). */
+int frugal_cf_set_process_path(const char *path);
 #endif

@@ -4,10 +4,10 @@ import FoundationNetworking
 #endif
 import FrugalKit
 
-/// The installed bundle's resources (frugal.yml's `resources:`): the app's `Bundle/` folder in
-/// its home, as the run lays it out.
+/// A resource of the app's bundle (frugal.yml's `resources:`), found as iOS apps find theirs.
 func bundled(_ name: String) -> URL {
-    URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent("Bundle").appendingPathComponent(name)
+    guard let url = Bundle.main.url(forResource: name, withExtension: nil) else { fatalError("\(name) is not in \(Bundle.main.bundlePath)") }
+    return url
 }
 
 /// memory.respond-to-warnings. A photo grid keeping decoded thumbnails in a plain dictionary
