@@ -220,4 +220,32 @@ final class KernelFileActivityTests: XCTestCase {
                                  "disk.backup-placement")
         XCTAssertEqual(own.numericValue, 0)
     }
+
+    /// `podcasts.excluded-support`: the same downloads in Application Support, excluded as the
+    /// guide says with `isExcludedFromBackup`, which Foundation ignores on Linux: the file left is
+    /// the same as an app's that never excluded it, so the bytes backed up are not known.
+    func testDownloadsInApplicationSupportWithoutAVisibleExclusionAreUnknownNotBackedUp() throws {
+        let support = "Library/Application Support/Episodes"
+        let downloads = (1...4).map { index in
+            FileChange(path: "\(support)/episode-\(index).mp3", kind: .created, time: Self.start + UInt64(index) * 300 * Self.ms,
+                       sizeAfter: 3 * Self.mib, bytesWritten: 3 * Self.mib, existed: false)
+        }
+        let served = (1...4).map { SandboxFileRecord(path: "\(support)/episode-\($0).mp3", bytes: 3 * Self.mib, servedAs: "GET api.corpus.test/random/3145728") }
+        let record = Self.record(downloads, files: served)
+        let unknown = try Self.audit(record, "disk.backup-placement")
+        XCTAssertEqual(unknown.scoreDisplayMode, .unavailable, unknown.explanation ?? "")
+        XCTAssertNil(unknown.score)
+        XCTAssertTrue(unknown.explanation?.contains("12 MiB of downloaded data in Application Support (4 files)") ?? false, unknown.explanation ?? "")
+        XCTAssertTrue(unknown.explanation?.contains("isExcludedFromBackup") ?? false, unknown.explanation ?? "")
+        let metric = try XCTUnwrap(MetricExtraction.metrics(of: RunAnalysis(record))[MetricName.diskRecreatableBackupBytes])
+        XCTAssertNil(metric.value)
+        // Excluded where Frugal can see it (the extended attribute): not backed up, and known.
+        let excluded = served.map { SandboxFileRecord(path: $0.path, bytes: $0.bytes, exclusion: .extendedAttribute, servedAs: $0.servedAs) }
+        XCTAssertEqual(try Self.audit(Self.record(downloads, files: excluded), "disk.backup-placement").numericValue, 0)
+        // Beside a download kept in Documents, which is counted, they are named and left out.
+        let mixed = served + [SandboxFileRecord(path: "Documents/episode-9.mp3", bytes: 3 * Self.mib, servedAs: "GET api.corpus.test/random/3145728")]
+        let both = try Self.audit(Self.record(downloads, files: mixed), "disk.backup-placement")
+        XCTAssertEqual(both.numericValue, Double(3 * Self.mib))
+        XCTAssertEqual(both.evidence.filter { $0.description.contains("not counted") }.count, 4, "\(both.evidence)")
+    }
 }

@@ -75,8 +75,10 @@ extension MetricExtraction {
         if let backup = disk.backupBytes, let tmp = disk.tmpFilesAtEnd {
             metrics[MetricName.diskBackupBytes] = MetricValue(Double(backup), unit: "bytes", source: Source.sandboxScan)
             metrics[MetricName.diskTmpBytesAtEnd] = MetricValue(Double(tmp.reduce(0) { $0 + $1.bytes }), unit: "bytes", source: Source.sandboxScan)
-            metrics[MetricName.diskRecreatableBackupBytes] = MetricValue(Double(disk.recreatableBackedUpFiles.reduce(0) { $0 + ($1.bytesAtEnd ?? 0) }),
-                                                                         unit: "bytes", source: Source.sandboxScan + "+" + Source.kitJournal)
+            let known = disk.recreatableBackedUpFiles, unseen = disk.recreatableFilesOfUnseenExclusion
+            metrics[MetricName.diskRecreatableBackupBytes] = known.isEmpty && !unseen.isEmpty
+                ? .unavailable(unit: "bytes", source: Source.sandboxScan + "+" + Source.kitJournal, reason: DiskActivity.unseenExclusionReason(unseen))
+                : MetricValue(Double(known.reduce(0) { $0 + ($1.bytesAtEnd ?? 0) }), unit: "bytes", source: Source.sandboxScan + "+" + Source.kitJournal)
         } else {
             let reason = "the sandbox was not scanned at the end of the run"
             metrics[MetricName.diskBackupBytes] = .unavailable(unit: "bytes", source: Source.sandboxScan, reason: reason)

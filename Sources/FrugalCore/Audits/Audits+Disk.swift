@@ -126,13 +126,18 @@ extension Audits {
             let disk = DiskActivity(analysis)
             guard disk.wroteAnything else { return .notApplicable(Self.nothingLeft(disk)) }
             guard disk.sandboxFiles != nil else { return .unavailable("the sandbox was not scanned at the end of the run") }
-            let files = disk.recreatableBackedUpFiles
+            let files = disk.recreatableBackedUpFiles, unseen = disk.recreatableFilesOfUnseenExclusion
+            if files.isEmpty && !unseen.isEmpty { return .unavailable(DiskActivity.unseenExclusionReason(unseen)) }
             let total = files.reduce(0) { $0 + ($1.bytesAtEnd ?? 0) }
             var evidence = files.prefix(20).map { file in
                 guard let served = file.servedAs else {
                     return Evidence(description: "\(file.path): \(bytes(file.bytesAtEnd ?? 0)) of \(file.dataClass?.rawValue ?? "?") data, backed up in \(file.location.title)")
                 }
                 return Evidence(description: "\(file.path): \(bytes(file.bytesAtEnd ?? 0)), the body of \(served) byte for byte (downloaded verbatim: it can be downloaded again), backed up in \(file.location.title)")
+            }
+            for file in unseen.prefix(20) {
+                evidence.append(Evidence(description: "\(file.path): \(bytes(file.bytesAtEnd ?? 0)) downloaded into Application Support, not counted: "
+                                            + "whether it is excluded from backup cannot be seen on Linux (Foundation ignores isExcludedFromBackup there)"))
             }
             for file in disk.files where file.dataClass == .critical && file.backedUp == false && (file.bytesAtEnd ?? 0) > 0 {
                 evidence.append(Evidence(description: "\(file.path): critical data that backups do not copy (\(file.location.title)\(file.exclusion.map { ", excluded by \($0.rawValue)" } ?? ""))"))

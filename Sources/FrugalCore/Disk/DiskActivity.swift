@@ -158,8 +158,34 @@ public struct DiskActivity: Sendable {
     /// Files at the end that backups copy although their data is re-creatable: the bytes of a
     /// response the run served (downloaded verbatim: the app can download them again), or data
     /// the app declared re-creatable to FrugalKit.
+    /// Files whose exclusion cannot be seen (``recreatableFilesOfUnseenExclusion``) are left out.
     public var recreatableBackedUpFiles: [FileSummary] {
-        files.filter { $0.backedUp == true && $0.isRecreatable && ($0.bytesAtEnd ?? 0) > 0 }
+        files.filter { $0.backedUp == true && $0.isRecreatable && ($0.bytesAtEnd ?? 0) > 0 && !Self.exclusionUnseen($0) }
+    }
+
+    /// Re-creatable files at the end that carry no exclusion Frugal can read, where the guide
+    /// says to exclude them through an API that leaves no trace on Linux: downloads in
+    /// Application Support that FrugalKit never wrote. The guide: "store support files in the
+    /// <Application_Home>/Library/Application Support directory and add the
+    /// NSURLIsExcludedFromBackupKey attribute". swift-corelibs-foundation's `setResourceValues`
+    /// writes nothing for that key (no extended attribute, no error), so an app that followed the
+    /// guide and one that did not leave the same file: whether backups copy it is not known.
+    public var recreatableFilesOfUnseenExclusion: [FileSummary] {
+        files.filter { $0.backedUp == true && $0.isRecreatable && ($0.bytesAtEnd ?? 0) > 0 && Self.exclusionUnseen($0) }
+    }
+
+    /// In Application Support, not written through FrugalKit (which records whether it excluded
+    /// the file), and without the extended attribute or sidecar record Frugal reads.
+    static func exclusionUnseen(_ file: FileSummary) -> Bool {
+        file.location == .applicationSupport && file.dataClass == nil && file.exclusion == nil
+    }
+
+    /// Why the re-creatable bytes backed up are not known when only files of unseen exclusion hold any.
+    public static func unseenExclusionReason(_ files: [FileSummary]) -> String {
+        let total = files.reduce(0) { $0 + ($1.bytesAtEnd ?? 0) }
+        return "\(ByteCount.display(Double(total))) of downloaded data in Application Support (\(files.count) file\(files.count == 1 ? "" : "s")), "
+            + "whose exclusion from backup cannot be seen on Linux: Foundation ignores isExcludedFromBackup there. "
+            + "Exclude it with the extended attribute \(BackupExclusion.attributeName) (FrugalKit: StoredFile(excludedFromBackup: true)) for Frugal to judge it"
     }
 
     /// Bytes that backups copy at the end of the run (nil without a scan).

@@ -85,19 +85,35 @@ final class SettingsApp: AppDelegate {
 }
 
 /// disk.backup-placement. A podcast app downloading 12 MiB of episodes it can download again.
-/// Good: into the caches directory. Bad: into Documents, which backups copy.
+/// Good: into the caches directory, or (the guide's support files) into Application Support
+/// with each file excluded from backup (`URLResourceValues.isExcludedFromBackup`). Bad: into
+/// Documents, which backups copy.
 final class PodcastApp: AppDelegate {
-    let inDocuments: Bool
+    enum Place { case caches, excludedSupport, documents }
+    let place: Place
     var downloaded = 0
-    init(inDocuments: Bool) { self.inDocuments = inDocuments }
+    init(place: Place) { self.place = place }
 
     func handleInput(_ app: Application, kind: String) {
         guard downloaded < 4 else { return }
         downloaded += 1
-        let target = directory(inDocuments ? .documentDirectory : .cachesDirectory).appendingPathComponent("episode-\(downloaded).mp3")
+        let folder: URL
+        switch place {
+        case .caches: folder = directory(.cachesDirectory)
+        case .excludedSupport: folder = directory(.applicationSupportDirectory).appendingPathComponent("Episodes")
+        case .documents: folder = directory(.documentDirectory)
+        }
+        var target = folder.appendingPathComponent("episode-\(downloaded).mp3")
+        let excludes = place == .excludedSupport
         Task.detached(priority: .utility) {
             guard let (data, _) = try? await URLSession.shared.data(from: api("/random/\(3 * 1_048_576)")) else { return }
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try? data.write(to: target)
+            if excludes {
+                var values = URLResourceValues()
+                values.isExcludedFromBackup = true
+                try? target.setResourceValues(values)
+            }
         }
     }
 }
