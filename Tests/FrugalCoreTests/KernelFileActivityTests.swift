@@ -192,6 +192,31 @@ final class KernelFileActivityTests: XCTestCase {
         XCTAssertEqual(try Self.audit(Self.record([deletion]), "disk.write-changed-portions").scoreDisplayMode, .notApplicable)
     }
 
+    /// `URLSession` on Linux: swift-corelibs-foundation's cookie store rewrites its file each time
+    /// a response sets a lasting cookie, the same cookie or not. Those are the platform's writes.
+    func testFoundationsCookieStoreIsThePlatformsNotTheApps() throws {
+        let store = "Library/Application Support/Bundle/.cookies.shared"
+        let rewrites = (1...5).map { (index: Int) -> FileChange in
+            let time: UInt64 = Self.start + UInt64(index) * 700 * Self.ms
+            let kind: FileChange.Kind = index == 1 ? .created : .replaced
+            let diff: BlockDiff? = index == 1 ? nil : Self.blocks(0)
+            return FileChange(path: store, kind: kind, time: time, sizeAfter: 547, bytesWritten: 547, existed: index > 1, diff: diff)
+        }
+        let audit = try Self.audit(Self.record(rewrites, seconds: 30), "disk.avoid-frequent-writes")
+        XCTAssertEqual(audit.scoreDisplayMode, .notApplicable, audit.displayValue)
+        XCTAssertTrue(audit.explanation?.contains("5 writes of \(store), Foundation's cookie store") ?? false, audit.explanation ?? "")
+        // Beside the app's own saves, they are named and not counted.
+        let save = FileChange(path: "Documents/notes.json", kind: .replaced, time: Self.start + 4 * Self.s, sizeAfter: 900, bytesWritten: 900,
+                              existed: true, diff: Self.blocks(1))
+        let both = try Self.audit(Self.record(rewrites + [save], seconds: 30), "disk.avoid-frequent-writes")
+        XCTAssertEqual(both.numericValue, 1, both.displayValue)
+        XCTAssertTrue(both.evidence.contains { $0.description.contains("the platform's, not counted") }, "\(both.evidence)")
+        // Only that file: a file of the app's own with a like name elsewhere is the app's.
+        XCTAssertFalse(KernelFileActivity.isPlatformStore("Documents/.cookies.shared"))
+        XCTAssertFalse(KernelFileActivity.isPlatformStore("Library/Application Support/Bundle/cookies.json"))
+        XCTAssertTrue(KernelFileActivity.isPlatformStore(store))
+    }
+
     func testWithoutTheKernelsViewTheJournalDecides() throws {
         // The sandbox could not be watched: FrugalKit's journal (empty here) is all there is.
         let audit = try Self.audit(Self.record(Self.rewrites, unavailable: "inotify_init1: Too many open files (errno 24)"),

@@ -5,12 +5,12 @@ extension Audits {
             let disk = DiskActivity(analysis)
             if let kernel = disk.kernel {
                 // The kernel's view: every file closed after writing or renamed into place, whoever wrote it.
-                guard !kernel.writes.isEmpty else { return .notApplicable(Self.nothingWritten) }
+                guard !kernel.writes.isEmpty else { return .notApplicable(Self.nothingWritten(kernel)) }
                 let busiest = kernel.busiestWindow()
                 var evidence = kernel.smallWrites.prefix(30).map { change in
                     Evidence(time: analysis.runTime(change.time), description: KernelFileActivity.describe(change))
                 }
-                evidence += journalDetail(disk, analysis) + overflowDetail(kernel)
+                evidence += journalDetail(disk, analysis) + overflowDetail(kernel) + platformDetail(kernel)
                 // Both are lower bounds of the writes made: the kernel's view misses saves the
                 // watcher read late on a busy machine (one read holds two saves; a bad app's 60
                 // saves through FileStore once read as 17), and FrugalKit's journal sees only
@@ -37,7 +37,7 @@ extension Audits {
         Audit("disk.write-changed-portions") { analysis, metrics in
             let disk = DiskActivity(analysis)
             if let kernel = disk.kernel {
-                guard !kernel.writes.isEmpty else { return .notApplicable(Self.nothingWritten) }
+                guard !kernel.writes.isEmpty else { return .notApplicable(Self.nothingWritten(kernel)) }
                 guard let amplification = kernel.amplification else {
                     return .notApplicable("every write created a new file: nothing was rewritten")
                 }
@@ -105,7 +105,7 @@ extension Audits {
             let disk = DiskActivity(analysis)
             if let kernel = disk.kernel, let writes = disk.kernelCacheWritesOutsideTermination(programTermination: analysis.programTerminationStart) {
                 // The kernel's view: cache files whoever wrote them; the journal adds call sites.
-                guard !kernel.writes.isEmpty else { return .notApplicable(Self.nothingWritten) }
+                guard !kernel.writes.isEmpty else { return .notApplicable(Self.nothingWritten(kernel)) }
                 let total = writes.reduce(0) { $0 + $1.bytesWritten }
                 var evidence = writes.prefix(20).map { change in
                     Evidence(time: analysis.runTime(change.time), description: KernelFileActivity.describe(change)
@@ -157,6 +157,12 @@ extension Audits {
 
     /// Not applicable: the kernel saw no file written in the sandbox.
     static let nothingWritten = "no file in the sandbox was written (the kernel showed no file closed after writing or renamed into place)"
+
+    /// Not applicable: nothing of the app's written, and what the platform wrote said.
+    static func nothingWritten(_ kernel: KernelFileActivity) -> String {
+        guard let first = kernel.platformWrites.first else { return nothingWritten }
+        return "the app wrote no file of its own; \(kernel.platformWrites.count) write\(kernel.platformWrites.count == 1 ? "" : "s") of \(first.path), Foundation's cookie store, are the platform's"
+    }
     /// Not applicable without the kernel's view (a record made before the harness watched the
     /// sandbox, or one where inotify failed): nothing in FrugalKit's journal either.
     static let nothingJournaled = "the app wrote nothing through FrugalKit"
@@ -165,6 +171,13 @@ extension Audits {
     /// and the end-of-run scan are all there is, and the reason says so as it always has.
     static func nothingLeft(_ disk: DiskActivity) -> String {
         disk.kernel == nil ? nothingJournaled : "the app wrote no file and left none in its sandbox"
+    }
+
+    /// The platform's own files written in the run (``KernelFileActivity/isPlatformStore(_:)``), not counted.
+    static func platformDetail(_ kernel: KernelFileActivity) -> [Evidence] {
+        guard let first = kernel.platformWrites.first else { return [] }
+        let count = kernel.platformWrites.count
+        return [Evidence(description: "\(count) write\(count == 1 ? "" : "s") of \(first.path), Foundation's cookie store, rewritten whenever a response sets a lasting cookie: the platform's, not counted")]
     }
 
     /// FrugalKit's journal as detail beside the kernel's view: where in the app's source the writes were made.

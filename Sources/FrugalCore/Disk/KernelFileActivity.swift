@@ -2,8 +2,12 @@
 /// from for any process, FrugalKit's write journal being detail beside it. Pure, so the audits
 /// and their tests share one reading.
 public struct KernelFileActivity: Sendable {
-    /// The content writes (new, replaced and in-place files), in time order.
+    /// The content writes (new, replaced and in-place files), in time order: the app's, not the
+    /// platform's (``platformWrites``).
     public let writes: [FileChange]
+    /// Content writes the platform's libraries made for the app, on their schedule
+    /// (``isPlatformStore(_:)``), in time order: shown, not charged to the app.
+    public let platformWrites: [FileChange]
     /// Deletions, in time order.
     public let deletions: [FileChange]
     /// Times events were lost to a full queue.
@@ -18,13 +22,28 @@ public struct KernelFileActivity: Sendable {
         // read with the close before it (its modification already queued behind that close,
         // `readWithEarlierClose`) finds no block changed and is a write all the same (beside two
         // CPU hogs, 29 of a bad app's 60 saves were once counted).
-        writes = sorted.filter {
+        let content = sorted.filter {
             $0.kind.writesContent && $0.location != .bundle
                 && ($0.bytesWritten > 0 || $0.kind == .replaced || $0.readWithEarlierClose == true)
         }
+        writes = content.filter { !Self.isPlatformStore($0.path) }
+        platformWrites = content.filter { Self.isPlatformStore($0.path) }
         deletions = sorted.filter { $0.kind == .deleted }
         overflows = log.overflows
         sizes = Self.sizes(of: writes)
+    }
+
+    /// Whether the file at `path` (relative to the sandbox) is one the platform's libraries keep
+    /// for the app and write on their own schedule: swift-corelibs-foundation's `HTTPCookieStorage`
+    /// (`Library/Application Support/<bundle name>/.cookies.<storage>`), which rewrites the whole
+    /// file, atomically, each time a response sets a cookie that outlives the session
+    /// (`setCookie` → `updatePersistentStore`), changed or not. On iOS the URL loading system keeps
+    /// the app's cookies itself; the app chooses neither the file nor when it is written, so the
+    /// guide's "coalesce changes" cannot be asked of it. (A weather app refreshing five times a
+    /// minute from an API that sets a load balancer's cookie read 5 small writes a minute, 0.80.)
+    public static func isPlatformStore(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        return parts.count == 4 && parts[0] == "Library" && parts[1] == "Application Support" && parts[3].hasPrefix(".cookies.")
     }
 
     /// What each of `writes` put on storage, as far as the kernel's view tells: its own bytes, or
