@@ -168,6 +168,40 @@ final class MainThreadIdiomTests: XCTestCase {
         XCTAssertEqual(report.audits["memory.lazy-resources"]?.numericValue, 0, report.audits["memory.lazy-resources"]?.displayValue ?? "")
     }
 
+    func testFoundationsCookieStoreRewritesAreThePlatformsNotTheAppsWrites() throws {
+        // What the app and the platform wrote, not when: light.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-cookie-har-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let har = directory.appendingPathComponent("feed.har")
+        let entry: [String: Any] = [
+            "startedDateTime": "2026-01-01T00:00:00Z", "time": 1,
+            "request": ["method": "GET", "url": "https://api.example.test/v1/feed", "httpVersion": "HTTP/1.1", "headers": []],
+            "response": ["status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1",
+                         "headers": [["name": "Content-Type", "value": "application/json"],
+                                     ["name": "Set-Cookie", "value": "AWSALB=abc123; Expires=Wed, 01 Jan 2031 00:00:00 GMT; Path=/"]],
+                         "content": ["size": 13, "mimeType": "application/json", "text": #"{"items":[1]}"#]],
+            "timings": ["send": 0, "wait": 1, "receive": 1],
+        ]
+        try JSONSerialization.data(withJSONObject: ["log": ["version": "1.2", "creator": ["name": "test", "version": "1"], "entries": [entry]]])
+            .write(to: har)
+        var steps: [ScenarioStep] = [.launch]
+        for _ in 0..<4 { steps += [.input(kind: "refresh"), .wait(seconds: 0.4)] }
+        let scenario = Scenario(name: "cookies", summary: "test", steps: steps + [.terminate])
+        let runner = try ScenarioRunnerTests.runner { $0.server = ServerSettings(har: har.path) }
+        let record = try runner.run(RunPlan(target: try Self.fixture("cookie-feed"), scenario: scenario, repetition: 1).demanding(.light))
+        XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
+        XCTAssertEqual(Self.marks(record, named: "done").map(\.detail), Array(repeating: "13", count: 4))
+        // Foundation rewrote its cookie file for the responses: the platform's writes, seen.
+        let kernel = KernelFileActivity(try XCTUnwrap(record.fileChanges))
+        XCTAssertGreaterThanOrEqual(kernel.platformWrites.count, 2, "\(kernel.platformWrites.map(\.path))")
+        XCTAssertTrue(kernel.platformWrites.allSatisfy { $0.path.hasSuffix("/.cookies.shared") })
+        XCTAssertTrue(kernel.writes.isEmpty, "\(kernel.writes.map(\.path))")
+        let audit = try XCTUnwrap(ReportBuilder.runReport(record).audits["disk.avoid-frequent-writes"])
+        XCTAssertEqual(audit.scoreDisplayMode, .notApplicable, audit.displayValue)
+        XCTAssertTrue(audit.explanation?.contains("Foundation's cookie store") ?? false, audit.explanation ?? "")
+    }
+
     func testAModelThatObservesOnlyNotificationsSavesInTheBackgroundAndFreesItsCacheOnAWarning() throws {
         // The warning's 1.5 s: its footprint is sampled at the delivery and 1 s later. The save is
         // read from what the app held on entering the background (home ends with it suspended)

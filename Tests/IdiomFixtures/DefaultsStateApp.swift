@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import FrugalKit
 
 /// Keeps its small state where iOS apps keep it, in `UserDefaults.standard`, and never calls
@@ -47,4 +50,16 @@ final class DefaultsStateApp: AppDelegate, StatePreserving {
 /// A background task's identifier, set after `beginBackgroundTask` returns and read where it ends.
 final class TaskHolder: @unchecked Sendable {
     var id = BackgroundTaskIdentifier.invalid
+}
+
+/// Refreshes its feed with `URLSession.shared` on each input, as most apps do; its API answers
+/// with a load balancer's cookie, which Foundation's cookie store keeps. `done` is marked with
+/// the bytes of each response.
+final class CookieFeedApp: AppDelegate {
+    func handleInput(_ app: Application, kind: String) {
+        guard let proxy = ProcessInfo.processInfo.environment["FRUGAL_PROXY"], let url = URL(string: "http://\(proxy)/v1/feed") else { return }
+        URLSession.shared.dataTask(with: url) { data, _, error in
+            app.mark("done", detail: data.map { String($0.count) } ?? "\(error.map { "\($0)" } ?? "no data")")
+        }.resume()
+    }
 }

@@ -24,6 +24,7 @@ struct IdiomFixtures: FrugalApp {
         AppEntry("outbox.urlsession-gives-up") { URLSessionOutboxApp(retries: false) },
         AppEntry("defaults-state") { DefaultsStateApp() },
         AppEntry("bundle-reader") { BundleReaderApp() },
+        AppEntry("cookie-feed") { CookieFeedApp() },
     ]
 }
 
