@@ -93,6 +93,9 @@ network=(
     FrugalCLITests.CLIStreamTests
     FrugalHarnessTests.MachineGateTests
     FrugalCLITests.MachineGateCLITests
+    # What Foundation kept, read or wrote in three light runs (UserDefaults, Bundle.main, the
+    # cookie store), never a time.
+    FrugalHarnessTests.FoundationOnLinuxRunTests
 )
 beside=(
     FrugalCLITests.CICommandTests

@@ -4,7 +4,8 @@ import FoundationNetworking
 #endif
 import FrugalKit
 
-// The apps the idiom-matrix tests run (FrugalHarnessTests/MainThreadIdiomTests.swift): written
+// The apps the idiom-matrix tests run (FrugalHarnessTests/MainThreadIdiomTests.swift and
+// FoundationOnLinuxRunTests.swift, among others): written
 // the way iOS app code is, with `import FrugalKit` alone. A test-only executable rather than
 // built-in workloads: URLSession needs FoundationNetworking (libcurl), which the workload host
 // must not load into every built-in workload's footprint.
