@@ -1,6 +1,5 @@
 import Foundation
 import CFrugalMainLoop
-import FrugalProtocol
 
 /// `Bundle.main` as iOS has it: the app's bundle, holding its resources. On Linux,
 /// swift-corelibs-foundation makes it the directory of the executable (`/proc/self/exe`), which

@@ -55,8 +55,8 @@ public final class Application {
         do {
             let app = try Application(name: name, delegate: delegate, emitter: emitter, preferPAPI: preferPAPI)
             running.withLock { $0 = app }
-            // The harness asks for the main thread's stack with a signal when a handler hangs.
             if let mainBundleProblem { app.mark("bundle-main-elsewhere", detail: mainBundleProblem) }
+            // The harness asks for the main thread's stack with a signal when a handler hangs.
             if frugal_install_stack_dumper(pipes.events) != 0 {
                 app.mark("stack-dumper-unavailable", detail: String(cString: strerror(errno)))
             }
