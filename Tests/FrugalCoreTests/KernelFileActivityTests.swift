@@ -272,5 +272,9 @@ final class KernelFileActivityTests: XCTestCase {
         let both = try Self.audit(Self.record(downloads, files: mixed), "disk.backup-placement")
         XCTAssertEqual(both.numericValue, Double(3 * Self.mib))
         XCTAssertEqual(both.evidence.filter { $0.description.contains("not counted") }.count, 4, "\(both.evidence)")
+        // A program has no iOS API to exclude them with: its downloads in $XDG_DATA_HOME count.
+        var program = record
+        program.blackBox = true
+        XCTAssertEqual(try Self.audit(program, "disk.backup-placement").numericValue, Double(12 * Self.mib))
     }
 }

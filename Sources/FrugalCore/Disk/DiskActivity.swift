@@ -14,9 +14,13 @@ public struct DiskActivity: Sendable {
     /// The writes the kernel showed the harness (inotify on the sandbox), whoever made them; nil
     /// when the sandbox was not watched.
     public let kernel: KernelFileActivity?
+    /// A program run as a black box, not an app: it has no iOS API to exclude a file from backup
+    /// with, so its files' exclusion is never unseen (``recreatableFilesOfUnseenExclusion``).
+    public let blackBox: Bool
 
     public init(journal: [FileWrite], terminationStart: UInt64?, sandboxFiles: [SandboxFileRecord]?,
-                backgroundTransitions: [ClosedRange<UInt64>] = [], fileChanges: FileChangeLog? = nil) {
+                backgroundTransitions: [ClosedRange<UInt64>] = [], fileChanges: FileChangeLog? = nil, blackBox: Bool = false) {
+        self.blackBox = blackBox
         self.journal = journal.sorted { $0.start < $1.start }
         self.terminationStart = terminationStart
         self.sandboxFiles = sandboxFiles
@@ -33,7 +37,7 @@ public struct DiskActivity: Sendable {
         self.init(journal: journal, terminationStart: analysis.handlers.first(where: RunAnalysis.isTermination)?.start,
                   sandboxFiles: analysis.record.sandboxFiles,
                   backgroundTransitions: analysis.handlers.filter { $0.name == "didEnterBackground" }.map { $0.start...max($0.start, $0.end) },
-                  fileChanges: analysis.record.fileChanges)
+                  fileChanges: analysis.record.fileChanges, blackBox: analysis.record.blackBox)
     }
 
     /// Writes of content (replacements, in-place writes, appends).
@@ -160,7 +164,7 @@ public struct DiskActivity: Sendable {
     /// the app declared re-creatable to FrugalKit.
     /// Files whose exclusion cannot be seen (``recreatableFilesOfUnseenExclusion``) are left out.
     public var recreatableBackedUpFiles: [FileSummary] {
-        files.filter { $0.backedUp == true && $0.isRecreatable && ($0.bytesAtEnd ?? 0) > 0 && !Self.exclusionUnseen($0) }
+        files.filter { $0.backedUp == true && $0.isRecreatable && ($0.bytesAtEnd ?? 0) > 0 && !exclusionUnseen($0) }
     }
 
     /// Re-creatable files at the end that carry no exclusion Frugal can read, where the guide
@@ -171,13 +175,15 @@ public struct DiskActivity: Sendable {
     /// writes nothing for that key (no extended attribute, no error), so an app that followed the
     /// guide and one that did not leave the same file: whether backups copy it is not known.
     public var recreatableFilesOfUnseenExclusion: [FileSummary] {
-        files.filter { $0.backedUp == true && $0.isRecreatable && ($0.bytesAtEnd ?? 0) > 0 && Self.exclusionUnseen($0) }
+        files.filter { $0.backedUp == true && $0.isRecreatable && ($0.bytesAtEnd ?? 0) > 0 && exclusionUnseen($0) }
     }
 
-    /// In Application Support, not written through FrugalKit (which records whether it excluded
-    /// the file), and without the extended attribute or sidecar record Frugal reads.
-    static func exclusionUnseen(_ file: FileSummary) -> Bool {
-        file.location == .applicationSupport && file.dataClass == nil && file.exclusion == nil
+    /// An app's file in Application Support, not written through FrugalKit (which records
+    /// whether it excluded the file), and without the extended attribute or sidecar record Frugal
+    /// reads. A program's is judged as it is: `$XDG_DATA_HOME`, where the guide's advice for a
+    /// program puts no re-creatable data (`$XDG_CACHE_HOME` holds that).
+    func exclusionUnseen(_ file: FileSummary) -> Bool {
+        !blackBox && file.location == .applicationSupport && file.dataClass == nil && file.exclusion == nil
     }
 
     /// Why the re-creatable bytes backed up are not known when only files of unseen exclusion hold any.
