@@ -34,8 +34,8 @@ final class ReportOutputGoldenTests: XCTestCase {
     /// instead of always `perf::TASK-CLOCK` (23 bytes more per source, nothing else); and the
     /// report.json and report.html rows when both main-thread audits left out willTerminate (its
     /// source 18 bytes more in the JSON, the two rule texts 198 bytes more in the HTML); and the
-    /// report.html rows when backup-placement's rule text said an app's download in Application Support
-    /// of unseen exclusion is left out (231 bytes more, nothing else).
+    /// report.html rows when backup-placement's rule text said an app's download in Application
+    /// Support of unseen exclusion is left out (231 bytes more, nothing else).
     static let golden: [String: (bytes: Int, digest: UInt64)] = [
         "large.report.json": (3160039, 0x37c3607b6985fb6a),
         "large.report.html": (330790, 0x3058aa1f30a4cc39),
