@@ -12,9 +12,11 @@ final class FoundationOnLinuxRunTests: XCTestCase {
     func testStateKeptInUserDefaultsSurvivesAKillWhileSuspendedAndATerminate() throws {
         // swift-corelibs-foundation writes UserDefaults only in synchronize(), which iOS apps do
         // not call: FrugalKit writes it before the app may be suspended and as it terminates.
-        // Only what was restored and what the sandbox holds at the end are read: light.
+        // Only what was restored and what the sandbox holds at the end are read: light. The
+        // background task ends 0.1 s after didEnterBackground; the 1 s before the kill leaves a
+        // loaded machine ten times that.
         let scenario = Scenario(name: "defaults", summary: "test", steps: [
-            .launch, .input(kind: "edit"), .input(kind: "edit"), .home, .wait(seconds: 0.3), .kill, .relaunch, .terminate,
+            .launch, .input(kind: "edit"), .input(kind: "edit"), .home, .wait(seconds: 1), .kill, .relaunch, .terminate,
         ])
         let record = try ScenarioRunnerTests.runner().run(RunPlan(target: try MainThreadIdiomTests.fixture("defaults-state"), scenario: scenario).demanding(.light))
         XCTAssertEqual(record.outcome, .completed, record.outcomeDetail ?? "")
