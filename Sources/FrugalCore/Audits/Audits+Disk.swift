@@ -160,8 +160,15 @@ extension Audits {
 
     /// Not applicable: nothing of the app's written, and what the platform wrote said.
     static func nothingWritten(_ kernel: KernelFileActivity) -> String {
-        guard let first = kernel.platformWrites.first else { return nothingWritten }
-        return "the app wrote no file of its own; \(kernel.platformWrites.count) write\(kernel.platformWrites.count == 1 ? "" : "s") of \(first.path), Foundation's cookie store, are the platform's"
+        guard let platform = platformWrites(kernel) else { return nothingWritten }
+        return "the app wrote no file of its own; \(platform), are the platform's"
+    }
+
+    /// `3 writes of PATH, Foundation's cookie store`, or nil when the platform wrote nothing.
+    static func platformWrites(_ kernel: KernelFileActivity) -> String? {
+        guard let first = kernel.platformWrites.first else { return nil }
+        let count = kernel.platformWrites.count
+        return "\(count) write\(count == 1 ? "" : "s") of \(first.path), Foundation's cookie store"
     }
     /// Not applicable without the kernel's view (a record made before the harness watched the
     /// sandbox, or one where inotify failed): nothing in FrugalKit's journal either.
@@ -175,9 +182,8 @@ extension Audits {
 
     /// The platform's own files written in the run (``KernelFileActivity/isPlatformStore(_:)``), not counted.
     static func platformDetail(_ kernel: KernelFileActivity) -> [Evidence] {
-        guard let first = kernel.platformWrites.first else { return [] }
-        let count = kernel.platformWrites.count
-        return [Evidence(description: "\(count) write\(count == 1 ? "" : "s") of \(first.path), Foundation's cookie store, rewritten whenever a response sets a lasting cookie: the platform's, not counted")]
+        guard let platform = platformWrites(kernel) else { return [] }
+        return [Evidence(description: "\(platform), rewritten whenever a response sets a lasting cookie: the platform's, not counted")]
     }
 
     /// FrugalKit's journal as detail beside the kernel's view: where in the app's source the writes were made.

@@ -163,8 +163,11 @@ public struct DiskActivity: Sendable {
     /// response the run served (downloaded verbatim: the app can download them again), or data
     /// the app declared re-creatable to FrugalKit.
     /// Files whose exclusion cannot be seen (``recreatableFilesOfUnseenExclusion``) are left out.
-    public var recreatableBackedUpFiles: [FileSummary] {
-        files.filter { $0.backedUp == true && $0.isRecreatable && ($0.bytesAtEnd ?? 0) > 0 && !exclusionUnseen($0) }
+    public var recreatableBackedUpFiles: [FileSummary] { recreatableBackedUpAsSeen.filter { !exclusionUnseen($0) } }
+
+    /// Files at the end with re-creatable bytes and no exclusion Frugal can read.
+    private var recreatableBackedUpAsSeen: [FileSummary] {
+        files.filter { $0.backedUp == true && $0.isRecreatable && ($0.bytesAtEnd ?? 0) > 0 }
     }
 
     /// Re-creatable files at the end that carry no exclusion Frugal can read, where the guide
@@ -174,9 +177,7 @@ public struct DiskActivity: Sendable {
     /// NSURLIsExcludedFromBackupKey attribute". swift-corelibs-foundation's `setResourceValues`
     /// writes nothing for that key (no extended attribute, no error), so an app that followed the
     /// guide and one that did not leave the same file: whether backups copy it is not known.
-    public var recreatableFilesOfUnseenExclusion: [FileSummary] {
-        files.filter { $0.backedUp == true && $0.isRecreatable && ($0.bytesAtEnd ?? 0) > 0 && exclusionUnseen($0) }
-    }
+    public var recreatableFilesOfUnseenExclusion: [FileSummary] { recreatableBackedUpAsSeen.filter(exclusionUnseen) }
 
     /// An app's file in Application Support, not written through FrugalKit (which records
     /// whether it excluded the file), and without the extended attribute or sidecar record Frugal
