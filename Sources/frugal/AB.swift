@@ -131,16 +131,17 @@ struct AB: ParsableCommand {
         commandName: "ab",
         abstract: "Run two builds of an app interleaved on this host (ABBA) and compare them: regressed, unchanged or inconclusive.",
         discussion: """
-        Both sides run the same workloads and scenarios, one run at a time, in ABBA order, so a
-        drift of the machine falls on both alike; a stored baseline from another day or host is not
-        needed. The sides differ by --base-/--head-products-dir, -executable, -env or -rev (a git
-        revision checked out in a worktree and built). Each value gets the comparison of frugal
-        compare with the Hodges–Lehmann shift and its 95 % interval; values still inconclusive get
-        4 more runs a side, up to --max-repeat. Exit 0 unchanged, 2 regressed, 4 inconclusive
+        Both sides run the same workloads and scenarios, one run at a time, in ABBA order, so a \
+        drift of the machine falls on both alike; a stored baseline from another day or host is not \
+        needed. The sides differ by --base-/--head-products-dir, -executable, -env or -rev (a git \
+        revision checked out in a worktree and built). Each value gets the comparison of frugal \
+        compare with the Hodges–Lehmann shift and its 95 % interval; values still inconclusive get \
+        4 more runs a side, up to --max-repeat. Exit 0 unchanged, 2 regressed, 4 inconclusive \
         (docs/COMPARISON.md).
           frugal ab --workload notes --scenario day --head-env NOTES_REGRESSION=poll
           frugal ab --base-rev origin/main --head-rev HEAD --workload notes
-          frugal ab --base-executable ./old --head-executable ./new -- ./old --input data
+          frugal ab --base-executable ./old --head-executable ./new \\
+            -- ./old --input data
         """)
 
     @OptionGroup var ab: ABOptions

@@ -12,11 +12,11 @@ struct Bisect: ParsableCommand {
         commandName: "bisect",
         abstract: "Find the first commit between GOOD and BAD at which an audit or metric regresses, by A/B runs against GOOD.",
         discussion: """
-        Walks the first-parent history GOOD..BAD. Each candidate is checked out in a worktree of its
-        own and built (--build-command, default swift build -c release), then run against GOOD with
-        frugal ab, only the workload and scenario named (--workload, --scenario, or a command after
-        --). BAD is checked first; then a binary search, at most ⌈log₂ n⌉ more builds. A step whose
-        value is inconclusive stops the search and says so (exit 4). Every step is kept in the
+        Walks the first-parent history GOOD..BAD. Each candidate is checked out in a worktree of its \
+        own and built (--build-command, default swift build -c release), then run against GOOD with \
+        frugal ab, only the workload and scenario named (--workload, --scenario, or a command after \
+        --). BAD is checked first; then a binary search, at most ⌈log₂ n⌉ more builds. A step whose \
+        value is inconclusive stops the search and says so (exit 4). Every step is kept in the \
         state file: run the same command again after an interrupt and it goes on where it stopped.
           frugal bisect v1.2 HEAD --metric cpu.wakeups --workload notes --scenario day
         """)

@@ -12,10 +12,10 @@ struct Calibrate: ParsableCommand {
         commandName: "calibrate",
         abstract: "Measure each value's noise on this host (A/A runs of one build) and store it with the host's fingerprint.",
         discussion: """
-        Runs the same build twice over, interleaved ABBA as frugal ab does, and stores each metric's and
-        audit value's noise (1.4826 × MAD, and its ratio to the median) with this host's fingerprint:
-        CPU model, cores, kernel, toolchain, cgroup version, steal time. A comparison given the
-        file widens every threshold to at least 3 × the noise and says so; a calibration from
+        Runs the same build twice over, interleaved ABBA as frugal ab does, and stores each metric's and \
+        audit value's noise (1.4826 × MAD, and its ratio to the median) with this host's fingerprint: \
+        CPU model, cores, kernel, toolchain, cgroup version, steal time. A comparison given the \
+        file widens every threshold to at least 3 × the noise and says so; a calibration from \
         another fingerprint is refused with one line (exit 1).
         """)
 

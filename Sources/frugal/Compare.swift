@@ -9,14 +9,14 @@ struct Compare: ParsableCommand {
         commandName: "compare",
         abstract: "Compare a report against a baseline: exit 2 regressed, 4 inconclusive, 0 unchanged.",
         discussion: """
-        For each workload and scenario in both reports, every audit's value and every metric is
-        compared over the repetitions: Mann–Whitney U (α = 0.05), a bootstrap interval of the
-        median change, the Hodges–Lehmann shift with its 95 % interval, and a minimum effect per
-        value (docs/COMPARISON.md). A gating value whose interval contains its threshold is
-        inconclusive (exit 4 when nothing regressed): never a failure, never "unchanged".
-        Each side needs at least 5 repetitions; with fewer, values are reported as
-        "insufficient repetitions", never as unchanged. Regressions are listed worst first.
-        Reports that share no workload · scenario, or in which no value has enough repetitions
+        For each workload and scenario in both reports, every audit's value and every metric is \
+        compared over the repetitions: Mann–Whitney U (α = 0.05), a bootstrap interval of the \
+        median change, the Hodges–Lehmann shift with its 95 % interval, and a minimum effect per \
+        value (docs/COMPARISON.md). A gating value whose interval contains its threshold is \
+        inconclusive (exit 4 when nothing regressed): never a failure, never "unchanged". \
+        Each side needs at least 5 repetitions; with fewer, values are reported as \
+        "insufficient repetitions", never as unchanged. Regressions are listed worst first. \
+        Reports that share no workload · scenario, or in which no value has enough repetitions \
         on both sides, compare nothing: one line on standard error and exit 1.
         """)
 

@@ -9,13 +9,13 @@ struct Frugal: ParsableCommand {
         commandName: "frugal",
         abstract: "Profile app workloads for power, disk, memory, network and responsiveness, and score them against Apple's App Programming Guide for iOS.",
         discussion: """
-        Frugal runs each workload as a real process through a scenario (launch, input, idle, terminate),
-        counts what it costs through PAPI and /proc without waking it, and writes a scored report.
+        Frugal runs each workload as a real process through a scenario (launch, input, idle, terminate), \
+        counts what it costs through PAPI and /proc without waking it, and writes a scored report. \
         Every number names its source; a counter that cannot be read here is reported as unavailable.
 
-        Exit codes: 0 success; 1 bad input; 2 an error-level assertion failed or a significant
-        regression was found; 3 the harness itself failed; 4 a comparison (compare, ab, bisect) was
-        inconclusive: a gating value too noisy to tell at its threshold; 130/143 interrupted by SIGINT/SIGTERM
+        Exit codes: 0 success; 1 bad input; 2 an error-level assertion failed or a significant \
+        regression was found; 3 the harness itself failed; 4 a comparison (compare, ab, bisect) was \
+        inconclusive: a gating value too noisy to tell at its threshold; 130/143 interrupted by SIGINT/SIGTERM \
         (the report holds the runs that finished; docs/robustness.md).
         """,
         version: version,

@@ -10,19 +10,20 @@ struct Merge: ParsableCommand {
         commandName: "merge",
         abstract: "Join the reports of a suite's shards (run --shard I/N) into one report set.",
         discussion: """
-        Writes report.json, report.html, summary.md and junit.xml into --out, aggregated over
-        all the shards' runs as if the suite had been run at once. Shards run on different
-        machines keep each machine's environment, and each run names the machine it ran on;
-        comparing such a report with a baseline warns. A missing shard is a warning; the same
-        shard twice, or shards of different splits, is bad input (exit 1). Reports that are no
-        shards pool their runs when they ran the same workloads and scenarios; reports of
+        Writes report.json, report.html, summary.md and junit.xml into --out, aggregated over \
+        all the shards' runs as if the suite had been run at once. Shards run on different \
+        machines keep each machine's environment, and each run names the machine it ran on; \
+        comparing such a report with a baseline warns. A missing shard is a warning; the same \
+        shard twice, or shards of different splits, is bad input (exit 1). Reports that are no \
+        shards pool their runs when they ran the same workloads and scenarios; reports of \
         different suites are bad input unless --allow-different-suites (then a warning).
 
-        --config (default: ./frugal.yml if present) judges the joined results by the project's
-        assertions, as frugal run does (exit 2 when an error-level one fails): an assertion on a
+        --config (default: ./frugal.yml if present) judges the joined results by the project's \
+        assertions, as frugal run does (exit 2 when an error-level one fails): an assertion on a \
         median must see every shard's runs, so the shards' own verdicts are not carried over.
 
-          frugal merge shard-*/report.json --out Reports/merged --baseline Reports/baseline.json
+          frugal merge shard-*/report.json --out Reports/merged \\
+            --baseline Reports/baseline.json
         """)
 
     @Argument(help: ArgumentHelp("The shards' report.json files.", valueName: "report.json"))

@@ -11,13 +11,13 @@ struct Reaudit: ParsableCommand {
         commandName: "reaudit",
         abstract: "Make a report set again from a suite's evidence.json by this Frugal's rules, without running anything.",
         discussion: """
-        frugal run keeps the raw evidence of every run (event streams, /proc samples, the proxy's
-        requests, exit records, wakeup traces) in evidence.json beside report.json. reaudit
-        recomputes metrics, audits, scores, assertions and rule packs from it with the rules of
-        the Frugal you run it with: re-score old runs after an upgrade, or check a rule change
-        against a library of recorded runs in seconds. It prints each score that moved against
-        the report.json beside the evidence (or --against), then writes the new set (report.json,
-        report.html, summary.md, traces and the evidence) into --out (default: the evidence's
+        frugal run keeps the raw evidence of every run (event streams, /proc samples, the proxy's \
+        requests, exit records, wakeup traces) in evidence.json beside report.json. reaudit \
+        recomputes metrics, audits, scores, assertions and rule packs from it with the rules of \
+        the Frugal you run it with: re-score old runs after an upgrade, or check a rule change \
+        against a library of recorded runs in seconds. It prints each score that moved against \
+        the report.json beside the evidence (or --against), then writes the new set (report.json, \
+        report.html, summary.md, traces and the evidence) into --out (default: the evidence's \
         own directory). A comparison with a baseline is not evidence: give --baseline again.
 
           frugal reaudit Reports/latest/evidence.json --out /tmp/rescored

@@ -11,12 +11,13 @@ struct Record: ParsableCommand {
         commandName: "record",
         abstract: "Run a scenario against a real server through the proxy and write what it answered as a HAR file.",
         discussion: """
-        Every request the app makes through the run's proxy is forwarded to --upstream (an
-        http:// URL; its path, if any, is put before each request's path) and answered with what
+        Every request the app makes through the run's proxy is forwarded to --upstream (an \
+        http:// URL; its path, if any, is put before each request's path) and answered with what \
         it returns; the exchanges are written to --to as HAR 1.2, bodies decoded. Replay them with
           frugal run --har FILE ...        or frugal.yml's  server: {har: FILE}
         Every other option is frugal run's, e.g.:
-          frugal record --upstream http://127.0.0.1:8080 --to api.har -- curl -s http://api.example.test/v1/items
+          frugal record --upstream http://127.0.0.1:8080 --to api.har \\
+            -- curl -s http://api.example.test/v1/items
         """)
 
     @Option(help: ArgumentHelp("The server to record from: http://host[:port][/prefix].", valueName: "url"))

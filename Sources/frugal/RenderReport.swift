@@ -10,12 +10,12 @@ struct RenderReport: ParsableCommand {
         commandName: "report",
         abstract: "Render a report.json again as HTML, Markdown or JUnit XML, or as a compact baseline.",
         discussion: """
-        --baseline-out writes the compact baseline: each workload's per-repetition values of every
-        audit and metric, without timelines or evidence (a tenth of a megabyte where the full
+        --baseline-out writes the compact baseline: each workload's per-repetition values of every \
+        audit and metric, without timelines or evidence (a tenth of a megabyte where the full \
         report is several). 'frugal compare' and 'frugal run --baseline' read it as a report.
 
-        JUnit: one test case per audit. With assertions in the report (run with --config), a test
-        case fails when an error-level assertion on it fails; without, when its median score is
+        JUnit: one test case per audit. With assertions in the report (run with --config), a test \
+        case fails when an error-level assertion on it fails; without, when its median score is \
         below 0.5. A regression against the baseline also fails it.
         """)
 

@@ -14,13 +14,13 @@ struct Run: ParsableCommand {
         commandName: "run",
         abstract: "Run workloads under scenarios and write a scored report.",
         discussion: """
-        With no arguments, runs every built-in workload under its default scenarios and writes
+        With no arguments, runs every built-in workload under its default scenarios and writes \
         Reports/latest/report.json, report.html and summary.md. Progress goes to standard error.
 
         After --, runs any program as a black box (process-level metrics only):
           frugal run -- sleep 2
 
-        With a frugal.yml in the current directory (or --config FILE), runs the apps it lists under
+        With a frugal.yml in the current directory (or --config FILE), runs the apps it lists under \
         their scenarios; --workload and --scenario also take its names. See docs/YOUR-APP.md.
         """)
 

@@ -10,16 +10,16 @@ struct Verdicts: ParsableCommand {
         commandName: "verdicts",
         abstract: "Check a report of the built-in suite, or of a frugal.yml's apps: false alarms on good workloads, misses on bad ones, pairs not separated.",
         discussion: """
-        Reads a report of the built-in workloads (`frugal run`'s report.json, or `-` for standard
-        input, e.g. `frugal run --repeat 5 --json-stdout | frugal verdicts -`) and prints every
+        Reads a report of the built-in workloads (`frugal run`'s report.json, or `-` for standard \
+        input, e.g. `frugal run --repeat 5 --json-stdout | frugal verdicts -`) and prints every \
         good and bad workload's scored audits (medians over the repetitions), then three counts:
           false alarms   a good workload below 0.9 on any audit that applies to it;
-          misses         a bad workload not below 0.5 on the audit it is built to fail;
-          not separated  a pair whose good twin is below 0.9 overall, or whose bad one is not
-                         at least 0.1 below it overall.
-        Exits 0 when all three are 0 and every paired workload is in the report, 2 otherwise.
-        The pairs are listed by `frugal list`; docs/SCORING.md explains the overall score.
-        With --config, the pairs are the file's instead: each app's `verdict:` (good, or
+          misses         a bad workload not below 0.5 on the audit it should fail;
+          not separated  a pair whose good twin is below 0.9 overall, or whose bad
+                         one is not at least 0.1 below it overall.
+        Exits 0 when all three are 0 and every paired workload is in the report, 2 otherwise. \
+        The pairs are listed by `frugal list`; docs/SCORING.md explains the overall score. \
+        With --config, the pairs are the file's instead: each app's `verdict:` (good, or \
         {fails: AUDIT, twin: GOOD-APP}) says what it is expected to do (docs/YOUR-APP.md).
         """)
 
