@@ -98,7 +98,13 @@ extension RunSession {
         record.memory = memoryFacts
         record.threadEvidence = processes.flatMap(\.threads)
         // A black box's main thread, watched from outside.
-        if isBlackBox { record.outsideWatch = outsideWatch.facts() }
+        if isBlackBox {
+            record.outsideWatch = outsideWatch.facts()
+            // What it could draw on: the harness's environment with the run's on top, as the
+            // launcher gives it (`ChildProcess+Linux`).
+            record.displayServer = RunSpawn.displayServer(in: ProcessInfo.processInfo.environment
+                .merging(options.environment) { $1 }.merging(launchEnvironment) { $1 })
+        }
         record.hardwareCounters = counters.hardwareTotal
         record.syncCalls = counters.syncTotal
         record.wakeups = watches.finishWakeups()

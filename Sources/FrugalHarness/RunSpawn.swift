@@ -74,6 +74,16 @@ enum RunSpawn {
         return (process, reader, sampler, HangWatcher(reader: reader, process: process), hardware, syncs)
     }
 
+    /// The display server `environment` names for an X11 or Wayland client (`WAYLAND_DISPLAY`
+    /// first, as toolkits try it first), as `NAME=value`; nil when it names none. Neither the
+    /// sandbox nor the proxy sets these, so the harness's own environment and the run's decide.
+    static func displayServer(in environment: [String: String]) -> String? {
+        for name in ["WAYLAND_DISPLAY", "DISPLAY"] {
+            if let value = environment[name], !value.isEmpty { return "\(name)=\(value)" }
+        }
+        return nil
+    }
+
     /// HOME, TMPDIR and the XDG base directories, inside the sandbox at `root`.
     static func sandboxDirectories(_ root: URL) -> [String: String] {
         // CFFIXED_USER_HOME: CoreFoundation's home directory (NSHomeDirectory(), and the

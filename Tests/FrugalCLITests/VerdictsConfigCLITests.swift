@@ -5,6 +5,10 @@ import XCTest
 /// run as black boxes: a quiet one (good) and a shell loop waking 20 times a second (bad on
 /// `power.avoid-polling`); the matrix is clean, and the same report judged against a file that
 /// calls the poller good has a false alarm (exit 2).
+/// The poller has no display (`DISPLAY` and `WAYLAND_DISPLAY` set empty, whatever the session
+/// running the test has), so its main thread at a frame rate is charged as polling, not read as
+/// drawing: read as drawing, only its stray wakeups were charged, and on a loaded CI machine they
+/// were too few to state a rate once (the audit not applicable, the pair not separated).
 final class VerdictsConfigCLITests: XCTestCase {
     func testVerdictsJudgeTheFilesOwnPairs() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frugal-verdicts-config-\(getpid())")
@@ -13,7 +17,7 @@ final class VerdictsConfigCLITests: XCTestCase {
         let apps = """
         apps:
           - {name: quiet, kind: program, executable: /bin/sh, arguments: [-c, 'exec sleep 30'], scenarios: [short], VERDICT_QUIET}
-          - {name: poller, kind: program, executable: /bin/sh, arguments: [-c, 'while :; do sleep 0.05; done'], scenarios: [short], VERDICT_POLLER}
+          - {name: poller, kind: program, executable: /bin/sh, arguments: [-c, 'while :; do sleep 0.05; done'], scenarios: [short], environment: {DISPLAY: '', WAYLAND_DISPLAY: ''}, VERDICT_POLLER}
         scenarios:
           short: {steps: [launch, {wait: 3}, terminate]}
         """
@@ -29,6 +33,8 @@ final class VerdictsConfigCLITests: XCTestCase {
         XCTAssertEqual(verdicts.status, 0, verdicts.stdout + verdicts.stderr)
         XCTAssertTrue(verdicts.stdout.contains("bad  poller"), verdicts.stdout)
         XCTAssertTrue(verdicts.stdout.contains("good quiet"), verdicts.stdout)
+        let reportText = try String(contentsOfFile: report, encoding: .utf8)
+        XCTAssertTrue(reportText.contains("named no display server"), "the poller's frame-rate wakeups are charged, and the evidence says why")
         XCTAssertFalse(verdicts.stdout.contains("news.coalesced"), "the built-in pairs are not asked for: \(verdicts.stdout)")
 
         // The same report, with the poller called good: a false alarm.

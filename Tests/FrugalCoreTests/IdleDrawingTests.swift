@@ -61,6 +61,28 @@ final class IdleDrawingTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(RunAnalysis(fiveHertz).idleAccounts.first).idleWakeups, 20)
     }
 
+    /// A black-box program has something to draw on only through a display server its
+    /// environment names: without one, its main thread at 25 wakeups a second while active is a
+    /// loop sleeping between checks, charged in full and said so; with `DISPLAY`, drawing.
+    func testAProgramWithNoDisplayIsNotDrawing() throws {
+        var record = Self.record(main: Array(repeating: 5, count: 20), other: Array(repeating: 0, count: 20), state: .active)
+        record.blackBox = true
+        let headless = RunAnalysis(record)
+        XCTAssertFalse(headless.canDraw)
+        XCTAssertEqual(headless.frameRateSpans.count, 1)
+        XCTAssertTrue(headless.drawingSpans.isEmpty)
+        XCTAssertEqual(try XCTUnwrap(headless.idleAccounts.first).idleWakeups, 100)
+        let audit = try XCTUnwrap(Audits.evaluate(headless, metrics: MetricExtraction.metrics(of: headless))["power.avoid-polling"])
+        XCTAssertLessThan(try XCTUnwrap(audit.score), 0.1)
+        XCTAssertTrue(audit.evidence.contains { $0.description.contains("named no display server") }, "\(audit.evidence)")
+
+        record.displayServer = "DISPLAY=:0"
+        let windowed = RunAnalysis(record)
+        XCTAssertTrue(windowed.canDraw)
+        XCTAssertEqual(windowed.drawingSpans.count, 1)
+        XCTAssertEqual(try XCTUnwrap(windowed.idleAccounts.first).idleWakeups, 0)
+    }
+
     /// Two slices at a frame rate (0.4 s) are under the half second needed; three (0.6 s) are not.
     func testAStretchMustLastHalfASecond() {
         let short = Self.record(main: [0, 5, 5, 0, 0, 0, 0, 0, 0, 0], other: Array(repeating: 0, count: 10), state: .active)

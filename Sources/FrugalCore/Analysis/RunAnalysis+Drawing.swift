@@ -14,6 +14,13 @@
 /// thread that wakes slower than a frame rate (a 1 s "check for news" timer) or only while the
 /// app is inactive or in the background (judged by `lifecycle.quiesce-when-inactive` and
 /// `lifecycle.minimal-background-work`).
+///
+/// Only an app that can draw is drawing. A FrugalKit app draws in the app model (its frames and
+/// timers update what it shows). A black-box program on Linux draws through a display server,
+/// which its environment names (`RunRecord.displayServer`); with none, its main thread waking
+/// at a frame rate is a loop sleeping between checks (`while true; do sleep 0.05; done`, a Python
+/// `time.sleep(0.05)` loop), and is charged: left out, a 20 Hz poller scored 1.0 where a 1 Hz one
+/// scored 0.30.
 extension RunAnalysis {
     /// The lowest rate at which the platform's displays animate: "ProMotion displays are capable
     /// of dynamically switching between frame rates ranging from 24Hz to 120Hz on iPad Pro, and
@@ -28,9 +35,17 @@ extension RunAnalysis {
     /// rate is five, which no timer slower than a frame rate makes.
     public static let minimumDrawingSeconds = 0.5
 
+    /// Whether the app had something to draw on: a FrugalKit app, or a program whose environment
+    /// named a display server.
+    public var canDraw: Bool { !record.blackBox || record.displayServer != nil }
+
+    /// The spans in which the app was drawing (``frameRateSpans``), none when it could not draw
+    /// (``canDraw``).
+    public var drawingSpans: [(start: UInt64, end: UInt64)] { canDraw ? frameRateSpans : [] }
+
     /// The spans (monotonic ns) in which the app was active and its main thread woke at a frame
     /// rate in every sample slice, each at least ``minimumDrawingSeconds`` long.
-    public var drawingSpans: [(start: UInt64, end: UInt64)] {
+    public var frameRateSpans: [(start: UInt64, end: UInt64)] {
         let active = stateSpans.filter { $0.state == .active }
         guard !active.isEmpty else { return [] }
         let mainThreads = mainThreadIDs

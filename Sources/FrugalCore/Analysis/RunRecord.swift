@@ -23,6 +23,11 @@ public struct RunRecord: Codable, Sendable {
     public var resourceUsage: ResourceUsage?
     /// Whether the workload is a FrugalKit app (events) or a black-box command (process only).
     public var blackBox: Bool
+    /// The display server a black-box program's environment named (`DISPLAY=:0`,
+    /// `WAYLAND_DISPLAY=wayland-0`): what an X11 or Wayland client connects to. Nil when it named
+    /// none, so the program had nothing to draw on, and for a FrugalKit app, which draws in the
+    /// app model (`RunAnalysis+Drawing`).
+    public var displayServer: String?
     /// Where the run's app sandbox was (deleted after the run unless kept).
     public var sandboxPath: String?
     /// `/proc/<pid>/io` read once the process had exited and before it was reaped: the final

@@ -55,6 +55,13 @@ extension Audits {
                 // Where the program's start-up was judged to end, and why: idle time starts after it.
                 evidence.append(Evidence(time: startup.end.map(analysis.runTime), description: "start-up (not idle): " + startup.reason))
             }
+            if !analysis.canDraw {
+                // A program waking at a frame rate with no display: say why it is charged.
+                let seconds = analysis.frameRateSpans.reduce(0.0) { $0 + Double($1.end - $1.start) / 1e9 }
+                if seconds > 0 {
+                    evidence.append(Evidence(description: "charged: its main thread woke at a frame rate (\(DisplayFormat.number(RunAnalysis.lowestFrameRate))/s or more) for \(DisplayFormat.number(seconds)) s while active, but its environment named no display server (neither DISPLAY nor WAYLAND_DISPLAY), so it drew nothing: a loop sleeping between checks"))
+                }
+            }
             if accounts.contains(where: { $0.platformWakeups > 0 }) {
                 evidence.append(Evidence(description: "not charged (platform): " + RunAnalysis.platformReason))
             }
@@ -74,7 +81,7 @@ extension Audits {
             switch Audit.require(metrics, MetricName.cpuIdleWakeupsPerSecond) {
             case .failure(let failure): return .unavailable(failure.reason)
             case .success(let rate):
-                evidence.append(Evidence(description: "idle: a wait's slices between /proc samples with no request in flight, no file being written and no frame drawn; an active app's main thread waking at a frame rate there is drawing, not charged"))
+                evidence.append(Evidence(description: "idle: a wait's slices between /proc samples with no request in flight, no file being written and no frame drawn; an active app's main thread waking at a frame rate there is drawing, not charged, when it has a display to draw on"))
                 if let causes = analysis.wakeupCauses, causes.unavailable == nil, let top = causes.topCauseText {
                     evidence.append(Evidence(description: "top idle-wakeup cause (kernel scheduler trace): \(top)"))
                 }
