@@ -66,6 +66,8 @@ final class ScenarioRunnerTests: XCTestCase {
         let hanging = try Self.runner { $0.commandTimeout = 0.5 }.run(RunPlan(target: .command(["sleep", "30"]), scenario: toItsEnd, repetition: 1).demanding(.light))
         XCTAssertEqual(hanging.outcome, .timedOut)
         XCTAssertEqual(hanging.exitStatus?.signal, SIGKILL)
+        XCTAssertTrue(hanging.outcomeDetail?.contains("--scenario program-lifecycle") == true,
+                      "a program that runs until stopped is told which scenario judges it: \(hanging.outcomeDetail ?? "no detail")")
     }
 
     func testUnknownCommandIsAHarnessError() {

@@ -105,7 +105,9 @@ enum ProgramSteps {
     static func endAtScenarioEnd(_ session: RunSession) {
         if session.plan.scenario.steps == [.launch] {
             if session.process.waitForExit(until: session.process.spawnTime + RunSession.nanoseconds(session.options.commandTimeout)) == nil {
-                session.kill(outcome: .timedOut, detail: "still running after \(DisplayFormat.number(session.options.commandTimeout)) s")
+                // A program that runs until it is stopped (a server, a watcher) has no idle time in
+                // this scenario, so its polling and listeners went unjudged: say which scenario does.
+                session.kill(outcome: .timedOut, detail: "still running after \(DisplayFormat.number(session.options.commandTimeout)) s, the command timeout; a program that runs until it is stopped is judged under a scenario with idle time: --scenario program-lifecycle")
             }
             return
         }
