@@ -56,4 +56,34 @@ final class StartupJudgeTests: XCTestCase {
         record.blackBox = false
         XCTAssertTrue(RunAnalysis(record).startupIntervals.isEmpty)
     }
+
+    /// A hang inside a start-up that ended within the guide's 5 s is the program loading: shown in
+    /// `main.no-long-blocks`' evidence, not counted. One after the start-up counts, and so does one
+    /// inside a start-up that ran past the limit.
+    func testHangsWhileStartingUpAreLaunchNotHangs() throws {
+        let ms: UInt64 = 1_000_000
+        func record(startupEnd: UInt64) -> RunRecord {
+            var record = RunRecord(workload: "w", scenario: "s", repetition: 1, startTime: 1_000, endTime: 1_000 + 9_000 * ms, pid: 1,
+                                   steps: [], events: [], samples: [], outcome: .completed, outcomeDetail: nil, exitStatus: nil,
+                                   resourceUsage: nil, blackBox: true)
+            let loading = OutsideHang(start: 1_000 + 200 * ms, end: 1_000 + 992 * ms, kind: "uninterruptible",
+                                      wchan: "folio_wait_bit_common", syscall: "-1")
+            let later = OutsideHang(start: 1_000 + 7_000 * ms, end: 1_000 + 7_400 * ms, kind: "busy", wchan: nil, syscall: nil)
+            record.outsideWatch = OutsideWatchFacts(hangs: [loading, later], longestBusyMs: 400, samples: 300, unreadable: [], intervalSeconds: 0.025,
+                                                    startups: [ProgramStartup(start: 1_000, end: 1_000 + startupEnd,
+                                                                              wchan: "do_epoll_wait", syscall: "232", reason: "test")])
+            return record
+        }
+        let quick = RunAnalysis(record(startupEnd: 1_340 * ms))
+        XCTAssertEqual(quick.programHangs.judged.map(\.kind), ["busy"])
+        XCTAssertEqual(quick.programHangs.startingUp.map(\.kind), ["uninterruptible"])
+        let metrics = MetricExtraction.metrics(of: quick)
+        XCTAssertEqual(metrics[MetricName.mainThreadHangs]?.value, 1)
+        let audit = try XCTUnwrap(ReportBuilder.blackBoxAudits(quick, metrics: metrics)["main.no-long-blocks"])
+        XCTAssertTrue(audit.evidence.contains { $0.description.hasPrefix("start-up, not a hang: uninterruptible: 792 ms") }, "\(audit.evidence)")
+
+        let slow = RunAnalysis(record(startupEnd: 6_000 * ms))
+        XCTAssertEqual(slow.programHangs.judged.count, 2, "a start-up past the guide's 5 s keeps its hangs")
+        XCTAssertEqual(MetricExtraction.metrics(of: slow)[MetricName.mainThreadHangs]?.value, 2)
+    }
 }

@@ -61,6 +61,15 @@ final class ScenarioRunnerTests: XCTestCase {
         XCTAssertTrue(failing.blackBox)
         let ok = try Self.runner().run(RunPlan(target: .command(["true"]), scenario: Self.short, repetition: 1).demanding(.light))
         XCTAssertEqual(ok.outcome, .completed)
+        // A program that catches the scenario's SIGTERM and says so with 128 + 15 (the JVM, a
+        // shell's trap) ended as asked; the same status unasked is a crash.
+        let quick = Scenario(name: "quick", summary: "test", steps: [.launch, .wait(seconds: 0.3), .terminate])
+        let trapping = try Self.runner().run(RunPlan(target: .command(["sh", "-c", "trap 'exit 143' TERM; while :; do sleep 0.05; done"]),
+                                                     scenario: quick, repetition: 1).demanding(.light))
+        XCTAssertEqual(trapping.exitStatus?.code, 143)
+        XCTAssertEqual(trapping.outcome, .completed, trapping.outcomeDetail ?? "")
+        let unasked = try Self.runner().run(RunPlan(target: .command(["sh", "-c", "exit 143"]), scenario: Self.short, repetition: 1).demanding(.light))
+        XCTAssertEqual(unasked.outcome, .crashed)
         // The default black-box scenario (launch alone) lets the program run to its end, within the timeout.
         let toItsEnd = Scenario(name: "command", summary: "run the command to its end", steps: [.launch])
         let hanging = try Self.runner { $0.commandTimeout = 0.5 }.run(RunPlan(target: .command(["sleep", "30"]), scenario: toItsEnd, repetition: 1).demanding(.light))

@@ -21,4 +21,29 @@ extension RunAnalysis {
         guard record.blackBox else { return [] }
         return record.outsideWatch?.startups ?? []
     }
+
+    /// A black-box program's main-thread hangs seen from outside, split at its start-up: a stretch
+    /// inside a start-up that ended within the guide's launch limit ("Apps are expected to launch
+    /// and initialize themselves and start handling events in less than 5 seconds") was the
+    /// program loading, before it handled any event: its binary and libraries paged in from disk,
+    /// its configuration read. The watch already counts a busy stretch before the main thread's
+    /// first sleep as launch; a wait on the disk there is launch too. Counted as a hang, it made
+    /// the verdict the page cache's: an idle Node.js server failed `main.no-long-blocks` on its
+    /// first run (792 ms in `folio_wait_bit_common`, paging in its 100 MB binary) and passed on
+    /// the next. A start-up longer than the limit keeps its hangs: the program was unresponsive
+    /// past the launch the guide allows.
+    public var programHangs: (judged: [OutsideHang], startingUp: [OutsideHang]) {
+        let hangs = record.outsideWatch?.hangs ?? []
+        let limit = UInt64(Thresholds.launchWatchdogSeconds * 1e9)
+        let startups = startupIntervals.filter { $0.end - $0.start <= limit }
+        var judged: [OutsideHang] = [], startingUp: [OutsideHang] = []
+        for hang in hangs {
+            if startups.contains(where: { $0.start <= hang.start && hang.end <= $0.end }) {
+                startingUp.append(hang)
+            } else {
+                judged.append(hang)
+            }
+        }
+        return (judged, startingUp)
+    }
 }

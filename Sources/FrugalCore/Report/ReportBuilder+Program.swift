@@ -59,11 +59,18 @@ extension ReportBuilder {
         result.numericValue = hangs
         result.numericUnit = "count"
         result.displayValue = "\(Int(hangs)) hang\(hangs == 1 ? "" : "s") of the main thread seen from outside (≥ \(DisplayFormat.number(Thresholds.hangMilliseconds)) ms)"
-        result.evidence = watch.hangs.prefix(20).map { hang in
+        let split = analysis.programHangs
+        func describe(_ hang: OutsideHang) -> String {
             let place = [hang.wchan.map { "in \($0)" }, hang.syscall.map { "syscall \($0)" }].compactMap { $0 }.joined(separator: ", ")
-            return Evidence(time: analysis.runTime(hang.start), durationMs: hang.milliseconds,
-                            description: "\(hang.kind): \(DisplayFormat.number(hang.milliseconds)) ms without a voluntary switch"
-                                + (place.isEmpty ? "" : " (the kernel: \(place))"))
+            return "\(hang.kind): \(DisplayFormat.number(hang.milliseconds)) ms without a voluntary switch" + (place.isEmpty ? "" : " (the kernel: \(place))")
+        }
+        result.evidence = split.judged.prefix(20).map { hang in
+            Evidence(time: analysis.runTime(hang.start), durationMs: hang.milliseconds, description: describe(hang))
+        }
+        // Shown, not counted: the program loading before it handled any event (`programHangs`).
+        result.evidence += split.startingUp.prefix(5).map { hang in
+            Evidence(time: analysis.runTime(hang.start), durationMs: hang.milliseconds,
+                     description: "start-up, not a hang: " + describe(hang) + ", before the program's first sustained wait, within the guide's \(DisplayFormat.number(Thresholds.launchWatchdogSeconds)) s to launch and \"start handling events\"")
         }
         if let wait = watch.longestWait {
             let place = [wait.wchan.map { "in \($0)" }, wait.syscall.map { "syscall \($0)" }].compactMap { $0 }.joined(separator: ", ")

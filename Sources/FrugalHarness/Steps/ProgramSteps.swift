@@ -129,9 +129,14 @@ enum ProgramSteps {
         }
     }
 
-    /// A program's own exit: status 0, or death by the SIGTERM the scenario sent, is a normal end.
+    /// A program's own exit: status 0, or death by the SIGTERM the scenario sent, is a normal end;
+    /// so is status 143 (128 + SIGTERM) after it, how a program that catches SIGTERM says it ended
+    /// on it: the JVM after its shutdown hooks, shells and their traps. A JVM sleeping in `main`
+    /// was once reported as crashed at the end of `program-lifecycle`.
     static func classifyExit(_ session: RunSession, _ status: ExitStatus) -> (RunOutcome, String?) {
-        if session.ending.terminateRequested && (status.code == 0 || status.signal == SIGTERM) { return (.completed, nil) }
+        if session.ending.terminateRequested && (status.code == 0 || status.code == 128 + SIGTERM || status.signal == SIGTERM) {
+            return (.completed, nil)
+        }
         if status.code == 0 {
             let early = session.plan.scenario.steps != [.launch] && !session.ending.terminateRequested
             return (.completed, early ? "exited with status 0 before the scenario ended" : nil)
