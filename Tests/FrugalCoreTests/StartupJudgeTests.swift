@@ -81,6 +81,7 @@ final class StartupJudgeTests: XCTestCase {
         XCTAssertEqual(metrics[MetricName.mainThreadHangs]?.value, 1)
         let audit = try XCTUnwrap(ReportBuilder.blackBoxAudits(quick, metrics: metrics)["main.no-long-blocks"])
         XCTAssertTrue(audit.evidence.contains { $0.description.hasPrefix("start-up, not a hang: uninterruptible: 792 ms") }, "\(audit.evidence)")
+        XCTAssertEqual(Timeline.outsideHangMarks(quick).count, 1, "the report's hangs lane marks the counted hang only")
 
         let slow = RunAnalysis(record(startupEnd: 6_000 * ms))
         XCTAssertEqual(slow.programHangs.judged.count, 2, "a start-up past the guide's 5 s keeps its hangs")

@@ -36,9 +36,11 @@ extension Timeline {
 
 extension Timeline {
     /// A black-box program's hangs seen from outside, in the hangs lane: what the thread did
-    /// (`busy`, `blocked`, `uninterruptible`) and the kernel's view of where it waited.
+    /// (`busy`, `blocked`, `uninterruptible`) and the kernel's view of where it waited. The ones
+    /// `main.no-long-blocks` counts: a stretch while the program was starting up is launch
+    /// (`RunAnalysis.programHangs`), listed in the audit's evidence, not marked as a hang.
     static func outsideHangMarks(_ analysis: RunAnalysis) -> [HangMark] {
-        (analysis.record.outsideWatch?.hangs ?? []).map { hang in
+        analysis.programHangs.judged.map { hang in
             let place = [hang.wchan.map { "wchan \($0)" }, hang.syscall.map { "syscall \($0)" }].compactMap { $0 }
             return HangMark(handler: "main thread \(hang.kind) (seen from outside)", start: analysis.runTime(hang.start),
                             durationMs: hang.milliseconds, stack: place.isEmpty ? nil : place)
