@@ -79,6 +79,7 @@ final class StartupJudgeTests: XCTestCase {
         XCTAssertEqual(quick.programHangs.startingUp.map(\.kind), ["uninterruptible"])
         let metrics = MetricExtraction.metrics(of: quick)
         XCTAssertEqual(metrics[MetricName.mainThreadHangs]?.value, 1)
+        XCTAssertEqual(try XCTUnwrap(metrics[MetricName.mainThreadLongestBlockMs]?.value), 400, accuracy: 1e-6, "the start-up's 792 ms is not the longest block")
         let audit = try XCTUnwrap(ReportBuilder.blackBoxAudits(quick, metrics: metrics)["main.no-long-blocks"])
         XCTAssertTrue(audit.evidence.contains { $0.description.hasPrefix("start-up, not a hang: uninterruptible: 792 ms") }, "\(audit.evidence)")
         XCTAssertEqual(Timeline.outsideHangMarks(quick).count, 1, "the report's hangs lane marks the counted hang only")

@@ -230,11 +230,16 @@ final class ShapingProxyTests: XCTestCase {
     /// data does after its alert): the request crosses the delay line and reaches the origin,
     /// then the reset follows it, as on a real link where the RST travels behind the data.
     func testAResetFollowsTheBytesSentBeforeItAcrossTheDelayLine() throws {
-        try startServers(profile: .test(latency: 0.100))
+        try startServers(profile: .test(latency: 1.0))
         let socket = try BlockingSocket(port: port, timeout: 5)
         try socket.send("POST /upload HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 3\r\n\r\nabc")
-        // Give the proxy time to read the bytes (not to deliver them: 100 ms away), then reset.
-        usleep(20_000)
+        // Give the proxy time to accept and read the bytes (not to deliver them: a second away),
+        // then reset. 20 ms was once too little on a loaded CI machine: the proxy's event loop had
+        // not read the request when the reset came, and the kernel dropped it with the connection
+        // (0 bytes uplink). A generous pause, well inside the delay line, is a timing bound the
+        // proxy does not decide.
+        XCTAssertTrue(eventually { self.proxy.trace().events(.open).count == 1 })
+        usleep(300_000)
         socket.reset()
         XCTAssertTrue(eventually { self.proxy.trace().events(.reset).count == 1 })
         XCTAssertTrue(eventually { self.origin.statistics().paths["/upload"]?.requests == 1 },

@@ -82,8 +82,11 @@ extension MetricExtraction {
         if let watch = record.outsideWatch {
             let hangs = analysis.programHangs.judged
             metrics[MetricName.mainThreadHangs] = MetricValue(Double(hangs.count), unit: "count", source: Source.outsideWatchAfterStartup)
-            let longest = max(watch.longestBusyMs, hangs.map(\.milliseconds).max() ?? 0)
-            metrics[MetricName.mainThreadLongestBlockMs] = MetricValue(longest, unit: "ms", source: Source.outsideWatch)
+            // A busy stretch of the hang limit or more is one of the hangs, judged or start-up's;
+            // a shorter one is not a hang anywhere.
+            let shortBusy = watch.longestBusyMs < Thresholds.hangMilliseconds ? watch.longestBusyMs : 0
+            let longest = max(shortBusy, hangs.map(\.milliseconds).max() ?? 0)
+            metrics[MetricName.mainThreadLongestBlockMs] = MetricValue(longest, unit: "ms", source: Source.outsideWatchAfterStartup)
             metrics[MetricName.mainThreadLongestWaitMs] = MetricValue(watch.longestWait?.milliseconds ?? 0, unit: "ms", source: Source.outsideWatch)
         } else {
             let reason = "the program's main thread was not watched from outside (no sample of it was taken)"
