@@ -15,9 +15,12 @@ import FrugalCore
 struct OutsideStretchTracker {
     /// The hang limit, ns.
     let limitNanoseconds: UInt64
+    /// The guide's launch limit ("start handling events in less than 5 seconds"), ns of CPU.
+    static let launchLimitNanoseconds = UInt64(Thresholds.launchWatchdogSeconds * 1e9)
 
     private(set) var hangs: [OutsideHang] = []
-    /// The longest on-CPU time without a voluntary switch, ns (launch excluded).
+    /// The longest on-CPU time without a voluntary switch, ns (launch excluded, but for a launch
+    /// on the CPU past the guide's 5 s).
     private(set) var longestBusy: UInt64 = 0
     /// Whether the thread has slept once (its launch is over).
     private(set) var launched = false
@@ -160,10 +163,10 @@ struct OutsideStretchTracker {
         return (max(finished.lastSampleTime, end &- onCPU), end)
     }
 
-    private mutating func recordBusy(onCPU: UInt64, end: UInt64) {
+    private mutating func recordBusy(onCPU: UInt64, end: UInt64, kind: String = "busy") {
         longestBusy = max(longestBusy, onCPU)
         if onCPU >= limitNanoseconds {
-            hangs.append(OutsideHang(start: end &- onCPU, end: end, kind: "busy", wchan: nil, syscall: nil))
+            hangs.append(OutsideHang(start: end &- onCPU, end: end, kind: kind, wchan: nil, syscall: nil))
         }
     }
 
@@ -188,9 +191,13 @@ struct OutsideStretchTracker {
         // Never negative: a counter read as 0 (a thread on its way out) is not a rewind.
         let onCPU = stretch.onCPUEnd > stretch.onCPUStart ? stretch.onCPUEnd - stretch.onCPUStart : 0
         if stretch.busy {
-            guard !stretch.duringLaunch else { return }
+            // Busy before the first sleep is launch, up to the guide's time to "start handling
+            // events" (5 s): a main thread on the CPU that long without once waiting never ended
+            // its launch, and is one hang (a shell's `while :; do :; done` through 7 s of waits once
+            // scored 1.0 overall, at 100 % of a CPU).
+            guard !stretch.duringLaunch || onCPU >= Self.launchLimitNanoseconds else { return }
             // The hang is as long as the thread was on the CPU: that time is the kernel's own count.
-            recordBusy(onCPU: onCPU, end: end)
+            recordBusy(onCPU: onCPU, end: end, kind: stretch.duringLaunch ? OutsideHang.neverWaitedKind : "busy")
             return
         }
         if !stretch.duringLaunch, length > (longestWait.map { $0.end &- $0.start } ?? 0) {

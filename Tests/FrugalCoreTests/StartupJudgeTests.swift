@@ -88,4 +88,19 @@ final class StartupJudgeTests: XCTestCase {
         XCTAssertEqual(slow.programHangs.judged.count, 2, "a start-up past the guide's 5 s keeps its hangs")
         XCTAssertEqual(MetricExtraction.metrics(of: slow)[MetricName.mainThreadHangs]?.value, 2)
     }
+
+    /// A main thread on the CPU from its spawn past the guide's 5 s never ended its launch: a hang
+    /// under a scenario with events to answer, a batch job's work when the program is run to its end.
+    func testNeverWaitingIsAHangUnlessTheProgramIsRunToItsEnd() {
+        let s: UInt64 = 1_000_000_000
+        var record = RunRecord(workload: "w", scenario: "s", repetition: 1, startTime: 1_000, endTime: 1_000 + 7 * s, pid: 1,
+                               steps: [StepRecord(index: 0, step: .launch, start: 1_000, end: 1_000)], events: [], samples: [],
+                               outcome: .completed, outcomeDetail: nil, exitStatus: nil, resourceUsage: nil, blackBox: true)
+        let spin = OutsideHang(start: 1_000, end: 1_000 + 6 * s, kind: OutsideHang.neverWaitedKind, wchan: nil, syscall: nil)
+        record.outsideWatch = OutsideWatchFacts(hangs: [spin], longestBusyMs: 6_000, samples: 240, unreadable: [], intervalSeconds: 0.025,
+                                                startups: [ProgramStartup(start: 1_000, end: nil, wchan: nil, syscall: nil, reason: "test")])
+        XCTAssertTrue(RunAnalysis(record).programHangs.judged.isEmpty, "run to its end, it is the job's work")
+        record.steps.append(StepRecord(index: 1, step: .wait(seconds: 6), start: 1_000, end: 1_000 + 6 * s))
+        XCTAssertEqual(RunAnalysis(record).programHangs.judged.count, 1)
+    }
 }

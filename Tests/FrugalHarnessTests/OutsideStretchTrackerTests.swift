@@ -133,6 +133,21 @@ final class OutsideStretchTrackerTests: XCTestCase {
         XCTAssertTrue(thread.tracker.hangs.isEmpty, "\(thread.tracker.hangs)")
     }
 
+    /// A main thread that never waits once (a shell's `while :; do :; done`) never ends its
+    /// launch: past the guide's 5 s to start handling events, on the CPU, it is one hang.
+    func testALaunchThatNeverWaitsIsAHangPastFiveSeconds() throws {
+        var short = Thread()
+        short.spin(4_900)
+        short.tracker.finish(exitTime: short.time, now: short.time, expecting: Self.none)
+        XCTAssertTrue(short.tracker.hangs.isEmpty, "under 5 s it is still launch: \(short.tracker.hangs)")
+        var spinner = Thread()
+        spinner.spin(6_000)
+        spinner.tracker.finish(exitTime: spinner.time, now: spinner.time, expecting: Self.none)
+        let hang = try XCTUnwrap(spinner.tracker.hangs.first)
+        XCTAssertEqual(hang.kind, OutsideHang.neverWaitedKind)
+        XCTAssertEqual(hang.milliseconds, 6_000, accuracy: 50)
+    }
+
     func testAnUninterruptibleWaitIsAHang() {
         var thread = Thread()
         thread.sleep(100)

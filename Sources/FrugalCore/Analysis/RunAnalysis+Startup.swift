@@ -31,13 +31,18 @@ extension RunAnalysis {
     /// the verdict the page cache's: an idle Node.js server failed `main.no-long-blocks` on its
     /// first run (792 ms in `folio_wait_bit_common`, paging in its 100 MB binary) and passed on
     /// the next. A start-up longer than the limit keeps its hangs: the program was unresponsive
-    /// past the launch the guide allows.
+    /// past the launch the guide allows; so does a main thread that never waited at all, but for
+    /// a program run to its end, whose busy main thread is its job.
     public var programHangs: (judged: [OutsideHang], startingUp: [OutsideHang]) {
         let hangs = record.outsideWatch?.hangs ?? []
         let limit = UInt64(Thresholds.launchWatchdogSeconds * 1e9)
         let startups = startupIntervals.filter { $0.end - $0.start <= limit }
+        // Run to its end (the scenario is its launch alone), a program is a job with no event to
+        // answer: on the CPU from its spawn is its work (a compressor's), not a launch overrun.
+        let runToItsEnd = record.steps.map(\.step) == [.launch]
         var judged: [OutsideHang] = [], startingUp: [OutsideHang] = []
         for hang in hangs {
+            if runToItsEnd && hang.kind == OutsideHang.neverWaitedKind { continue }
             if startups.contains(where: { $0.start <= hang.start && hang.end <= $0.end }) {
                 startingUp.append(hang)
             } else {

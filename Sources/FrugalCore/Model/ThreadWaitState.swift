@@ -45,6 +45,10 @@ public struct OutsideHang: Codable, Sendable, Equatable {
     }
 
     public var milliseconds: Double { Double(end &- start) / 1e6 }
+
+    /// The kind of a main thread on the CPU from its spawn for the guide's 5 s launch or more
+    /// without once waiting (`OutsideStretchTracker`): its launch never ended.
+    public static let neverWaitedKind = "busy from its spawn, never waiting"
 }
 
 /// What the outside watch of a black-box program's main thread saw over the run.
