@@ -144,13 +144,25 @@ final class ProcSampler: Sendable {
 
     /// A sample taken once every thread is stopped (`T`: the group stop of SIGSTOP has completed),
     /// or nil after `timeout` seconds. Threads wake to enter the stop, so only this sample is final.
+    /// The kernel shows a thread as stopped as it enters the stop, before it switches out, and
+    /// counts that voluntary switch only then: a sample read in between is one switch short, and
+    /// the suspension was once charged a wakeup it never made (on a loaded CI machine, where the
+    /// stopping thread waited for a CPU). So the sample kept is one whose threads' switches and
+    /// CPU time a read 1 ms before it showed the same, every thread stopped in both.
     func stoppedSample(timeout: Double) -> ProcessSample? {
         let deadline = clock.now() + RunSession.nanoseconds(timeout)
+        var confirmed: Fingerprint?
         while true {
             guard let sample = takeSample() else { return nil }
             if sample.threads.allSatisfy({ $0.state == "T" || $0.state == "t" }) {
-                state.withLock { $0.samples.append(sample) }
-                return sample
+                let fingerprint = Fingerprint(sample)
+                if fingerprint.threads == confirmed?.threads {
+                    state.withLock { $0.samples.append(sample) }
+                    return sample
+                }
+                confirmed = fingerprint
+            } else {
+                confirmed = nil
             }
             if sample.time >= deadline { return nil }
             clock.sleep(until: clock.now() + 1_000_000)

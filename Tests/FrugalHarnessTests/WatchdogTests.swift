@@ -203,10 +203,12 @@ final class WatchdogTests: XCTestCase {
         let stop = try XCTUnwrap(app.signals.first { $0.signal == SIGSTOP }, "never suspended")
         XCTAssertEqual(Double(stop.time - entered) / 1e9, 0.5, "stopped once the 0.5 s grace is over")
         let resume = try XCTUnwrap(app.signals.first { $0.signal == SIGCONT })
-        XCTAssertEqual(Double(resume.time - stop.time) / 1e9, 2, "stopped through the 2 s wait")
+        // The stop is confirmed by a second read of every thread 1 ms after the first
+        // (`ProcSampler.stoppedSample`): the suspension starts there, and the wait after it.
+        XCTAssertEqual(Double(resume.time - stop.time) / 1e9, 2.001, accuracy: 1e-9, "stopped through the 2 s wait")
         let suspension = try XCTUnwrap(record.suspensions?.first)
         XCTAssertEqual(record.suspensions?.count, 1)
-        XCTAssertEqual(suspension.start, stop.time)
+        XCTAssertEqual(suspension.start, stop.time + 1_000_000)
         XCTAssertEqual(suspension.end, resume.time)
         XCTAssertEqual(suspension.endedBy, "foreground")
         // Queued by the kernel while stopped: handled only once continued.
