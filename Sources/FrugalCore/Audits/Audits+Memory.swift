@@ -75,8 +75,10 @@ extension Audits {
             guard let delivery = warning.delivery else { continue }
             let time = analysis.runTime(warning.time)
             let origin = "\(delivery.level.rawValue) (\(delivery.origin))"
+            let connections = MemoryAnalysis.openConnections(at: delivery.time &+ 1_000_000_000, in: analysis.record)
             guard let retention = MemoryAnalysis.warningRetention(delivery, samples: analysis.record.samples, launchEnd: launchEnd,
-                                                                  runtime: MemoryAnalysis.runtimeFootprint(in: analysis.record)) else {
+                                                                  runtime: MemoryAnalysis.runtimeFootprint(in: analysis.record),
+                                                                  connections: connections) else {
                 evidence.append(Evidence(time: time, description: "\(origin): not measured, the process was gone before the 1 s sample"))
                 continue
             }
@@ -104,7 +106,7 @@ extension Audits {
             return .value(1, display: "killed by the OOM killer before freeing anything", evidence: evidence)
         }
         if measured > 0 {
-            return .notApplicable("little to free: the app's footprint was less than \(ByteCount.display(Double(minimumFreeableBytes))) above its launch footprint at every warning (" + evidence.map(\.description).joined(separator: "; ") + ")")
+            return .notApplicable("little to free: the app's footprint was less than \(ByteCount.display(Double(minimumFreeableBytes))) above its launch footprint at every warning, beyond what its HTTP client keeps for open connections (" + evidence.map(\.description).joined(separator: "; ") + ")")
         }
         return .unavailable("no warning could be measured: " + evidence.map(\.description).joined(separator: "; "))
     }
@@ -115,7 +117,7 @@ extension Audits {
     static func backgroundRetention(_ analysis: RunAnalysis) -> AuditMeasurement {
         guard let ratio = backgroundRatio(analysis) else { return .notApplicable("the app never entered the background with /proc samples on both sides") }
         guard let value = ratio.value else {
-            return .notApplicable("little to free: the app's footprint was less than \(ByteCount.display(Double(minimumFreeableBytes))) above its launch footprint when it entered the background (" + ratio.evidence.map(\.description).joined(separator: "; ") + ")")
+            return .notApplicable("little to free: the app's footprint was less than \(ByteCount.display(Double(minimumFreeableBytes))) above its launch footprint when it entered the background, beyond what its HTTP client keeps for open connections (" + ratio.evidence.map(\.description).joined(separator: "; ") + ")")
         }
         return .value(value, display: "\(DisplayFormat.number(value * 100))% of the footprint gained since launch kept in the background", evidence: ratio.evidence)
     }
@@ -143,12 +145,13 @@ extension Audits {
         var measured = false
         for interval in intervals {
             guard let before = samples.last(where: { $0.time < interval.start })?.memory?.footprintBytes,
-                  let during = samples.last(where: { $0.time > interval.start && $0.time <= interval.end })?.memory?.footprintBytes,
-                  before > 0 else { continue }
+                  let late = samples.last(where: { $0.time > interval.start && $0.time <= interval.end }),
+                  let during = late.memory?.footprintBytes, before > 0 else { continue }
             measured = true
             let floor = min(before, MemoryAnalysis.launchFootprint(samples, launchEnd: launchEnd, before: interval.start,
                                                                    runtime: MemoryAnalysis.runtimeFootprint(in: record)) ?? before)
-            let retention = MemoryAnalysis.Retention(launchFootprint: floor, before: before, after: during)
+            let retention = MemoryAnalysis.Retention(launchFootprint: floor, before: before, after: during,
+                                                     connections: MemoryAnalysis.openConnections(at: late.time, in: record))
             var text = "entering the background: \(retention.summary) late in the background"
             if let fraction = retention.fraction { ratios.append(fraction) } else { text += ": little to free" }
             evidence.append(Evidence(time: analysis.runTime(interval.start), description: text))

@@ -18,20 +18,38 @@ extension MemoryAnalysis {
         public var before: Int
         /// The footprint afterwards (1 s after a warning; late in the background).
         public var after: Int
+        /// The connections the app's HTTP client still held open afterwards, whose state is the
+        /// platform's (``MemoryAnalysis/openConnections(at:in:)``); nil with none.
+        public var connections: OpenConnections?
         /// Footprint gained since launch: `before − launchFootprint`.
         public var gained: Int { before - launchFootprint }
         /// Footprint given back: `before − after`.
         public var freed: Int { before - after }
-        /// The fraction of the gain still held, clamped to [0, 1]; nil when the gain is under
-        /// ``MemoryAnalysis/minimumFreeableBytes`` (little to free).
+        /// Of the gain, what the HTTP client's open connections are allowed (at most the gain).
+        public var platformBytes: Int { min(max(0, gained), connections?.bytes ?? 0) }
+        /// The fraction of the app's own gain (the gain less ``platformBytes``) still held, clamped
+        /// to [0, 1]; nil when that gain is under ``MemoryAnalysis/minimumFreeableBytes`` (little to free).
         public var fraction: Double? {
-            guard gained >= MemoryAnalysis.minimumFreeableBytes else { return nil }
-            return min(1, max(0, Double(after - launchFootprint) / Double(gained)))
+            let own = gained - platformBytes
+            guard own >= MemoryAnalysis.minimumFreeableBytes else { return nil }
+            return min(1, max(0, Double(after - launchFootprint - platformBytes) / Double(own)))
         }
 
-        /// `80 MiB gained since launch (footprint 12 MiB at launch), 2 MiB still held`.
+        public init(launchFootprint: Int, before: Int, after: Int, connections: OpenConnections? = nil) {
+            self.launchFootprint = launchFootprint
+            self.before = before
+            self.after = after
+            self.connections = connections
+        }
+
+        /// `footprint 9.9 MiB, 6 MiB above the launch footprint of 3.9 MiB (6 MiB of it the HTTP
+        /// client's state for 6 connections kept open (6 HTTPS), the platform's); 0 B given back, 9.9 MiB held after`.
         public var summary: String {
-            "footprint \(ByteCount.display(Double(before))), \(ByteCount.display(Double(max(0, gained)))) above the launch footprint of \(ByteCount.display(Double(launchFootprint))); \(ByteCount.display(Double(max(0, freed)))) given back, \(ByteCount.display(Double(after))) held after"
+            var text = "footprint \(ByteCount.display(Double(before))), \(ByteCount.display(Double(max(0, gained)))) above the launch footprint of \(ByteCount.display(Double(launchFootprint)))"
+            if let connections, platformBytes > 0 {
+                text += " (\(ByteCount.display(Double(platformBytes))) of it allowed for the HTTP client's state of \(connections.summary), the platform's)"
+            }
+            return text + "; \(ByteCount.display(Double(max(0, freed)))) given back, \(ByteCount.display(Double(after))) held after"
         }
     }
 
@@ -54,9 +72,11 @@ extension MemoryAnalysis {
 
     /// What a warning's delivery left held: the footprint at delivery and 1 s later, against the
     /// launch footprint from `samples`. Nil when a sample of the delivery is missing.
-    public static func warningRetention(_ delivery: WarningDelivery, samples: [ProcessSample], launchEnd: UInt64, runtime: Int? = nil) -> Retention? {
+    /// `connections`: what the app's HTTP client held open 1 s later (``openConnections(at:in:)``).
+    public static func warningRetention(_ delivery: WarningDelivery, samples: [ProcessSample], launchEnd: UInt64, runtime: Int? = nil,
+                                        connections: OpenConnections? = nil) -> Retention? {
         guard let at = delivery.atDelivery?.footprintBytes, let after = delivery.after1s?.footprintBytes else { return nil }
         let floor = min(at, launchFootprint(samples, launchEnd: launchEnd, before: delivery.time, runtime: runtime) ?? at)
-        return Retention(launchFootprint: floor, before: at, after: after)
+        return Retention(launchFootprint: floor, before: at, after: after, connections: connections)
     }
 }

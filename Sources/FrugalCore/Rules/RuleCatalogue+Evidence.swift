@@ -29,14 +29,14 @@ extension RuleCatalogue {
             "the files the harness finds in the sandbox's tmp at the end of the run, whatever wrote them",
             "the app wrote no file and left none in its sandbox"),
         "memory.respond-to-warnings": (
-            "the footprint (smaps_rollup Anonymous − LazyFree, as iOS counts it) sampled from outside at the warning's delivery and 1 s later, against the least footprint since launch, after FrugalKit has trimmed glibc's arenas; any allocation counts (a dictionary as much as a Cache). FrugalKit's ledger of its caches, purgeable buffers and resources is shown as detail",
-            "the scenario delivered no warning, or the app's footprint was under 4 MiB above its launch footprint at every warning"),
+            "the footprint (smaps_rollup Anonymous − LazyFree, as iOS counts it) sampled from outside at the warning's delivery and 1 s later, against the least footprint since launch, less what the app's HTTP client keeps for connections open through the run's proxy (the platform's), after FrugalKit has trimmed glibc's arenas; any allocation counts (a dictionary as much as a Cache). FrugalKit's ledger of its caches, purgeable buffers and resources is shown as detail",
+            "the scenario delivered no warning, or the app's footprint was under 4 MiB above its launch footprint, beyond its open connections' client state, at every warning"),
         "memory.respond-immediately": (
             "the harness's delivery time and the end of the app's warning handler (FrugalKit's handler event): needs the app's handler boundary",
             "the scenario delivered no warning"),
         "memory.free-on-background": (
-            "the footprint (smaps_rollup Anonymous − LazyFree, as iOS counts it) sampled from outside before the app entered the background and late in it, against the least footprint since launch, after FrugalKit has trimmed glibc's arenas; any allocation counts",
-            "the app never entered the background with samples on both sides, or had gained under 4 MiB since launch"),
+            "the footprint (smaps_rollup Anonymous − LazyFree, as iOS counts it) sampled from outside before the app entered the background and late in it, against the least footprint since launch, less what the app's HTTP client keeps for connections open through the run's proxy (the platform's), after FrugalKit has trimmed glibc's arenas; any allocation counts",
+            "the app never entered the background with samples on both sides, or had gained under 4 MiB since launch beyond its open connections' client state"),
         "memory.lazy-resources": (
             "the harness's inotify watch of the bundle (IN_OPEN, IN_ACCESS on each read(), IN_CLOSE_NOWRITE; a mapping's page faults raise none) with the run's processes' /proc/<pid>/io rchar read around each use, bounding the bytes read: which resource files any process read into memory before the first input step. FrugalKit's resource events (which were used) are detail, and decide only where the bundle was not watched",
             "the run installed no resource file in the bundle (resources:) and the app loaded none through FrugalKit"),

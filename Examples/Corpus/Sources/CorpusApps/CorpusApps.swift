@@ -39,6 +39,7 @@ struct CorpusApps: FrugalApp {
         AppEntry("report.leaves-tmp") { ReportApp(removesTemporary: false) },
         AppEntry("thumbs.drops-on-warning") { ThumbnailApp(dropsOnWarning: true) },
         AppEntry("thumbs.ignores-warning") { ThumbnailApp(dropsOnWarning: false) },
+        AppEntry("dashboard.fetches-together") { DashboardApp() },
         AppEntry("map.mapped-tiles") { MapApp(mapped: true) },
         AppEntry("map.reads-tiles") { MapApp(mapped: false) },
         AppEntry("tabs.loads-on-open") { TabsApp(preloads: false) },

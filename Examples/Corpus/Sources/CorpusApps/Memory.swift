@@ -117,3 +117,34 @@ final class ChatApp: AppDelegate {
         open = Room(leaks: leaks)
     }
 }
+
+/// memory.respond-to-warnings, good only. A dashboard that loads its six panels over HTTPS at
+/// launch, all at once as the guide asks ("enqueue those items together"), keeps only their
+/// sizes, and empties that small cache on a warning. URLSession on Linux keeps each connection
+/// alive with its TLS state, about 0.9 MiB each, which nothing the app can call releases: the
+/// platform's, not the app's to free (once judged 100% held, a false alarm).
+@MainActor
+final class DashboardApp: AppDelegate {
+    var panels: [String: Int] = [:]
+    var observer: NSObjectProtocol?
+
+    func didFinishLaunching(_ app: Application) {
+        observer = NotificationCenter.default.addObserver(forName: Application.didReceiveMemoryWarningNotification, object: nil, queue: .main) { _ in
+            MainActor.assumeIsolated { self.panels.removeAll() }
+        }
+        Task {
+            let sizes = await withTaskGroup(of: (String, Int).self) { group in
+                for panel in ["weather", "calendar", "mail", "news", "stocks", "tasks"] {
+                    group.addTask {
+                        let url = URL(string: "https://api.corpus.test/json/\(2000 + panel.count)?panel=\(panel)")!
+                        return (panel, (try? await URLSession.shared.data(from: url))?.0.count ?? 0)
+                    }
+                }
+                var sizes: [String: Int] = [:]
+                for await (panel, size) in group { sizes[panel] = size }
+                return sizes
+            }
+            panels = sizes
+        }
+    }
+}
