@@ -22,6 +22,10 @@ extension MetricExtraction.Source {
 }
 
 extension MetricExtraction {
+    /// The least inactive time judged when requests in flight took the rest of the
+    /// interruptions: under it a rate is a sample slice's few wakeups (avoid-polling's 1 s).
+    static let minimumInactiveSecondsBesideRequests = 1.0
+
     static func lifecycleMetrics(_ analysis: RunAnalysis, _ metrics: inout [String: MetricValue]) {
         let record = analysis.record
         // Black-box runs too: their suspensions and background time are the harness's to measure.
@@ -32,10 +36,14 @@ extension MetricExtraction {
         if let work = analysis.backgroundWorkOutsideTasks, work.backgroundSeconds > 0 {
             metrics[MetricName.lifecycleBackgroundCpuSeconds] = MetricValue(work.cpuSeconds, unit: "s", source: Source.procBackground)
         }
-        let inactiveSeconds = analysis.inactivePhases.reduce(0) { $0 + $1.seconds }
-        if inactiveSeconds > 0 {
-            // Less the platform's (libdispatch's Linux pool monitor, RunAnalysis+Threads), as for idle.
-            let wakeups = analysis.inactivePhases.reduce(0) { $0 + $1.wakeups - analysis.platformWakeups(in: $1) }
+        // The interruptions less the moments a network request was in flight (the guide allows
+        // them while inactive: RunAnalysis+Inactive), and less the platform's wakeups
+        // (libdispatch's Linux pool monitor, RunAnalysis+Threads), as for idle.
+        let inactive = analysis.inactiveAccounts
+        let inactiveSeconds = inactive.reduce(0) { $0 + $1.judgedSeconds }
+        let requestSeconds = inactive.reduce(0) { $0 + $1.requestSeconds }
+        if inactiveSeconds > 0, requestSeconds == 0 || inactiveSeconds >= Self.minimumInactiveSecondsBesideRequests {
+            let wakeups = inactive.reduce(0) { $0 + $1.chargedWakeups }
             metrics[MetricName.lifecycleInactiveWakeupsPerSecond] = MetricValue(Double(wakeups) / inactiveSeconds, unit: "1/s", source: Source.procInactive)
         }
         let checks = analysis.preservationChecks

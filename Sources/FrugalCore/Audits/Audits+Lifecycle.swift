@@ -52,14 +52,21 @@ extension Audits {
         },
         Audit("lifecycle.quiesce-when-inactive") { analysis, metrics in
             guard !analysis.inactivePhases.isEmpty else { return .notApplicable("the scenario has no interruption (inactive phase)") }
+            let accounts = analysis.inactiveAccounts
+            let requestSeconds = accounts.reduce(0) { $0 + $1.requestSeconds }
+            if metrics[MetricName.lifecycleInactiveWakeupsPerSecond] == nil, requestSeconds > 0 {
+                return .notApplicable("the app was waiting on its network requests through \(DisplayFormat.number(requestSeconds)) s of its \(DisplayFormat.number(accounts.reduce(0) { $0 + $1.phase.seconds })) s inactive, which the guide allows (\"You can continue processing network requests and other time-sensitive background tasks while inactive\"), leaving under 1 s to judge")
+            }
             switch Audit.require(metrics, MetricName.lifecycleInactiveWakeupsPerSecond) {
             case .failure(let failure): return .unavailable(failure.reason)
             case .success(let rate):
-                let evidence = analysis.inactivePhases.map { phase in
-                    let platform = analysis.platformWakeups(in: phase)
-                    return Evidence(time: analysis.runTime(phase.start), durationMs: phase.seconds * 1000,
-                                    description: "\(phase.wakeups - platform) wakeups in \(DisplayFormat.number(phase.seconds)) s inactive"
-                                        + (platform > 0 ? "; \(platform) more on libdispatch's manager thread, the platform's, not charged" : ""))
+                let evidence = accounts.map { account in
+                    var text = "\(account.chargedWakeups) wakeups in \(DisplayFormat.number(account.judgedSeconds)) s inactive"
+                    if account.platformWakeups > 0 { text += "; \(account.platformWakeups) more on libdispatch's manager thread, the platform's, not charged" }
+                    if account.requestSeconds > 0 {
+                        text += " (not judged: \(DisplayFormat.number(account.requestSeconds)) s a network request in flight, which the guide allows while inactive)"
+                    }
+                    return Evidence(time: analysis.runTime(account.phase.start), durationMs: account.phase.seconds * 1000, description: text)
                 }
                 return .value(rate, display: "\(DisplayFormat.number(rate)) wakeups/s while inactive", evidence: evidence)
             }

@@ -83,8 +83,8 @@ extension RuleCatalogue {
             "what the app reported it preserved before a kill and restored after the relaunch (FrugalKit's StatePreserving)",
             "the scenario did not kill and relaunch an app that adopts StatePreserving"),
         "lifecycle.quiesce-when-inactive": (
-            "voluntary context switches of every thread (/proc, from outside) during interrupt steps",
-            "the scenario has no interruption"),
+            "voluntary context switches of every thread (/proc, from outside) during interrupt steps, less the sample slices (0.2 s apart) when a network request of the app's was in flight, to its last byte and the hand-off of its result, as power.avoid-polling reads them",
+            "the scenario has no interruption, or the app's requests in flight left under 1 s of its interruptions to judge"),
         "lifecycle.minimal-background-work": (
             "CPU time of every thread (/proc, from outside) while in the background outside background tasks",
             "the app spent no sampled time in the background outside background tasks"),

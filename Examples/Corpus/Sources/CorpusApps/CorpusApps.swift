@@ -18,6 +18,7 @@ struct CorpusApps: FrugalApp {
         AppEntry("reader.defaults-on-quit") { ReaderApp(savesOnResign: false) },
         AppEntry("clock.stops-when-inactive") { ClockApp(stopsWhenInactive: true) },
         AppEntry("clock.ticks-when-inactive") { ClockApp(stopsWhenInactive: false) },
+        AppEntry("episodes.download-through-call") { EpisodeApp() },
         AppEntry("backup.ends-task") { BackupApp(endsTask: true) },
         AppEntry("backup.forgets-task") { BackupApp(endsTask: false) },
         AppEntry("share.closes-socket") { ShareApp(closesOnBackground: true) },

@@ -242,3 +242,19 @@ final class CrawlerApp: AppDelegate {
         })
     }
 }
+
+/// lifecycle.quiesce-when-inactive, good only. A podcast player downloading an episode (1.5 MB
+/// over HTTPS on a 3G link) when a call comes in: the download goes on, as the guide allows
+/// ("You can continue processing network requests and other time-sensitive background tasks
+/// while inactive"), and nothing else runs. URLSession on Linux wakes libdispatch's manager
+/// thread tens of thousands of times a second through such a download (once judged a fail).
+final class EpisodeApp: AppDelegate {
+    var downloaded = 0
+
+    func handleInput(_ app: Application, kind: String) {
+        Task { @MainActor in
+            let url = URL(string: "https://api.corpus.test/random/1500000?episode=42")!
+            if let (data, _) = try? await URLSession.shared.data(from: url) { self.downloaded = data.count }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+/// What `lifecycle.quiesce-when-inactive` judges of an interruption: every wakeup of the app's
+/// threads while it was inactive, but those of the moments it was waiting on its own network
+/// requests. The guide lists what to stop when the app resigns active and says what may go on:
+/// "Suspend any dispatch queues or operation queues executing non-critical code. (You can
+/// continue processing network requests and other time-sensitive background tasks while
+/// inactive.)" A request in flight wakes its client's threads for its bytes, and on Linux far
+/// more: swift-corelibs-foundation's `URLSession` woke libdispatch's manager thread about 65,000
+/// times a second through a 1.5 MB download on a shaped 3G link, where iOS's URLSession does not.
+/// A download running through a 2 s interruption scored 0 (65,682 wakeups a second), the guide's
+/// own allowance failed. So the interruption is cut into the harness's `/proc` sample slices, as
+/// a wait is for `power.avoid-polling`, and the slices with a request in flight (the same spans:
+/// FrugalKit's client, the wire's requests to their hand-off, the proxy's connections) are left
+/// out. A timer left running, a queue left working, a frame loop left drawing: still charged.
+extension RunAnalysis {
+    /// One interruption's account.
+    public struct InactiveAccount: Sendable {
+        public var phase: Phase
+        /// Seconds judged: the phase less the slices with a request in flight.
+        public var judgedSeconds: Double
+        /// Seconds left out: a network request in flight.
+        public var requestSeconds: Double
+        /// Wakeups of every thread in the judged slices.
+        public var wakeups: Int
+        /// Of those, the platform's: libdispatch's manager thread up to its pool monitor's
+        /// allowance over each stretch of contiguous judged slices.
+        public var platformWakeups: Int
+        /// The wakeups charged to the app.
+        public var chargedWakeups: Int { max(0, wakeups - platformWakeups) }
+    }
+
+    /// The account of every interruption (``inactivePhases``).
+    public var inactiveAccounts: [InactiveAccount] {
+        let requests = busyIntervals.filter { $0.reason == .request }
+        let platform = platformThreads
+        return inactivePhases.map { phase in
+            var points = [phase.startSample]
+            points += record.samples.filter { $0.time > phase.start && $0.time < phase.end }.sorted { $0.time < $1.time }
+            points.append(phase.endSample)
+            var account = InactiveAccount(phase: phase, judgedSeconds: 0, requestSeconds: 0, wakeups: 0, platformWakeups: 0)
+            var stretchSeconds = 0.0
+            var stretchPlatform: [Int32: Int] = [:]
+            func endStretch() {
+                let allowance = Self.platformWakeupAllowance(seconds: stretchSeconds)
+                account.platformWakeups += stretchPlatform.values.reduce(0) { $0 + min($1, allowance) }
+                stretchSeconds = 0
+                stretchPlatform = [:]
+            }
+            for (earlier, later) in zip(points, points.dropFirst()) where later.time > earlier.time {
+                let seconds = Double(later.time - earlier.time) / 1e9
+                if requests.contains(where: { $0.start < later.time && $0.end > earlier.time }) {
+                    account.requestSeconds += seconds
+                    endStretch()
+                    continue
+                }
+                account.judgedSeconds += seconds
+                stretchSeconds += seconds
+                for (tid, count) in Self.wakeupsByThread(from: earlier, to: later) {
+                    account.wakeups += count
+                    if platform.contains(tid) { stretchPlatform[tid, default: 0] += count }
+                }
+            }
+            endStretch()
+            return account
+        }
+    }
+}
