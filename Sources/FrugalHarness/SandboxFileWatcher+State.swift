@@ -33,6 +33,11 @@ struct Episode {
     /// Renamed over another file while open: the content it replaced.
     var renamedOver: Shadow?
     var via: String?
+    /// When each burst of modification began, and when the last modification was read: a
+    /// modification read more than ``SandboxFileWatcher/burstGap`` after the one before begins a
+    /// new burst (a separate write to a file held open).
+    var bursts: [UInt64] = []
+    var lastModified: UInt64?
 }
 
 /// The watcher's state, held by its lock.

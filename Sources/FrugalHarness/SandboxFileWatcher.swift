@@ -17,6 +17,13 @@ import CFrugalSystem
 /// the file is still short when the watcher looks after the `IN_MODIFY`; content that changed
 /// again before the watcher read it is diffed once, at its later state.
 final class SandboxFileWatcher: Sendable {
+    /// The quiet, in ns, after which a file held open and modified again is written again: one
+    /// save's system calls follow each other within milliseconds (a small file's fsync here is
+    /// under 1 ms, a 16 MB one's 16 ms: docs/PORTING.md), while `disk.avoid-frequent-writes`
+    /// grows poor at a write every 2 s, eight times this. Measured between the watcher's reads,
+    /// so writes it read together (a busy machine) are one burst: a lower bound, as the rest.
+    static let burstGap: UInt64 = 250_000_000
+
     /// Largest file whose content is kept for diffing, and the most kept in all.
     static let largestKeptFile = 64 * 1_048_576
     static let keptBudget = 512 * 1_048_576
@@ -164,6 +171,8 @@ final class SandboxFileWatcher: Sendable {
                 episode.leastSize = min(episode.leastSize ?? Int.max, Int(info.st_size))
                 episode.lastSize = Int(info.st_size)
             }
+            if episode.lastModified.map({ time &- $0 > Self.burstGap }) ?? true { episode.bursts.append(time) }
+            episode.lastModified = time
             state.episodes[path] = episode
         }
         if has(IN_CLOSE_WRITE), let episode = state.episodes.removeValue(forKey: path) {
@@ -234,7 +243,7 @@ final class SandboxFileWatcher: Sendable {
             return  // an event for content already seen (queued before a scan that read it)
         }
         state.provisional[path] = nil
-        let change: FileChange
+        var change: FileChange
         if sameFile, let prior {
             let diff = prior.bytes.flatMap { old in bytes.map { BlockDiff.compare(old: old, new: $0) } }
             let least = episode.leastSize ?? size
@@ -249,6 +258,7 @@ final class SandboxFileWatcher: Sendable {
             change = FileChange(path: path, kind: prior == nil ? .created : .replaced, time: time, sizeAfter: size, bytesWritten: size,
                                 existed: prior != nil, diff: diff, via: episode.via)
         }
+        if episode.bursts.count > 1 { change.heldOpenBursts = episode.bursts }
         state.release(state.shadows[path])
         state.shadows[path] = Shadow(inode: inode, size: size, bytes: bytes, info: info)
         state.record(change)

@@ -22,7 +22,7 @@ extension Audits {
                                   evidence: evidence)
                 }
                 return .value(Double(busiest.count),
-                              display: "\(busiest.count) small write\(busiest.count == 1 ? "" : "s") in the busiest minute (\(kernel.writes.count) file write\(kernel.writes.count == 1 ? "" : "s") in all)",
+                              display: "\(busiest.count) small write\(busiest.count == 1 ? "" : "s") in the busiest minute (\(kernel.countedWriteCount) file write\(kernel.countedWriteCount == 1 ? "" : "s") in all)",
                               evidence: evidence)
             }
             guard disk.writeOperations > 0 else { return .notApplicable(Self.nothingJournaled) }

@@ -19,13 +19,14 @@ public struct DiskActivity: Sendable {
     public let blackBox: Bool
 
     public init(journal: [FileWrite], terminationStart: UInt64?, sandboxFiles: [SandboxFileRecord]?,
-                backgroundTransitions: [ClosedRange<UInt64>] = [], fileChanges: FileChangeLog? = nil, blackBox: Bool = false) {
+                backgroundTransitions: [ClosedRange<UInt64>] = [], fileChanges: FileChangeLog? = nil, blackBox: Bool = false,
+                arrivals: [(start: UInt64, end: UInt64)] = []) {
         self.blackBox = blackBox
         self.journal = journal.sorted { $0.start < $1.start }
         self.terminationStart = terminationStart
         self.sandboxFiles = sandboxFiles
         self.backgroundTransitions = backgroundTransitions
-        kernel = fileChanges.flatMap { $0.unavailable == nil ? KernelFileActivity($0) : nil }
+        kernel = fileChanges.flatMap { $0.unavailable == nil ? KernelFileActivity($0, arrivals: arrivals) : nil }
     }
 
     /// The activity of a run.
@@ -37,7 +38,8 @@ public struct DiskActivity: Sendable {
         self.init(journal: journal, terminationStart: analysis.handlers.first(where: RunAnalysis.isTermination)?.start,
                   sandboxFiles: analysis.record.sandboxFiles,
                   backgroundTransitions: analysis.handlers.filter { $0.name == "didEnterBackground" }.map { $0.start...max($0.start, $0.end) },
-                  fileChanges: analysis.record.fileChanges, blackBox: analysis.record.blackBox)
+                  fileChanges: analysis.record.fileChanges, blackBox: analysis.record.blackBox,
+                  arrivals: analysis.busyIntervals.filter { $0.reason == .request }.map { ($0.start, $0.end) })
     }
 
     /// Writes of content (replacements, in-place writes, appends).

@@ -47,6 +47,12 @@ public struct FileChange: Codable, Sendable, Equatable {
     /// behind that close), so this write's blocks are in that change's diff. A write all the
     /// same: the kernel reported data written before this close. Nil otherwise.
     public var readWithEarlierClose: Bool?
+    /// For a file written while held open: when each separate burst of writing began (monotonic
+    /// ns, as the harness read the modifications), when there was more than one. A file kept
+    /// open and written again and again (a log appended and synced on each edit, a database in
+    /// WAL mode) is closed, and so settled, once; its bursts are its writes
+    /// (``SandboxFileWatcher``'s `burstGap` of quiet between them). Nil otherwise.
+    public var heldOpenBursts: [UInt64]?
 
     public init(path: String, kind: Kind, time: UInt64, sizeAfter: Int?, bytesWritten: Int, existed: Bool,
                 diff: BlockDiff? = nil, truncated: Bool = false, via: String? = nil) {

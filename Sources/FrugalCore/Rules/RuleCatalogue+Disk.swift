@@ -7,7 +7,7 @@ extension RuleCatalogue {
         Rule(id: "disk.avoid-frequent-writes", category: .disk, title: "Avoid frequent writes",
              guideSection: reducePowerSection,
              guideQuote: "Avoid accessing the disk too frequently. For example, if your app saves state information to the disk, do so only when that state information changes, and coalesce changes whenever possible to avoid writing small changes at frequent intervals.",
-             measures: "small write operations per minute: writes to files in the sandbox that put under 64 KiB on storage (each file closed after writing or renamed into place, as the kernel shows them), in the busiest 60 s window (a shorter run counts as one minute)", unit: "1/min",
+             measures: "small write operations per minute: writes to files in the sandbox that put under 64 KiB on storage (each file closed after writing or renamed into place, as the kernel shows them; each burst of writing to a file held open), in the busiest 60 s window (a shorter run counts as one minute)", unit: "1/min",
              scoring: .logNormal(good: 2, poor: 30),
              calibration: "\(rulesProposal). Calibration: only writes under 64 KiB count, the guide's \"small changes\": their cost is per operation (journal commit, fsync metadata), while a download or an export's 1 MiB chunks cost their bytes and are judged by disk.write-budget.",
              measured: true),
