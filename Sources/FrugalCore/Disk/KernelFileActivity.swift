@@ -113,12 +113,13 @@ public struct KernelFileActivity: Sendable {
         self.init(log)
     }
 
-    /// Writes that put fewer than `DiskActivity.smallWriteBytes` on storage (writes read together
-    /// by their share, ``sizes``): the guide's "small changes", whose cost is per operation (a
-    /// journal commit, an fsync's metadata).
     /// Writes as counted: each burst of a file held open is one (``countedWrites``).
     public var countedWriteCount: Int { countedWrites.count }
 
+    /// Writes that put fewer than `DiskActivity.smallWriteBytes` on storage (writes read together
+    /// by their share, ``sizes``; a file held open, each burst by its share, ``countedWrites``):
+    /// the guide's "small changes", whose cost is per operation (a journal commit, an fsync's
+    /// metadata).
     public var smallWrites: [FileChange] {
         countedWrites.filter { $0.size < DiskActivity.smallWriteBytes }.map(\.change)
     }
