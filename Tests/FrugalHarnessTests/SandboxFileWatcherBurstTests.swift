@@ -17,21 +17,29 @@ final class SandboxFileWatcherBurstTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: root) }
 
-    func testALogHeldOpenAndAppendedThreeTimesIsOneChangeOfThreeBursts() throws {
-        let path = root.appendingPathComponent("Library/edits.log")
-        FileManager.default.createFile(atPath: path.path, contents: Data("start\n".utf8))
+    /// The changes the watcher recorded of `name` (in Library/, made before it starts) while
+    /// `write` wrote it through one handle, held open 0.3 s after `write` returns and then closed.
+    func changes(of name: String, initially contents: Data?, _ write: (FileHandle) throws -> Void) throws -> [FileChange] {
+        let path = root.appendingPathComponent("Library/\(name)")
+        FileManager.default.createFile(atPath: path.path, contents: contents)
         let watcher = try SandboxFileWatcher.start(root: root).get()
         let handle = try FileHandle(forWritingTo: path)
-        for edit in 0..<3 {
-            if edit > 0 { usleep(600_000) }
-            try handle.seekToEnd()
-            try handle.write(contentsOf: Data("edit \(edit)\n".utf8))
-            try handle.synchronize()
-        }
+        try write(handle)
         usleep(300_000)
         try handle.close()
         usleep(300_000)
-        let changes = watcher.finish().changes.filter { $0.path == "Library/edits.log" }
+        return watcher.finish().changes.filter { $0.path == "Library/\(name)" }
+    }
+
+    func testALogHeldOpenAndAppendedThreeTimesIsOneChangeOfThreeBursts() throws {
+        let changes = try changes(of: "edits.log", initially: Data("start\n".utf8)) { handle in
+            for edit in 0..<3 {
+                if edit > 0 { usleep(600_000) }
+                try handle.seekToEnd()
+                try handle.write(contentsOf: Data("edit \(edit)\n".utf8))
+                try handle.synchronize()
+            }
+        }
         XCTAssertEqual(changes.count, 1, "\(changes)")
         let bursts = try XCTUnwrap(changes.first?.heldOpenBursts, "three writes 0.6 s apart to a file held open: bursts recorded")
         XCTAssertTrue((2...3).contains(bursts.count), "\(bursts.count) bursts")
@@ -42,16 +50,11 @@ final class SandboxFileWatcherBurstTests: XCTestCase {
     }
 
     func testOneWriteInManyCallsHeldOpenBeforeItsCloseIsOneBurst() throws {
-        let path = root.appendingPathComponent("Library/export.csv")
-        FileManager.default.createFile(atPath: path.path, contents: nil)
-        let watcher = try SandboxFileWatcher.start(root: root).get()
-        let handle = try FileHandle(forWritingTo: path)
-        for row in 0..<200 { try handle.write(contentsOf: Data("row \(row),\(row * 7)\n".utf8)) }
-        try handle.synchronize()
-        usleep(600_000)
-        try handle.close()
-        usleep(300_000)
-        let changes = watcher.finish().changes.filter { $0.path == "Library/export.csv" }
+        let changes = try changes(of: "export.csv", initially: nil) { handle in
+            for row in 0..<200 { try handle.write(contentsOf: Data("row \(row),\(row * 7)\n".utf8)) }
+            try handle.synchronize()
+            usleep(300_000)  // held 0.6 s in all before its close
+        }
         XCTAssertEqual(changes.count, 1, "\(changes)")
         XCTAssertNil(changes.first?.heldOpenBursts)
     }
