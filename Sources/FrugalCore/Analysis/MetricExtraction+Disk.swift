@@ -58,13 +58,23 @@ extension MetricExtraction {
         let gap = unjournaledBytes(wchar: io.wchar, eventStream: record.eventStreamBytes, journal: logical)
         metrics[MetricName.diskUnjournaledBytesWritten] = gap.map { MetricValue(Double($0), unit: "bytes", source: Source.journalGap) }
             ?? .unavailable(unit: "bytes", source: Source.journalGap, reason: "wchar or the event stream's size is missing")
-        // The budget counts every file byte the process wrote after launch: the journal's, and
-        // what bypassed it (whole: its time is unknown). Launch work is counted once, not as a rate.
+        // The budget counts every file byte the process wrote after launch; launch work is counted
+        // once, not as a rate. Where the sandbox was watched, the kernel's view is that count, any
+        // API, with times: wchar also counts socket, pipe and eventfd writes, and an app whose
+        // 1.5 MB URLSession download woke libdispatch 245,000 times (eventfd pokes) and sent its
+        // request over TLS read "4.43 MiB written after launch" for 12 bytes of state on disk.
+        // Without it, the journal's bytes and what bypassed it by wchar (whole: its time is unknown).
         let window = writeBudgetWindow(analysis)
-        let total = window.bytesAfterLaunch + max(0, gap ?? 0)
-        metrics[MetricName.diskBytesWrittenPerDay] = window.days > 0
-            ? MetricValue(perDay(Double(total), days: window.days), unit: "bytes/day", source: gap == nil ? Source.kitJournal : Source.kitJournal + "+" + Source.journalGap)
-            : .unavailable(unit: "bytes/day", source: Source.kitJournal, reason: "the run had no duration after launch")
+        if let kernel = disk.kernel, window.days > 0 {
+            let launchEnd = record.startTime + (analysis.launchNanoseconds ?? 0)
+            metrics[MetricName.diskBytesWrittenPerDay] = MetricValue(perDay(Double(kernel.bytesWritten(since: launchEnd)), days: window.days),
+                                                                     unit: "bytes/day", source: FileChangeLog.source)
+        } else {
+            let total = window.bytesAfterLaunch + max(0, gap ?? 0)
+            metrics[MetricName.diskBytesWrittenPerDay] = window.days > 0
+                ? MetricValue(perDay(Double(total), days: window.days), unit: "bytes/day", source: gap == nil ? Source.kitJournal : Source.kitJournal + "+" + Source.journalGap)
+                : .unavailable(unit: "bytes/day", source: Source.kitJournal, reason: "the run had no duration after launch")
+        }
         if let amplification = disk.amplification {
             metrics[MetricName.diskWriteAmplification] = MetricValue(Double(amplification.written) / Double(max(1, amplification.changed)),
                                                                      unit: "×", source: Source.kitJournalBlockDiff)

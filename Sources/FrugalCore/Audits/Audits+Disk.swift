@@ -87,7 +87,8 @@ extension Audits {
                 let logical = Int(metrics[MetricName.diskLogicalBytesWritten]?.value ?? 0)
                 var evidence = [Evidence(description: "\(bytes(window.bytesAfterLaunch)) through FrugalKit in the \(DisplayFormat.number(window.days * 86_400)) s after launch; \(bytes(logical - window.bytesAfterLaunch)) during launch, counted once, not as a rate")]
                 if let gap = metrics[MetricName.diskUnjournaledBytesWritten]?.value {
-                    evidence.append(Evidence(description: "\(bytes(Int(gap))) written around FrugalKit (wchar − event stream − journal)"))
+                    evidence.append(Evidence(description: "\(bytes(Int(gap))) written around FrugalKit (wchar − event stream − journal"
+                        + (disk.kernel == nil ? ")" : "; socket, pipe and eventfd writes included, so the kernel's view below is the measure)")))
                 }
                 if let physical = metrics[MetricName.diskPhysicalBytesWritten]?.value {
                     evidence.append(Evidence(description: "\(bytes(Int(physical))) reached storage (write_bytes)"))

@@ -19,7 +19,7 @@ extension RuleCatalogue {
         Rule(id: "disk.write-budget", category: .disk, title: "Stay within a write budget",
              guideSection: fileAccessSection,
              guideQuote: "Minimize the amount of data you write to the disk.",
-             measures: "bytes written from launch's end to the run's end (through FrugalKit, plus what /proc wchar shows written around it), per day: a run shorter than a day is scored on what it wrote, not extrapolated", unit: "bytes/day",
+             measures: "bytes written from launch's end to the run's end (the sandbox's files as the kernel shows them, any API; where it was not watched, through FrugalKit plus what /proc wchar shows written around it), per day: a run shorter than a day is scored on what it wrote, not extrapolated", unit: "bytes/day",
              scoring: .logNormal(good: 100_000_000, poor: 1_000_000_000),
              calibration: "\(rulesProposal); 1 GB/day is Apple's limit (\(appleLimits)). Calibration of the window: Apple counts writes over 24 h; a scenario lasts seconds, and multiplying one export or a few downloads by the day's seconds read a few MB as hundreds of GB. A shorter run is judged on what it wrote (a lower bound on its day), launch writes are left out of it, and the user's existing documents are installed with the sandbox (RunPlan.documents), so the window starts with the app in use.", measured: true),
         Rule(id: "disk.no-cache-files", category: .disk, title: "Do not write cache files",
