@@ -79,22 +79,14 @@ extension RunAnalysis {
         let drawing = drawingSpans
         let mainThreads = mainThreadIDs
         return idlePhases.map { phase in
-            var points = [phase.startSample]
-            points += record.samples.filter { $0.time > phase.start && $0.time < phase.end }.sorted { $0.time < $1.time }
-            points.append(phase.endSample)
             var account = IdleAccount(phase: phase, idleSlices: [], excludedSeconds: [:])
-            // A stretch of contiguous idle slices: its seconds and the platform threads' wakeups,
-            // capped at the pool monitor's allowance when it ends.
-            var stretchSeconds = 0.0
-            var stretchPlatform: [Int32: Int] = [:]
+            // A stretch of contiguous idle slices: the pool monitor's allowance is over it.
+            var stretch = PlatformStretch()
             func endStretch() {
-                let allowance = Self.platformWakeupAllowance(seconds: stretchSeconds)
-                for (tid, count) in stretchPlatform { account.platformWakeupsByThread[tid, default: 0] += min(count, allowance) }
-                stretchSeconds = 0
-                stretchPlatform = [:]
+                for (tid, count) in stretch.end() { account.platformWakeupsByThread[tid, default: 0] += count }
             }
-            for (earlier, later) in zip(points, points.dropFirst()) where later.time > earlier.time {
-                let slice = Phase(start: earlier.time, end: later.time, startSample: earlier, endSample: later)
+            for slice in sampleSlices(of: phase) {
+                let earlier = slice.startSample, later = slice.endSample
                 if let reason = busy.first(where: { $0.start < slice.end && $0.end > slice.start })?.reason {
                     account.excludedSeconds[reason, default: 0] += slice.seconds
                     endStretch()
@@ -109,11 +101,11 @@ extension RunAnalysis {
                     endStretch()
                 } else {
                     account.idleSlices.append(slice)
-                    stretchSeconds += slice.seconds
                     let drawn = drawing.contains { $0.start <= slice.start && slice.end <= $0.end }
-                    for (tid, count) in Self.wakeupsByThread(from: earlier, to: later) {
+                    let byThread = Self.wakeupsByThread(from: earlier, to: later)
+                    stretch.add(seconds: slice.seconds, platformWakeups: byThread.filter { platformThreads.contains($0.key) })
+                    for (tid, count) in byThread {
                         account.wakeupsByThread[tid, default: 0] += count
-                        if platformThreads.contains(tid) { stretchPlatform[tid, default: 0] += count }
                         if drawn, mainThreads.contains(tid) { account.drawingWakeupsByThread[tid, default: 0] += count }
                     }
                 }

@@ -33,33 +33,20 @@ extension RunAnalysis {
         let requests = busyIntervals.filter { $0.reason == .request }
         let platform = platformThreads
         return inactivePhases.map { phase in
-            var points = [phase.startSample]
-            points += record.samples.filter { $0.time > phase.start && $0.time < phase.end }.sorted { $0.time < $1.time }
-            points.append(phase.endSample)
             var account = InactiveAccount(phase: phase, judgedSeconds: 0, requestSeconds: 0, wakeups: 0, platformWakeups: 0)
-            var stretchSeconds = 0.0
-            var stretchPlatform: [Int32: Int] = [:]
-            func endStretch() {
-                let allowance = Self.platformWakeupAllowance(seconds: stretchSeconds)
-                account.platformWakeups += stretchPlatform.values.reduce(0) { $0 + min($1, allowance) }
-                stretchSeconds = 0
-                stretchPlatform = [:]
-            }
-            for (earlier, later) in zip(points, points.dropFirst()) where later.time > earlier.time {
-                let seconds = Double(later.time - earlier.time) / 1e9
-                if requests.contains(where: { $0.start < later.time && $0.end > earlier.time }) {
-                    account.requestSeconds += seconds
-                    endStretch()
+            var stretch = PlatformStretch()
+            for slice in sampleSlices(of: phase) {
+                if requests.contains(where: { $0.start < slice.end && $0.end > slice.start }) {
+                    account.requestSeconds += slice.seconds
+                    account.platformWakeups += stretch.end().values.reduce(0, +)
                     continue
                 }
-                account.judgedSeconds += seconds
-                stretchSeconds += seconds
-                for (tid, count) in Self.wakeupsByThread(from: earlier, to: later) {
-                    account.wakeups += count
-                    if platform.contains(tid) { stretchPlatform[tid, default: 0] += count }
-                }
+                account.judgedSeconds += slice.seconds
+                let byThread = Self.wakeupsByThread(from: slice.startSample, to: slice.endSample)
+                account.wakeups += byThread.values.reduce(0, +)
+                stretch.add(seconds: slice.seconds, platformWakeups: byThread.filter { platform.contains($0.key) })
             }
-            endStretch()
+            account.platformWakeups += stretch.end().values.reduce(0, +)
             return account
         }
     }

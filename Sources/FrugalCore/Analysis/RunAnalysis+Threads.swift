@@ -60,6 +60,38 @@ extension RunAnalysis {
         return platform.reduce(0) { $0 + min(byThread[$1] ?? 0, allowance) }
     }
 
+    /// The slices of `phase` between consecutive `/proc` samples (its own at both ends, those of
+    /// the record between), each sampled at both ends: what idle and inactive time are cut into.
+    func sampleSlices(of phase: Phase) -> [Phase] {
+        var points = [phase.startSample]
+        points += record.samples.filter { $0.time > phase.start && $0.time < phase.end }.sorted { $0.time < $1.time }
+        points.append(phase.endSample)
+        return zip(points, points.dropFirst()).filter { $0.1.time > $0.0.time }.map { earlier, later in
+            Phase(start: earlier.time, end: later.time, startSample: earlier, endSample: later)
+        }
+    }
+
+    /// A stretch of contiguous slices that count: its seconds and the platform threads' wakeups,
+    /// capped at the pool monitor's allowance for the stretch (``platformWakeupAllowance(seconds:)``)
+    /// when it ends.
+    struct PlatformStretch {
+        private var seconds = 0.0
+        private var wakeups: [Int32: Int] = [:]
+
+        /// Adds a slice of `seconds` and the platform threads' wakeups in it.
+        mutating func add(seconds: Double, platformWakeups: [Int32: Int]) {
+            self.seconds += seconds
+            for (tid, count) in platformWakeups { wakeups[tid, default: 0] += count }
+        }
+
+        /// Ends the stretch: each platform thread's wakeups up to the allowance; starts anew.
+        mutating func end() -> [Int32: Int] {
+            let allowance = RunAnalysis.platformWakeupAllowance(seconds: seconds)
+            defer { self = PlatformStretch() }
+            return wakeups.mapValues { min($0, allowance) }
+        }
+    }
+
     /// Wakeups per thread between two samples (a thread born in between counts from zero).
     static func wakeupsByThread(from earlier: ProcessSample, to later: ProcessSample) -> [Int32: Int] {
         let before = Dictionary(earlier.threads.map { ($0.tid, $0.voluntaryContextSwitches) }, uniquingKeysWith: { a, _ in a })
