@@ -15,6 +15,9 @@
 ///    delivers it, relaying the kernel's pressure event, and one arriving a few milliseconds
 ///    after a `pressure` step has ended lands in the wait that follows; its wakeup is the
 ///    harness's event, as an input's is, not one the app chose, or
+///  - held the changes an input made until it wrote or sent them: from the input to the first
+///    write to storage or request after it (`RunAnalysis+Coalescing`); a debounce's cancelled
+///    timers still fire there (`Task.sleep`, `DispatchWorkItem`), once for each input,
 ///  - was computing: on a CPU for at least `computingShare` of the slice, or with a thread
 ///    running or runnable (state R) at either end of it, which a loaded machine's run queue
 ///    does not hide (deferred launch work, a rebuild on a background queue; its hand-off to the
@@ -39,6 +42,9 @@ extension RunAnalysis {
         /// A black-box program starting up: from its spawn to its main thread's first sustained
         /// wait (`RunAnalysis+Startup`), loading and configuring, not idle.
         case startingUp = "starting up"
+        /// Holding the changes an input made until they were written or sent, as the guide asks
+        /// (`RunAnalysis+Coalescing`). Last: a slice with work of its own counts under that.
+        case coalescing = "holding an input's changes until they were written or sent"
     }
 
     /// The share of one CPU over a slice from which the app counts as computing, not idle.
@@ -123,8 +129,17 @@ extension RunAnalysis {
         return [earlier, later].contains { $0.threads.contains { $0.state == "D" } }
     }
 
-    /// The spans when the app had work of its own under way (see the type's comment).
+    /// The spans when the app had work of its own under way (see the type's comment), with the
+    /// spans in which it held an input's changes before writing or sending them
+    /// (`RunAnalysis+Coalescing`).
     var busyIntervals: [(start: UInt64, end: UInt64, reason: BusyReason)] {
+        let work = workIntervals
+        return work + coalescingIntervals(work: work)
+    }
+
+    /// The spans when the app had work of its own under way: requests, file I/O, frames, a
+    /// memory warning's handler, suspension, a signal's answer, a program's start-up.
+    var workIntervals: [(start: UInt64, end: UInt64, reason: BusyReason)] {
         var intervals: [(start: UInt64, end: UInt64, reason: BusyReason)] = []
         // The app's state as the events go by: frames count as use only while active (an app
         // is not used in the background, and an inactive one is judged by its own audit).

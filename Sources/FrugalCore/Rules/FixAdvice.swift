@@ -22,10 +22,10 @@ public enum FixAdvice {
 
     static let advice: [String: String] = [
         "power.avoid-polling": "Replace the repeating Timer or DispatchSource timer that checks for work with an event: a DispatchSource read or signal source, a NotificationCenter observer, an AsyncStream the producer feeds, or a one-shot asyncAfter scheduled when work arrives; give the timers you keep a tolerance (Timer.tolerance, the leeway of DispatchSourceTimer.schedule) so they fire together.",
-        "power.coalesce-work": "Batch small pieces of work into one handler (one Timer with a tolerance, one DispatchWorkItem run after a debounce) instead of waking for each.",
+        "power.coalesce-work": "Batch small pieces of work into one handler (one Timer with a tolerance, one Timer or DispatchSourceTimer rescheduled for a debounce) instead of waking for each.",
         "power.cpu-budget": "Do the same work with less CPU: cache results, avoid recomputing unchanged data, move bulk work out of tight loops.",
         "power.frame-rate": "Draw only when content changed; stop the display link while nothing moves.",
-        "disk.avoid-frequent-writes": "Keep changes in memory and write them together: after a debounce (a DispatchWorkItem cancelled and rescheduled on each change), when the app resigns active, or when it enters the background.",
+        "disk.avoid-frequent-writes": "Keep changes in memory and write them together: after a debounce (one Timer invalidated and made again, or one DispatchSourceTimer scheduled again, on each change; a cancelled DispatchWorkItem still wakes the app when its time comes), when the app resigns active, or when it enters the background.",
         "disk.write-changed-portions": "Write the changed extents (FileHandle.seek(toOffset:) then write) or append a delta instead of replacing the whole file with Data.write(to:options: .atomic).",
         "disk.write-budget": "Write less: coalesce saves, write only changed portions, and do not rewrite data that did not change.",
         "disk.no-cache-files": "Keep cache data in memory (NSCache, a dictionary you empty on memory warnings); write cache files only when the app terminates.",

@@ -33,6 +33,8 @@ struct CorpusApps: FrugalApp {
         AppEntry("journal.rewrites-file") { JournalApp(rewritesWhole: true) },
         AppEntry("settings.debounced") { SettingsApp(debounced: true) },
         AppEntry("settings.saves-each-change") { SettingsApp(debounced: false) },
+        AppEntry("notes.debounces-with-task") { NotesEditorApp(checksEverySecond: false) },
+        AppEntry("notes.autosaves-every-second") { NotesEditorApp(checksEverySecond: true) },
         AppEntry("podcasts.in-caches") { PodcastApp(place: .caches) },
         AppEntry("podcasts.excluded-support") { PodcastApp(place: .excludedSupport) },
         AppEntry("podcasts.in-documents") { PodcastApp(place: .documents) },

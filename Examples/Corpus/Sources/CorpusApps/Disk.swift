@@ -140,3 +140,41 @@ final class ReportApp: AppDelegate {
         }
     }
 }
+
+/// power.avoid-polling, with disk.avoid-frequent-writes. A notes editor saving its text once the
+/// typing pauses. Good: the pending save is a `Task` sleeping 2 s, cancelled and made again at
+/// each keystroke, as async code writes a debounce; each cancelled sleep's timer still fires,
+/// once, before the save (the input's work, not polling). Bad: a 1 Hz autosave timer that checks
+/// whether anything changed, running for as long as the app does.
+final class NotesEditorApp: AppDelegate {
+    let checksEverySecond: Bool
+    var text = ""
+    var dirty = false
+    var pendingSave: Task<Void, Never>?
+    var autosave: Timer?
+    let file = directory(.documentDirectory).appendingPathComponent("note.txt")
+    init(checksEverySecond: Bool) { self.checksEverySecond = checksEverySecond }
+
+    func didFinishLaunching(_ app: Application) {
+        guard checksEverySecond else { return }
+        autosave = Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { _ in
+            MainActor.assumeIsolated { if self.dirty { self.save() } }
+        }
+    }
+
+    func handleInput(_ app: Application, kind: String) {
+        text += "A few more words typed. "
+        dirty = true
+        guard !checksEverySecond else { return }
+        pendingSave?.cancel()
+        pendingSave = Task {
+            do { try await Task.sleep(for: .seconds(2)) } catch { return }
+            self.save()
+        }
+    }
+
+    func save() {
+        dirty = false
+        try? Data(text.utf8).write(to: file, options: .atomic)
+    }
+}
