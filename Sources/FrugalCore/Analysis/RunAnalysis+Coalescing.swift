@@ -1,51 +1,121 @@
-/// The time an app holds an input's changes before it writes or sends them, for
-/// `power.avoid-polling`'s idle time.
+/// What an app does after an input, before it goes quiet, for `power.avoid-polling`'s idle time.
 ///
-/// The guide asks for that wait: "coalesce changes whenever possible to avoid writing small
-/// changes at frequent intervals." An app doing so (a notes app saving its text 2 s after the
-/// typing stops) cancels the pending save on each keystroke and schedules a new one. The usual
-/// ways leave the old timer armed: a cancelled `Task.sleep` returns at once, and a cancelled
-/// `DispatchWorkItem` does nothing when run, but the timer each armed still fires (on iOS too).
-/// Measured: four keystrokes 0.3 s apart, with a 2 s debounce on `Task.sleep`, woke libdispatch's
-/// manager and worker threads 9 times before the save (0.93 a second over an 8 s wait,
-/// `power.avoid-polling` 0.22); with a `DispatchWorkItem`, 4 (0.42, 0.48); with one `Timer`
-/// invalidated and made again, 0. Those wakeups are bounded by the inputs (one timer for each)
-/// and end with the save: the input's work, deferred, not a poller's.
+/// The guide asks an app to wait before acting on a change: "coalesce changes whenever possible
+/// to avoid writing small changes at frequent intervals." An app doing so (a notes app saving its
+/// text 2 s after the typing stops, a search sent or filtered 0.5 s after it) cancels the pending
+/// work on each keystroke and schedules it again. The usual ways leave the old timer armed: a
+/// cancelled `Task.sleep` returns at once, and a cancelled `DispatchWorkItem` does nothing when
+/// run, but the timer each armed still fires (on iOS too). Measured: four keystrokes 0.3 s apart,
+/// with a 2 s debounce on `Task.sleep`, woke libdispatch's manager and worker threads 9 times
+/// before the save (0.93 a second over an 8 s wait, `power.avoid-polling` 0.22); with a
+/// `DispatchWorkItem`, 4 (0.42, 0.48); with one `Timer` invalidated and made again, 0. Ten
+/// keystrokes of a search filtered in memory after a 0.5 s `Task.sleep` read 2.26 a second
+/// (0.05). Those wakeups are bounded by the inputs (one timer for each) and end with the work:
+/// the input's work, deferred, not a poller's.
 ///
-/// So the span from an input to the first write to storage or request after it is not idle,
-/// as long as nothing but waits, other inputs and marks lie between them: a backgrounding, an
-/// interruption or a warning ends the span unsaved, and an app that writes nothing after an
-/// input keeps its wakeups charged. A poller that also writes is still seen: the span ends at
-/// its first write, and the wakeups after it are judged at the same rate as before (the metric
-/// is a rate over the idle time left).
+/// Two spans after an input are not idle, as long as nothing but waits, other inputs and marks
+/// lie between them and it (a backgrounding, an interruption or a warning ends them):
+///  - from the input to the first write to storage or request after it (the changes it held),
+///  - a run of wakeups that began with an input and was followed by quiet (no wakeup on any
+///    thread but the platform's) for at least as long as the run, and at least the time over
+///    which one wakeup reads as a failing rate (`Audits.decisiveIdleSeconds`, 2.5 s).
+/// A poller is still seen: it wakes at least once in every period, so the quiet after its
+/// wakeups is never longer than its period; one whose period is under 2.5 s (0.4 a second, the
+/// rule's poor control point) never earns the second span, and a slower one earns it once for
+/// each input at most. The first span ends at its first write, and the rest of the wait is
+/// judged at its rate as before (the metric is a rate over the idle time left). An app that
+/// keeps waking after its input, and writes and sends nothing, earns neither.
 extension RunAnalysis {
-    /// Step kinds an input's span may cross to its write: time passing, more input, a mark.
-    static let coalescingStepKinds: Set<String> = [StepKind.input.name, StepKind.wait.name, StepKind.mark.name]
+    /// Step kinds an input's follow-up may cross: time passing, more input, a mark.
+    static let followUpStepKinds: Set<String> = [StepKind.input.name, StepKind.wait.name, StepKind.mark.name]
 
-    /// The spans from each input to the first write or request after it (see the type's
-    /// comment), given the app's other work (`workIntervals`).
+    /// A run of steps an input's follow-up may cross: its inputs' starts and where it ends.
+    struct InputChain {
+        var inputs: [UInt64] = []
+        var start: UInt64
+        var end: UInt64 = 0
+    }
+
+    /// The runs of waits, inputs and marks that hold at least one input, in order.
+    var inputChains: [InputChain] {
+        var chains: [InputChain] = []
+        var current: InputChain?
+        func close(at end: UInt64) {
+            if var chain = current, !chain.inputs.isEmpty {
+                chain.end = end
+                chains.append(chain)
+            }
+            current = nil
+        }
+        for step in record.steps.sorted(by: { $0.start < $1.start }) {
+            guard Self.followUpStepKinds.contains(step.step.kind.name), step.problem == nil else {
+                close(at: step.start)
+                continue
+            }
+            if current == nil { current = InputChain(start: step.start) }
+            if step.step.kind == .input { current?.inputs.append(step.start) }
+        }
+        close(at: record.endTime)
+        return chains
+    }
+
+    /// The spans from each input to the first write or request after it in its chain, given the
+    /// app's other work (`workIntervals`).
     func coalescingIntervals(work: [(start: UInt64, end: UInt64, reason: BusyReason)]) -> [(start: UInt64, end: UInt64, reason: BusyReason)] {
         let deliveries = deliveryTimes(work: work)
         guard !deliveries.isEmpty else { return [] }
-        var intervals: [(start: UInt64, end: UInt64, reason: BusyReason)] = []
-        // Each run of steps an input's span may cross, and the inputs in it.
-        var chainInputs: [UInt64] = []
-        func endChain(at end: UInt64) {
-            defer { chainInputs = [] }
-            for input in chainInputs {
-                guard let delivery = deliveries.first(where: { $0 > input }), delivery <= end else { continue }
-                intervals.append((input, delivery, .coalescing))
+        return inputChains.flatMap { chain in
+            chain.inputs.compactMap { input -> (start: UInt64, end: UInt64, reason: BusyReason)? in
+                guard let delivery = deliveries.first(where: { $0 > input }), delivery <= chain.end else { return nil }
+                return (input, delivery, .inputFollowUp)
             }
         }
-        for step in record.steps.sorted(by: { $0.start < $1.start }) {
-            guard Self.coalescingStepKinds.contains(step.step.kind.name), step.problem == nil else {
-                endChain(at: step.start)
-                continue
+    }
+
+    /// The runs of wakeups that began with an input and were followed by long enough a quiet
+    /// (see the type's comment), given every other span the app was busy (`busy`).
+    func settlingIntervals(busy: [(start: UInt64, end: UInt64, reason: BusyReason)]) -> [(start: UInt64, end: UInt64, reason: BusyReason)] {
+        let platform = platformThreads
+        let leastQuiet = Audits.decisiveIdleSeconds
+        var spans: [(start: UInt64, end: UInt64, reason: BusyReason)] = []
+        for chain in inputChains {
+            let slices = idlePhases.filter { $0.start >= chain.start && $0.end <= chain.end }.flatMap { sampleSlices(of: $0) }
+            var inputs = chain.inputs[...]
+            // The run being followed: its first input (nil when it began without one) and the end
+            // of its last slice with a wakeup; the idle seconds without one since; the first
+            // input since that wakeup, which starts the next run.
+            var runStart: UInt64?, runEnd: UInt64?
+            var quiet = 0.0
+            var inputSinceWakeup: UInt64?
+            func runSettled() -> Bool {
+                guard let end = runEnd else { return false }
+                let length = runStart.map { Double(end - min($0, end)) / 1e9 } ?? 0
+                return quiet >= max(leastQuiet, length)
             }
-            if step.step.kind == .input { chainInputs.append(step.start) }
+            for slice in slices {
+                while let input = inputs.first, input <= slice.start {
+                    if inputSinceWakeup == nil { inputSinceWakeup = input }
+                    inputs.removeFirst()
+                }
+                // A slice busy with work of its own neither wakes nor rests the run.
+                guard Self.busyReason(of: slice, busy: busy) == nil else { continue }
+                let wakeups = Self.wakeupsByThread(from: slice.startSample, to: slice.endSample)
+                    .filter { !platform.contains($0.key) }.values.reduce(0, +)
+                guard wakeups > 0 else {
+                    quiet += slice.seconds
+                    continue
+                }
+                if runEnd == nil || runSettled() {
+                    if runSettled(), let start = runStart, let end = runEnd { spans.append((start, end, .inputFollowUp)) }
+                    runStart = inputSinceWakeup
+                }
+                runEnd = slice.end
+                quiet = 0
+                inputSinceWakeup = nil
+            }
+            if runSettled(), let start = runStart, let end = runEnd { spans.append((start, end, .inputFollowUp)) }
         }
-        endChain(at: record.endTime)
-        return intervals
+        return spans
     }
 
     /// When the app wrote to storage or started a request, sorted: the starts of its requests and

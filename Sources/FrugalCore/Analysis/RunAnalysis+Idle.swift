@@ -15,9 +15,11 @@
 ///    delivers it, relaying the kernel's pressure event, and one arriving a few milliseconds
 ///    after a `pressure` step has ended lands in the wait that follows; its wakeup is the
 ///    harness's event, as an input's is, not one the app chose, or
-///  - held the changes an input made until it wrote or sent them: from the input to the first
-///    write to storage or request after it (`RunAnalysis+Coalescing`); a debounce's cancelled
-///    timers still fire there (`Task.sleep`, `DispatchWorkItem`), once for each input,
+///  - was finishing what an input started (`RunAnalysis+Coalescing`): holding its changes
+///    until it wrote or sent them (from the input to the first write to storage or request after
+///    it), or waking after it and then going quiet for longer than that and than the span in
+///    which one wakeup reads as a failing rate; a debounce's cancelled timers still fire there
+///    (`Task.sleep`, `DispatchWorkItem`), once for each input,
 ///  - was computing: on a CPU for at least `computingShare` of the slice, or with a thread
 ///    running or runnable (state R) at either end of it, which a loaded machine's run queue
 ///    does not hide (deferred launch work, a rebuild on a background queue; its hand-off to the
@@ -42,9 +44,10 @@ extension RunAnalysis {
         /// A black-box program starting up: from its spawn to its main thread's first sustained
         /// wait (`RunAnalysis+Startup`), loading and configuring, not idle.
         case startingUp = "starting up"
-        /// Holding the changes an input made until they were written or sent, as the guide asks
+        /// Finishing what an input started: holding its changes until they were written or sent,
+        /// as the guide asks, or the app's last wakeups after it before going quiet
         /// (`RunAnalysis+Coalescing`). Last: a slice with work of its own counts under that.
-        case coalescing = "holding an input's changes until they were written or sent"
+        case inputFollowUp = "finishing what an input started"
     }
 
     /// The share of one CPU over a slice from which the app counts as computing, not idle.
@@ -92,23 +95,13 @@ extension RunAnalysis {
                 for (tid, count) in stretch.end() { account.platformWakeupsByThread[tid, default: 0] += count }
             }
             for slice in sampleSlices(of: phase) {
-                let earlier = slice.startSample, later = slice.endSample
-                if let reason = busy.first(where: { $0.start < slice.end && $0.end > slice.start })?.reason {
+                if let reason = Self.busyReason(of: slice, busy: busy) {
                     account.excludedSeconds[reason, default: 0] += slice.seconds
-                    endStretch()
-                } else if Self.wroteToStorage(from: earlier, to: later) {
-                    // Writing a file outside FrugalKit (a Codable store's save on a detached task):
-                    // its fsyncs' switches are the save's, judged by the disk audits, not polling.
-                    account.excludedSeconds[.fileIO, default: 0] += slice.seconds
-                    endStretch()
-                } else if Double(later.onCPUNanoseconds(since: earlier)) >= Self.computingShare * Double(slice.end - slice.start)
-                            || [earlier, later].contains(where: { $0.threads.contains { $0.state == "R" } }) {
-                    account.excludedSeconds[.computing, default: 0] += slice.seconds
                     endStretch()
                 } else {
                     account.idleSlices.append(slice)
                     let drawn = drawing.contains { $0.start <= slice.start && slice.end <= $0.end }
-                    let byThread = Self.wakeupsByThread(from: earlier, to: later)
+                    let byThread = Self.wakeupsByThread(from: slice.startSample, to: slice.endSample)
                     stretch.add(seconds: slice.seconds, platformWakeups: byThread.filter { platformThreads.contains($0.key) })
                     for (tid, count) in byThread {
                         account.wakeupsByThread[tid, default: 0] += count
@@ -119,6 +112,20 @@ extension RunAnalysis {
             endStretch()
             return account
         }
+    }
+
+    /// Why a sample slice of a wait was not idle, or nil when it was: a span of `busy` over it,
+    /// a write to storage by any API (a Codable store's save on a detached task: its fsyncs'
+    /// switches are the save's, judged by the disk audits, not polling), or computing.
+    static func busyReason(of slice: Phase, busy: [(start: UInt64, end: UInt64, reason: BusyReason)]) -> BusyReason? {
+        let earlier = slice.startSample, later = slice.endSample
+        if let reason = busy.first(where: { $0.start < slice.end && $0.end > slice.start })?.reason { return reason }
+        if wroteToStorage(from: earlier, to: later) { return .fileIO }
+        if Double(later.onCPUNanoseconds(since: earlier)) >= computingShare * Double(slice.end - slice.start)
+            || [earlier, later].contains(where: { $0.threads.contains { $0.state == "R" } }) {
+            return .computing
+        }
+        return nil
     }
 
     /// Whether the process wrote to storage between two samples (`/proc/<pid>/io` write_bytes
@@ -134,7 +141,8 @@ extension RunAnalysis {
     /// (`RunAnalysis+Coalescing`).
     var busyIntervals: [(start: UInt64, end: UInt64, reason: BusyReason)] {
         let work = workIntervals
-        return work + coalescingIntervals(work: work)
+        let held = work + coalescingIntervals(work: work)
+        return held + settlingIntervals(busy: held)
     }
 
     /// The spans when the app had work of its own under way: requests, file I/O, frames, a

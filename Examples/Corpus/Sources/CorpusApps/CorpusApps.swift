@@ -35,6 +35,8 @@ struct CorpusApps: FrugalApp {
         AppEntry("settings.saves-each-change") { SettingsApp(debounced: false) },
         AppEntry("notes.debounces-with-task") { NotesEditorApp(checksEverySecond: false) },
         AppEntry("notes.autosaves-every-second") { NotesEditorApp(checksEverySecond: true) },
+        AppEntry("lookup.filters-as-you-type") { LookupApp(checksQuery: false) },
+        AppEntry("lookup.checks-query") { LookupApp(checksQuery: true) },
         AppEntry("podcasts.in-caches") { PodcastApp(place: .caches) },
         AppEntry("podcasts.excluded-support") { PodcastApp(place: .excludedSupport) },
         AppEntry("podcasts.in-documents") { PodcastApp(place: .documents) },
