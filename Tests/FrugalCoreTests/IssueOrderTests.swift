@@ -17,6 +17,24 @@ final class IssueOrderTests: XCTestCase {
         XCTAssertEqual(IssueOrder(withWork).waited.count, 5)
     }
 
+    func testALinkTheAnswerBeforeNamedIsFollowedNotHeldBack() {
+        // A config naming its feed, the feed naming the first story: each could be asked for
+        // only once the answer before it came.
+        var chain = [Self.span(1, 1.1, "GET /config"), Self.span(1.1, 1.2, "GET /feed"), Self.span(1.2, 1.3, "GET /story/0")]
+        chain[1].namedBy = "GET /config"
+        chain[2].namedBy = "GET /feed"
+        let order = IssueOrder(chain)
+        XCTAssertTrue(order.waited.isEmpty)
+        XCTAssertEqual(order.followedLinks.map(\.label), ["GET /feed", "GET /story/0"])
+        // A list naming three items fetched one after another: only the first item waited for
+        // the answer that named it; the other two waited for an item that did not name them.
+        var list = [Self.span(1, 1.1, "GET /list")] + (0..<3).map { Self.span(1.1 + Double($0) * 0.1, 1.2 + Double($0) * 0.1, "GET /item/\($0)") }
+        for index in 1..<4 { list[index].namedBy = "GET /list" }
+        let items = IssueOrder(list)
+        XCTAssertEqual(items.followedLinks.map(\.label), ["GET /item/0"])
+        XCTAssertEqual(items.waited.map(\.label), ["GET /item/1", "GET /item/2"])
+    }
+
     func testConnectionsOpenedAsTheyGoAreIssuedTogether() {
         // `curl -Z`: six downloads whose connections open 10 ms apart, each 0.2 s: all overlap.
         let parallel = (0..<6).map { Self.span(1 + Double($0) * 0.01, 1.2 + Double($0) * 0.01) }

@@ -106,6 +106,26 @@ final class OriginServingTests: XCTestCase {
         XCTAssertTrue(eventually { server.wireRequests(origin: 0).allSatisfy(\.completed) })
     }
 
+    func testARequestWhosePathTheAnswerBeforeHeldIsLoggedAsTheLinkItFollowed() throws {
+        // A config naming its feed, the feed naming a story: each request's path is in the
+        // answer before it. A request the answers never named (the story's sibling) is not.
+        let directory = try temporaryDirectory()
+        try write(#"{"feed":"/api/v1/feed.json","refresh":900}"#, to: "api/v1/config.json", in: directory)
+        try write(#"{"items":[{"id":0,"link":"https://api.example.test/api/v1/story/0.json"}]}"#, to: "api/v1/feed.json", in: directory)
+        try write(#"{"id":0}"#, to: "api/v1/story/0.json", in: directory)
+        try write(#"{"id":1}"#, to: "api/v1/story/1.json", in: directory)
+        let (server, port) = try start(FixtureResponder(directory: directory.path))
+        let socket = try BlockingSocket(port: port)
+        for target in ["/api/v1/config.json", "/api/v1/feed.json", "/api/v1/story/0.json", "/api/v1/story/1.json"] {
+            XCTAssertEqual(try get(socket, target).status, 200, target)
+        }
+        let log = server.wireRequests(origin: 0)
+        XCTAssertEqual(log.map(\.namedBy), [nil, "GET /api/v1/config.json", "GET /api/v1/feed.json", nil])
+        // A path too short to say anything is never matched.
+        XCTAssertNil(WireRequestLog.namingAnswer(of: "/1", in: [("GET /a", Array("[/1, /2]".utf8))]))
+        XCTAssertEqual(WireRequestLog.namingAnswer(of: "/next", in: [("GET /a", Array("/next".utf8)), ("GET /b", Array("x /next".utf8))]), "GET /b")
+    }
+
     // MARK: Content coding
 
     func testGzipAndDeflateAreSentWhenAskedAndCountedBeforeAndAfter() throws {

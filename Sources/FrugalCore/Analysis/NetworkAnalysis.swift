@@ -80,21 +80,21 @@ public struct NetworkAnalysis: Sendable {
         var result: [Attempt] = []
         for request in requests.sorted(by: { $0.start < $1.start }) {
             let start = analysis.runTime(request.start), end = analysis.runTime(request.end)
-            if let index = wireRequests.indices.first(where: { index in
+            let matched = wireRequests.indices.first(where: { index in
                 let wire = wireRequests[index]
                 return !claimed.contains(index) && wire.method == request.method && wire.target == request.target
                     && wire.start >= start - 0.05 && wire.start <= end + 0.05
-            }) {
-                claimed.insert(index)
-            }
+            })
+            if let matched { claimed.insert(matched) }
             result.append(Attempt(operation: request.operation,
-                                  span: TransferSpan(start: start, end: end, label: "\(request.method) \(request.target)"),
+                                  span: TransferSpan(start: start, end: end, label: "\(request.method) \(request.target)",
+                                                     namedBy: matched.flatMap { wireRequests[$0].namedBy }),
                                   completed: request.outcome == .completed, connectionLimit: request.connectionLimit, fromClient: true))
         }
         for (index, wire) in wireRequests.enumerated() where !claimed.contains(index) {
             let end = wire.end ?? wire.firstByte ?? wire.start
             result.append(Attempt(operation: "\(wire.method) \(wire.host ?? "")\(wire.target)",
-                                  span: TransferSpan(start: wire.start, end: max(end, wire.start), label: wire.label),
+                                  span: TransferSpan(start: wire.start, end: max(end, wire.start), label: wire.label, namedBy: wire.namedBy),
                                   completed: wire.completed, connectionLimit: nil, fromClient: false, wire: wire))
         }
         return result.sorted { $0.span.start < $1.span.start }

@@ -32,6 +32,7 @@ extension Audits {
                                 + "in flight together by waves of \(order.waveSizes.prefix(12).map(String.init).joined(separator: ", "))\(order.waveSizes.count > 12 ? ", …" : ""); "
                                 + (order.waited.isEmpty ? "none waited for the one before to finish"
                                     : "\(order.waited.count) issued only after the one before had finished (\(waited))")
+                                + (order.followedLinks.isEmpty ? "" : "; \(order.followedLinks.count) followed a link the answer before it held, which could not be asked for sooner (\(order.followedLinks.prefix(4).map { "\($0.label) named by \($0.namedBy ?? "")" }.joined(separator: ", "))\(order.followedLinks.count > 4 ? ", …" : ""))")
                                 + "; issued at once about \(DisplayFormat.number(batch.issuedAtOnceSeconds * 1000)) ms")
         }
         let count = orders[worst].waited.count

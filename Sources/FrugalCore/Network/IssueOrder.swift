@@ -14,6 +14,11 @@ public struct IssueOrder: Sendable, Equatable {
     /// the client's known connections. A wave of several transfers, or one after a wave that
     /// filled every connection, is the client working through what the app enqueued together.
     public var waited: [TransferSpan]
+    /// Transfers that started alone after the one before had finished, but whose path that one's
+    /// answer named (``TransferSpan/namedBy``): a link the app followed (a config naming its feed,
+    /// a feed naming the story on the first screen), which it could not have enqueued before the
+    /// answer came. Not held back, so not in `waited`.
+    public var followedLinks: [TransferSpan] = []
 
     /// The waves of `transfers` (any order), given how many transfers the client runs at once
     /// (`connectionLimit`, nil when unknown: every lone wave after the first then counts).
@@ -27,11 +32,17 @@ public struct IssueOrder: Sendable, Equatable {
             if transfer.start >= latestEnd || waves.isEmpty { waves.append([transfer]) } else { waves[waves.count - 1].append(transfer) }
             latestEnd = max(latestEnd, transfer.end)
         }
-        var waited: [TransferSpan] = []
+        var waited: [TransferSpan] = [], followed: [TransferSpan] = []
         for index in waves.indices.dropFirst() where waves[index].count == 1 {
             if let limit = connectionLimit, waves[index - 1].count >= limit { continue }
-            waited.append(waves[index][0])
+            let transfer = waves[index][0]
+            if let namer = transfer.namedBy, waves[index - 1].contains(where: { $0.label == namer }) {
+                followed.append(transfer)
+            } else {
+                waited.append(transfer)
+            }
         }
+        followedLinks = followed
         self.transfers = ordered
         waveSizes = waves.map(\.count)
         self.waited = waited

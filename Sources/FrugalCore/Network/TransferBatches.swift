@@ -4,10 +4,14 @@ public struct TransferSpan: Codable, Sendable, Equatable {
     public var end: Double
     /// `METHOD target`.
     public var label: String
-    public init(start: Double, end: Double, label: String) {
+    /// The label of the earlier request whose answer named this one's path
+    /// (``WireRequest/namedBy``), when the origin saw one.
+    public var namedBy: String? = nil
+    public init(start: Double, end: Double, label: String, namedBy: String? = nil) {
         self.start = start
         self.end = end
         self.label = label
+        self.namedBy = namedBy
     }
     public var duration: Double { max(0, end - start) }
 }

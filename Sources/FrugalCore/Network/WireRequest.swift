@@ -49,6 +49,10 @@ public struct WireRequest: Codable, Sendable, Equatable {
     /// end (`disk.backup-placement`'s downloads) without keeping the body. Nil for synthetic bodies
     /// (rebuilt from their path instead), HEAD and empty bodies, and older records.
     public var responseBodyDigest: String? = nil
+    /// The label (`METHOD target`) of the latest earlier answer, served from bytes the run held,
+    /// whose body held this request's path: a link the app followed (a config naming its feed, a
+    /// feed naming a story), which it could not ask for before that answer came. Nil otherwise.
+    public var namedBy: String? = nil
     /// The response's `Content-Encoding` (`gzip`, `deflate`), nil for identity.
     public var contentEncoding: String?
     /// What the client offered in `Accept-Encoding`, nil when it sent none.

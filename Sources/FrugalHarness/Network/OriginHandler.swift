@@ -135,6 +135,7 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
         var decodedLength: Int
         /// The digest of a body served from held bytes (fixture, HAR, upstream): `BodyDigest`.
         var heldBodyDigest: String?
+        var heldBody: [UInt8]?
         var deflate: DeflateCounter?
         var coding: ResponseEncoding.Coding?
         let method = head.method
@@ -165,7 +166,10 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             if let bytes {
                 decodedLength = bytes.count
-                if case .bytes = answer.body, !bytes.isEmpty, method != .HEAD { heldBodyDigest = BodyDigest.sha256(bytes) }
+                if case .bytes = answer.body, !bytes.isEmpty, method != .HEAD {
+                    heldBodyDigest = BodyDigest.sha256(bytes)
+                    heldBody = bytes
+                }
                 var sent = bytes
                 if let chosen = coding, bytes.count >= ResponseEncoding.minimumLength, let encoded = ResponseEncoding.encode(bytes, as: chosen) {
                     sent = encoded
@@ -217,7 +221,7 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
             uplinkOffset: request.uplinkOffset, downlinkOffset: wire.bytesWritten, downlinkEndOffset: nil,
             start: 0, firstByte: nil, end: nil)
         record.responseBodyDigest = heldBodyDigest
-        let index = log.begin(record, peerPort: wire.peerPort, startNs: request.startNs, firstByteNs: now)
+        let index = log.begin(record, peerPort: wire.peerPort, startNs: request.startNs, firstByteNs: now, heldBody: heldBody)
         let responseHead = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: status), headers: headers)
         context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
         response = Outgoing(body: body, keepAlive: keepAlive, path: request.path, deflate: deflate, logIndex: index)

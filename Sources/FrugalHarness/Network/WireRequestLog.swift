@@ -63,6 +63,16 @@ final class WireRequestLog: Sendable {
     }
 
     private let entries = Mutex<[Entry]>([])
+    /// The latest answers served from bytes the run held (fixture files, HAR entries, upstream
+    /// answers), newest last: where a later request's path may be named (``begin``).
+    private let recentAnswers = Mutex<[(label: String, body: [UInt8])]>([])
+
+    /// How many answers are kept to look for the paths of later requests in, and the largest
+    /// body kept: a config document, a feed, a page of a list (a request's target found in the
+    /// one answer before it is what `network.enqueue-together` reads; older ones only widen the
+    /// search). Bounds the search to 512 KiB a request.
+    static let answersSearched = 8
+    static let largestAnswerSearched = 64 * 1024
     private let connections = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
 
@@ -78,8 +88,20 @@ final class WireRequestLog: Sendable {
     }
 
     /// Adds a request whose answer is about to be written; returns its index for ``finish``.
-    func begin(_ request: WireRequest, peerPort: Int?, startNs: UInt64, firstByteNs: UInt64) -> Int {
-        entries.withLock { entries in
+    /// Notes the latest earlier answer whose body held the request's path (`namedBy`: a link the
+    /// app followed, config to feed to story), then keeps this one's `heldBody` (the decoded
+    /// body, when the run served it from bytes it held) to look in for later requests' paths.
+    func begin(_ request: WireRequest, peerPort: Int?, startNs: UInt64, firstByteNs: UInt64, heldBody: [UInt8]? = nil) -> Int {
+        var request = request
+        request.namedBy = recentAnswers.withLock { answers in
+            let named = Self.namingAnswer(of: request.path, in: answers)
+            if let heldBody, !heldBody.isEmpty, heldBody.count <= Self.largestAnswerSearched {
+                answers.append((request.label, heldBody))
+                if answers.count > Self.answersSearched { answers.removeFirst() }
+            }
+            return named
+        }
+        return entries.withLock { entries in
             guard entries.count < Self.capacity else {
                 dropped.wrappingAdd(1, ordering: .relaxed)
                 return -1
@@ -87,6 +109,17 @@ final class WireRequestLog: Sendable {
             entries.append(Entry(request: request, peerPort: peerPort, startNs: startNs, firstByteNs: firstByteNs))
             return entries.count - 1
         }
+    }
+
+    /// The label of the newest of `answers` whose body holds `path`, a path of a few characters
+    /// at least (`/` alone, or `/1`, is in too many bodies to say anything).
+    static func namingAnswer(of path: String, in answers: [(label: String, body: [UInt8])]) -> String? {
+        let needle = Array(path.utf8)
+        guard needle.count >= 4, needle.contains(where: { $0 != UInt8(ascii: "/") }) else { return nil }
+        for answer in answers.reversed() where answer.body.count >= needle.count {
+            if answer.body.firstRange(of: needle) != nil { return answer.label }
+        }
+        return nil
     }
 
     /// The request's last response byte was written at `endNs`, the connection's `bytesWritten` then.
