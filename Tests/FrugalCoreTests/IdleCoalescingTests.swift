@@ -5,8 +5,8 @@ import XCTest
 /// (RunAnalysis+Coalescing): from the input to the first write or request after it (a debounce
 /// holding the input's changes, as the guide asks: "coalesce changes"), and a run of wakeups
 /// after an input followed by quiet at least as long and at least 2.5 s (a debounce whose
-/// cancelled timers still fire, then work done in memory). A poller is still charged, whether
-/// or not it also writes.
+/// cancelled timers still fire, then work done in memory), in a wait or in a call that follows
+/// it (`lifecycle.quiesce-when-inactive`). A poller is still charged, whether or not it also writes.
 final class IdleCoalescingTests: XCTestCase {
     typealias Lifecycle = LifecycleAnalysisTests
     static let s = Lifecycle.s, ms = Lifecycle.ms
@@ -105,7 +105,47 @@ final class IdleCoalescingTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(Self.audit(slow)?.numericValue), 4.0 / 8, accuracy: 1e-9)
     }
 
-    func testAFollowUpDoesNotCrossAStepOtherThanWaitsInputsAndMarks() throws {
+    /// An input at 1.5 s, a 3 s interruption from 2 s, then a wait to 9 s, sampled every 0.5 s;
+    /// a worker thread (101) wakes `wakes(t)` times in the slice starting at `t` seconds.
+    static func callRecord(wakes: (Double) -> Int) -> RunRecord {
+        let times = stride(from: 2 * s, through: 9 * s, by: Int(500 * ms)).map { $0 }
+        var worker = 0
+        var samples: [ProcessSample] = []
+        for (index, time) in times.enumerated() {
+            if index > 0 { worker += wakes(Double(times[index - 1]) / 1e9) }
+            samples.append(Lifecycle.sample(time, [(100, 0, 0), (101, worker, 0)]))
+        }
+        func sample(at time: UInt64) -> ProcessSample? { samples.first { $0.time == time } }
+        let steps = [StepRecord(index: 0, step: .input(kind: "key"), start: 1500 * ms, end: 1510 * ms),
+                     StepRecord(index: 1, step: .interrupt(seconds: 3), start: 2 * s, end: 5 * s, phaseStart: 2 * s,
+                                sampleAtStart: sample(at: 2 * s), sampleAtEnd: sample(at: 5 * s)),
+                     StepRecord(index: 2, step: .wait(seconds: 4), start: 5 * s, end: 9 * s, phaseStart: 5 * s,
+                                sampleAtStart: sample(at: 5 * s), sampleAtEnd: sample(at: 9 * s))]
+        return Lifecycle.record(events: [Lifecycle.state(1 * s, .inactive, .active), Lifecycle.state(2 * s, .active, .inactive),
+                                         Lifecycle.state(5 * s, .inactive, .active)],
+                                steps: steps, samples: samples, end: 10 * s)
+    }
+
+    static func quiesce(_ record: RunRecord) -> AuditResult? {
+        let analysis = RunAnalysis(record)
+        return Audits.evaluate(analysis, metrics: MetricExtraction.metrics(of: analysis))["lifecycle.quiesce-when-inactive"]
+    }
+
+    func testTimersAnInputArmedThatFireInTheCallAfterItAreNotChargedToTheCall() throws {
+        // The debounce's cancelled timers fire in the call's first second (4 wakeups a slice),
+        // then nothing through the call and the wait after it: 6 s of quiet after a run of 1.5 s
+        // from the input.
+        let good = try XCTUnwrap(Self.quiesce(Self.callRecord { $0 < 3 ? 4 : 0 }))
+        XCTAssertEqual(good.numericValue, 0, good.displayValue ?? "")
+        XCTAssertTrue(good.evidence.first?.description.contains("finishing what an input before the interruption started") ?? false,
+                      good.evidence.first?.description ?? "")
+        // A 25 Hz clock ticking through the call and after it (12 a slice) is charged: 24 a second.
+        let ticking = try XCTUnwrap(Self.quiesce(Self.callRecord { _ in 12 }))
+        XCTAssertEqual(try XCTUnwrap(ticking.numericValue), 24, accuracy: 1e-9)
+        XCTAssertLessThan(try XCTUnwrap(ticking.score), 0.5)
+    }
+
+    func testAFollowUpDoesNotCrossAStepOtherThanWaitsInputsMarksAndInterruptions() throws {
         // The app went to the background after its input: its save and its quiet there are not
         // the input's.
         XCTAssertTrue(Self.followUps(Self.record(wakes: { $0 < 3.35 ? 3 : 0 }, save: .fileChange, breakAfterInput: true)).isEmpty)

@@ -37,12 +37,13 @@ extension MetricExtraction {
             metrics[MetricName.lifecycleBackgroundCpuSeconds] = MetricValue(work.cpuSeconds, unit: "s", source: Source.procBackground)
         }
         // The interruptions less the moments a network request was in flight (the guide allows
-        // them while inactive: RunAnalysis+Inactive), and less the platform's wakeups
+        // them while inactive: RunAnalysis+Inactive) or the app was finishing what an input
+        // before it started (RunAnalysis+Coalescing), and less the platform's wakeups
         // (libdispatch's Linux pool monitor, RunAnalysis+Threads), as for idle.
         let inactive = analysis.inactiveAccounts
         let inactiveSeconds = inactive.reduce(0) { $0 + $1.judgedSeconds }
-        let requestSeconds = inactive.reduce(0) { $0 + $1.requestSeconds }
-        if inactiveSeconds > 0, requestSeconds == 0 || inactiveSeconds >= Self.minimumInactiveSecondsBesideRequests {
+        let excludedSeconds = inactive.reduce(0) { $0 + $1.requestSeconds + $1.followUpSeconds }
+        if inactiveSeconds > 0, excludedSeconds == 0 || inactiveSeconds >= Self.minimumInactiveSecondsBesideRequests {
             let wakeups = inactive.reduce(0) { $0 + $1.chargedWakeups }
             metrics[MetricName.lifecycleInactiveWakeupsPerSecond] = MetricValue(Double(wakeups) / inactiveSeconds, unit: "1/s", source: Source.procInactive)
         }

@@ -13,8 +13,10 @@
 /// (0.05). Those wakeups are bounded by the inputs (one timer for each) and end with the work:
 /// the input's work, deferred, not a poller's.
 ///
-/// Two spans after an input are not idle, as long as nothing but waits, other inputs and marks
-/// lie between them and it (a backgrounding, an interruption or a warning ends them):
+/// Two spans after an input are not idle, as long as nothing but waits, other inputs, marks and
+/// interruptions lie between them and it (a backgrounding or a warning ends them); in an
+/// interruption they are not charged to `lifecycle.quiesce-when-inactive` either (the app
+/// cancelled its pending work, as the guide asks on resigning active, and its timers fired):
 ///  - from the input to the first write to storage or request after it (the changes it held),
 ///  - a run of wakeups that began with an input and was followed by quiet (no wakeup on any
 ///    thread but the platform's) for at least as long as the run, and at least the time over
@@ -26,8 +28,10 @@
 /// judged at its rate as before (the metric is a rate over the idle time left). An app that
 /// keeps waking after its input, and writes and sends nothing, earns neither.
 extension RunAnalysis {
-    /// Step kinds an input's follow-up may cross: time passing, more input, a mark.
-    static let followUpStepKinds: Set<String> = [StepKind.input.name, StepKind.wait.name, StepKind.mark.name]
+    /// Step kinds an input's follow-up may cross: time passing, more input, a mark, an
+    /// interruption (what the timers the app armed before it and cancelled still do there is
+    /// judged by `lifecycle.quiesce-when-inactive` the same way: `RunAnalysis+Inactive`).
+    static let followUpStepKinds: Set<String> = [StepKind.input.name, StepKind.wait.name, StepKind.mark.name, StepKind.interrupt.name]
 
     /// A run of steps an input's follow-up may cross: its inputs' starts and where it ends.
     struct InputChain {
@@ -79,7 +83,8 @@ extension RunAnalysis {
         let leastQuiet = Audits.decisiveIdleSeconds
         var spans: [(start: UInt64, end: UInt64, reason: BusyReason)] = []
         for chain in inputChains {
-            let slices = idlePhases.filter { $0.start >= chain.start && $0.end <= chain.end }.flatMap { sampleSlices(of: $0) }
+            let slices = (idlePhases + inactivePhases).filter { $0.start >= chain.start && $0.end <= chain.end }
+                .sorted { $0.start < $1.start }.flatMap { sampleSlices(of: $0) }
             var inputs = chain.inputs[...]
             // The run being followed: its first input (nil when it began without one) and the end
             // of its last slice with a wakeup; the idle seconds without one since; the first

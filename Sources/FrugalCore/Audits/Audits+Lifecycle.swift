@@ -54,6 +54,12 @@ extension Audits {
             guard !analysis.inactivePhases.isEmpty else { return .notApplicable("the scenario has no interruption (inactive phase)") }
             let accounts = analysis.inactiveAccounts
             let requestSeconds = accounts.reduce(0) { $0 + $1.requestSeconds }
+            let followUpSeconds = accounts.reduce(0) { $0 + $1.followUpSeconds }
+            if metrics[MetricName.lifecycleInactiveWakeupsPerSecond] == nil, followUpSeconds > 0 {
+                return .notApplicable("the app was finishing what an input before the interruption started (a debounce's cancelled timers, then quiet) through \(DisplayFormat.number(followUpSeconds)) s"
+                                      + (requestSeconds > 0 ? " and waiting on its network requests through \(DisplayFormat.number(requestSeconds)) s" : "")
+                                      + " of its \(DisplayFormat.number(accounts.reduce(0) { $0 + $1.phase.seconds })) s inactive, leaving under 1 s to judge")
+            }
             if metrics[MetricName.lifecycleInactiveWakeupsPerSecond] == nil, requestSeconds > 0 {
                 return .notApplicable("the app was waiting on its network requests through \(DisplayFormat.number(requestSeconds)) s of its \(DisplayFormat.number(accounts.reduce(0) { $0 + $1.phase.seconds })) s inactive, which the guide allows (\"You can continue processing network requests and other time-sensitive background tasks while inactive\"), leaving under 1 s to judge")
             }
@@ -65,6 +71,9 @@ extension Audits {
                     if account.platformWakeups > 0 { text += "; \(account.platformWakeups) more on libdispatch's manager thread, the platform's, not charged" }
                     if account.requestSeconds > 0 {
                         text += " (not judged: \(DisplayFormat.number(account.requestSeconds)) s a network request in flight, which the guide allows while inactive)"
+                    }
+                    if account.followUpSeconds > 0 {
+                        text += " (not judged: \(DisplayFormat.number(account.followUpSeconds)) s finishing what an input before the interruption started: timers it armed and cancelled, which still fire once each, then quiet)"
                     }
                     return Evidence(time: analysis.runTime(account.phase.start), durationMs: account.phase.seconds * 1000, description: text)
                 }

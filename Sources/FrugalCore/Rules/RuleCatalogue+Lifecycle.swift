@@ -24,7 +24,7 @@ extension RuleCatalogue {
         Rule(id: "lifecycle.quiesce-when-inactive", category: .lifecycle, title: "Quiesce when inactive",
              guideSection: "App States and Multitasking › What to Do When an Interruption Occurs",
              guideQuote: "Stop timers and other periodic tasks.",
-             measures: "wakeups per second while inactive, less the platform's (libdispatch's Linux-only pool monitor: docs/THREADS.md) and less the moments a network request of the app's was in flight (the guide: \"You can continue processing network requests and other time-sensitive background tasks while inactive.\")", unit: "1/s",
+             measures: "wakeups per second while inactive, less the platform's (libdispatch's Linux-only pool monitor: docs/THREADS.md) and less the moments a network request of the app's was in flight (the guide: \"You can continue processing network requests and other time-sensitive background tasks while inactive.\"), and less what an input just before the interruption started and the app cancelled (its debounce's timers still fire once each, then quiet: docs/SCORING.md)", unit: "1/s",
              scoring: .logNormal(good: 0.5, poor: 5),
              calibration: "\(rulesProposal). A download running through a 2 s interruption once scored 0: swift-corelibs-foundation's URLSession woke libdispatch's manager thread about 65,000 times a second for its 1.5 MB on a shaped 3G link, and any client wakes for its bytes, though the guide lets requests go on while inactive (docs/LIFECYCLE.md).",
              measured: true),
