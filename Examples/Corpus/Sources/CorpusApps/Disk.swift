@@ -144,7 +144,8 @@ final class ReportApp: AppDelegate {
 /// power.avoid-polling, with disk.avoid-frequent-writes. A notes editor saving its text once the
 /// typing pauses. Good: the pending save is a `Task` sleeping 2 s, cancelled and made again at
 /// each keystroke, as async code writes a debounce; each cancelled sleep's timer still fires,
-/// once, before the save (the input's work, not polling). Bad: a 1 Hz autosave timer that checks
+/// once, before the save (the input's work, not polling), and in a call that interrupts the
+/// typing, after the save made on resigning active. Bad: a 1 Hz autosave timer that checks
 /// whether anything changed, running for as long as the app does.
 final class NotesEditorApp: AppDelegate {
     let checksEverySecond: Bool
@@ -171,6 +172,13 @@ final class NotesEditorApp: AppDelegate {
             do { try await Task.sleep(for: .seconds(2)) } catch { return }
             self.save()
         }
+    }
+
+    /// The guide: on resigning active, save and stop timers. The pending save is cancelled and
+    /// made now (its sleep's timer still fires once, in the call).
+    func willResignActive(_ app: Application) {
+        pendingSave?.cancel()
+        if dirty { save() }
     }
 
     func save() {
