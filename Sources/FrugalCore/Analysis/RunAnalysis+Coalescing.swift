@@ -1,4 +1,5 @@
-/// What an app does after an input, before it goes quiet, for `power.avoid-polling`'s idle time.
+/// What an app does after an input, before it goes quiet: not idle time for
+/// `power.avoid-polling`, nor charged to an interruption by `lifecycle.quiesce-when-inactive`.
 ///
 /// The guide asks an app to wait before acting on a change: "coalesce changes whenever possible
 /// to avoid writing small changes at frequent intervals." An app doing so (a notes app saving its
@@ -40,7 +41,7 @@ extension RunAnalysis {
         var end: UInt64 = 0
     }
 
-    /// The runs of waits, inputs and marks that hold at least one input, in order.
+    /// The runs of waits, inputs, marks and interruptions that hold at least one input, in order.
     var inputChains: [InputChain] {
         var chains: [InputChain] = []
         var current: InputChain?
