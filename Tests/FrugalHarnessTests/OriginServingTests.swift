@@ -119,8 +119,11 @@ final class OriginServingTests: XCTestCase {
         for target in ["/api/v1/config.json", "/api/v1/feed.json", "/api/v1/story/0.json", "/api/v1/story/1.json"] {
             XCTAssertEqual(try get(socket, target).status, 200, target)
         }
+        // A 404's body names the path it could not find: no link to follow, asked twice.
+        XCTAssertEqual(try get(socket, "/api/v2/gone.json").status, 404)
+        XCTAssertEqual(try get(socket, "/api/v2/gone.json").status, 404)
         let log = server.wireRequests(origin: 0)
-        XCTAssertEqual(log.map(\.namedBy), [nil, "GET /api/v1/config.json", "GET /api/v1/feed.json", nil])
+        XCTAssertEqual(log.map(\.namedBy), [nil, "GET /api/v1/config.json", "GET /api/v1/feed.json", nil, nil, nil])
         // A path too short to say anything is never matched.
         XCTAssertNil(WireRequestLog.namingAnswer(of: "/1", in: [("GET /a", Array("[/1, /2]".utf8))]))
         XCTAssertEqual(WireRequestLog.namingAnswer(of: "/next", in: [("GET /a", Array("/next".utf8)), ("GET /b", Array("x /next".utf8))]), "GET /b")

@@ -135,10 +135,8 @@ extension RunAnalysis {
         var samples = record.samples
         for step in record.steps { samples += [step.sampleAtStart, step.sampleAtEnd].compactMap { $0 } }
         samples.sort { $0.time < $1.time }
-        for (earlier, later) in zip(samples, samples.dropFirst()) {
-            if let before = earlier.physicalBytesWritten, let after = later.physicalBytesWritten, after > before {
-                times.append(earlier.time)
-            }
+        for (earlier, later) in zip(samples, samples.dropFirst()) where Self.storageBytesGrew(from: earlier, to: later) {
+            times.append(earlier.time)
         }
         return times.sorted()
     }

@@ -132,8 +132,14 @@ extension RunAnalysis {
     /// grew: pipes and sockets do not count there), or a thread of it was waiting for the disk
     /// (state D) at either end: file I/O of any API, not only FrugalKit's.
     static func wroteToStorage(from earlier: ProcessSample, to later: ProcessSample) -> Bool {
-        if let before = earlier.physicalBytesWritten, let after = later.physicalBytesWritten, after > before { return true }
+        if storageBytesGrew(from: earlier, to: later) { return true }
         return [earlier, later].contains { $0.threads.contains { $0.state == "D" } }
+    }
+
+    /// Whether `/proc/<pid>/io` write_bytes grew between two samples: a write to storage made.
+    static func storageBytesGrew(from earlier: ProcessSample, to later: ProcessSample) -> Bool {
+        guard let before = earlier.physicalBytesWritten, let after = later.physicalBytesWritten else { return false }
+        return after > before
     }
 
     /// The spans when the app had work of its own under way (see the type's comment), with the

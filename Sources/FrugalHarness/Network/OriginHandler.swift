@@ -168,7 +168,8 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
                 decodedLength = bytes.count
                 if case .bytes = answer.body, !bytes.isEmpty, method != .HEAD {
                     heldBodyDigest = BodyDigest.sha256(bytes)
-                    heldBody = bytes
+                    // Only an answer can name a link: a 404's body names the path it could not find.
+                    if (200..<300).contains(status) { heldBody = bytes }
                 }
                 var sent = bytes
                 if let chosen = coding, bytes.count >= ResponseEncoding.minimumLength, let encoded = ResponseEncoding.encode(bytes, as: chosen) {
